@@ -1,0 +1,242 @@
+package sim
+
+import (
+	"math"
+	"math/bits"
+	"time"
+
+	"github.com/rollstep/rollstep/transport"
+)
+
+// Network is a simulated datagram network on virtual time. Endpoints made
+// by NewEndpoint send to each other over directed links configured by
+// Config.Link and SetLink. Nothing happens between calls: virtual time
+// moves only in Advance, RunUntil and RunUntilIdle, which deliver every
+// datagram whose arrival time has come, in order of arrival time and, for
+// equal times, of sending.
+//
+// A Network and its endpoints are not safe for concurrent use; see the
+// package documentation for use with goroutines and testing/synctest.
+type Network struct {
+	seed       uint64
+	defaults   LinkConfig
+	inboxLimit int
+
+	now       time.Duration
+	seq       uint64
+	endpoints []*Endpoint
+	links     map[linkKey]*link
+	flights   flightHeap
+	pool      bufferPool
+}
+
+// linkKey names a directed link.
+type linkKey struct {
+	from, to transport.PeerID
+}
+
+// link is the state of one directed link. busyUntil is when its bandwidth
+// queue empties and lastArrival the arrival time of the latest datagram
+// that kept FIFO order; both only grow. Links are never deleted, so
+// flights may point at them.
+type link struct {
+	cfg         LinkConfig
+	cut         bool
+	rng         linkRand
+	busyUntil   time.Duration
+	lastArrival time.Duration
+	stats       LinkStats
+}
+
+// New returns an empty network at virtual time zero, or the *ConfigError
+// of cfg.Validate. It keeps a copy of cfg.
+func New(cfg Config) (*Network, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	n := &Network{
+		seed:       cfg.Seed,
+		defaults:   cfg.Link.clone(),
+		inboxLimit: cfg.InboxLimit,
+		links:      make(map[linkKey]*link),
+	}
+	if n.inboxLimit == 0 {
+		n.inboxLimit = DefaultInboxLimit
+	}
+	return n, nil
+}
+
+// NewEndpoint adds an endpoint to the network and returns it. Endpoints are
+// numbered from 0 in the order they are made; ID returns the number, which
+// is the transport.PeerID other endpoints send to.
+func (n *Network) NewEndpoint() *Endpoint {
+	e := &Endpoint{net: n, id: transport.PeerID(len(n.endpoints))}
+	n.endpoints = append(n.endpoints, e)
+	return e
+}
+
+// Now returns the virtual time, the duration since the network was made.
+func (n *Network) Now() time.Duration { return n.now }
+
+// Advance moves virtual time forward by d and delivers every datagram due
+// by then. A d ≤ 0 delivers what is due now without moving time.
+func (n *Network) Advance(d time.Duration) {
+	n.RunUntil(addSat(n.now, max(d, 0)))
+}
+
+// RunUntil moves virtual time forward to t, if t is later than Now, and
+// delivers every datagram due by then.
+func (n *Network) RunUntil(t time.Duration) {
+	if t > n.now {
+		n.now = t
+	}
+	for len(n.flights.items) > 0 && n.flights.peek().at <= n.now {
+		n.deliver(n.flights.pop())
+	}
+}
+
+// RunUntilIdle delivers every datagram in flight, moving virtual time to
+// the arrival of the last one (or leaving it unchanged if none is in
+// flight).
+func (n *Network) RunUntilIdle() {
+	for len(n.flights.items) > 0 {
+		n.RunUntil(n.flights.peek().at)
+	}
+}
+
+// Next returns the arrival time of the next datagram in flight, and false
+// if none is. Advancing to it delivers at least that datagram, so a driver
+// can jump from arrival to arrival instead of stepping time.
+func (n *Network) Next() (time.Duration, bool) {
+	if len(n.flights.items) == 0 {
+		return 0, false
+	}
+	return n.flights.peek().at, true
+}
+
+// InFlight returns the number of datagrams sent but not yet delivered or
+// dropped.
+func (n *Network) InFlight() int { return len(n.flights.items) }
+
+// SetLink configures the directed link from → to, replacing Config.Link for
+// it, or returns the *ConfigError of cfg.Validate. It keeps a copy of cfg.
+// Datagrams already in flight keep the fate decided when they were sent.
+// The endpoints need not exist yet.
+func (n *Network) SetLink(from, to transport.PeerID, cfg LinkConfig) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	n.link(from, to).cfg = cfg.clone()
+	return nil
+}
+
+// SetLinks configures both directed links between a and b, as SetLink.
+func (n *Network) SetLinks(a, b transport.PeerID, cfg LinkConfig) error {
+	if err := n.SetLink(a, b, cfg); err != nil {
+		return err
+	}
+	return n.SetLink(b, a, cfg)
+}
+
+// Link returns a copy of the configuration of the directed link from → to.
+func (n *Network) Link(from, to transport.PeerID) LinkConfig {
+	return n.link(from, to).cfg.clone()
+}
+
+// link returns the state of from → to, creating it with the default
+// configuration and its own seeded random source on first use.
+func (n *Network) link(from, to transport.PeerID) *link {
+	k := linkKey{from, to}
+	l := n.links[k]
+	if l == nil {
+		l = &link{cfg: n.defaults.clone(), rng: seedLinkRand(n.seed, uint32(from), uint32(to))}
+		n.links[k] = l
+	}
+	return l
+}
+
+// send decides the fate of p on from → to at the current virtual time and
+// puts the resulting copies in flight. The caller has checked the size and
+// both endpoints.
+func (n *Network) send(from, to transport.PeerID, p []byte) {
+	l := n.link(from, to)
+	c := &l.cfg
+	wire := len(p) + transport.HeaderOverhead
+	l.stats.Sent.add(wire)
+	if l.cut || l.rng.chance(c.Loss) {
+		l.stats.Dropped.add(wire)
+		return
+	}
+	leave := n.now
+	if c.Bandwidth > 0 {
+		start := max(n.now, l.busyUntil)
+		if c.QueueLimit > 0 && bytesIn(start-n.now, c.Bandwidth)+uint64(wire) > uint64(c.QueueLimit) {
+			l.stats.Dropped.add(wire)
+			return
+		}
+		leave = addSat(start, serialization(wire, c.Bandwidth))
+		l.busyUntil = leave
+	}
+	at := addSat(leave, inForce(&c.Latency, c.Schedule, n.now).at(n.now, &l.rng))
+	if l.rng.chance(c.Reorder) {
+		at = addSat(at, c.ReorderDelay)
+	} else {
+		at = max(at, l.lastArrival)
+		l.lastArrival = at
+	}
+	n.launch(l, from, to, at, p)
+	if l.rng.chance(c.Duplicate) {
+		l.stats.Duplicated.add(wire)
+		n.launch(l, from, to, at, p)
+	}
+}
+
+// launch puts a copy of p in flight.
+func (n *Network) launch(l *link, from, to transport.PeerID, at time.Duration, p []byte) {
+	n.seq++
+	n.flights.push(flight{at: at, seq: n.seq, from: from, to: to, link: l, buf: n.pool.copyOf(p)})
+}
+
+// deliver moves f into its destination's inbox, or drops it if the
+// destination is closed or its inbox is full.
+func (n *Network) deliver(f flight) {
+	wire := len(f.buf) + transport.HeaderOverhead
+	dst := n.endpoints[f.to]
+	if dst.closed || dst.in.n >= n.inboxLimit {
+		f.link.stats.Dropped.add(wire)
+		n.pool.put(f.buf)
+		return
+	}
+	dst.in.push(arrival{from: f.from, buf: f.buf})
+	f.link.stats.Delivered.add(wire)
+}
+
+// serialization returns how long wire bytes occupy a link of bw bytes per
+// second: ⌈wire·10⁹/bw⌉ ns.
+func serialization(wire int, bw int64) time.Duration {
+	num := int64(wire) * int64(time.Second)
+	d := num / bw
+	if num%bw != 0 {
+		d++
+	}
+	return time.Duration(d)
+}
+
+// bytesIn returns ⌊d·bw/10⁹⌋, the bytes a link of bw bytes per second
+// serializes in d ≥ 0, saturating at math.MaxUint64.
+func bytesIn(d time.Duration, bw int64) uint64 {
+	hi, lo := bits.Mul64(uint64(d), uint64(bw))
+	if hi >= uint64(time.Second) {
+		return math.MaxUint64
+	}
+	q, _ := bits.Div64(hi, lo, uint64(time.Second))
+	return q
+}
+
+// addSat returns a+b for a, b ≥ 0, saturating at the largest Duration.
+func addSat(a, b time.Duration) time.Duration {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}
