@@ -48,6 +48,16 @@
 // own PCG stream, seeded from Config.Seed and the link's endpoints, so
 // traffic on one link never changes the random choices of another.
 //
+// # Shaping real traffic
+//
+// The decision is made by a Shaper, one per directed link, which reads no
+// clock: given a send time and a size it returns a Fate, drop or arrive
+// at a time, maybe twice. cmd/rollstep proxy runs the same Shaper over
+// real UDP sockets with a real clock, so a loopback test of real
+// processes sees the impairments a Network would apply, and NewShaper
+// with the same seed and link endpoints makes the same decisions as the
+// corresponding link of a Network.
+//
 // # Latency profiles
 //
 // A Latency is a base with optional uniform jitter, "50ms±10ms", and an

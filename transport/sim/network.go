@@ -35,17 +35,12 @@ type linkKey struct {
 	from, to transport.PeerID
 }
 
-// link is the state of one directed link. busyUntil is when its bandwidth
-// queue empties and lastArrival the arrival time of the latest datagram
-// that kept FIFO order; both only grow. Links are never deleted, so
+// link is the state of one directed link: the Shaper that decides the
+// fate of its datagrams, and its counters. Links are never deleted, so
 // flights may point at them.
 type link struct {
-	cfg         LinkConfig
-	cut         bool
-	rng         linkRand
-	busyUntil   time.Duration
-	lastArrival time.Duration
-	stats       LinkStats
+	shaper Shaper
+	stats  LinkStats
 }
 
 // New returns an empty network at virtual time zero, or the *ConfigError
@@ -126,7 +121,7 @@ func (n *Network) SetLink(from, to transport.PeerID, cfg LinkConfig) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
-	n.link(from, to).cfg = cfg.clone()
+	n.link(from, to).shaper.cfg = cfg.clone()
 	return nil
 }
 
@@ -140,7 +135,7 @@ func (n *Network) SetLinks(a, b transport.PeerID, cfg LinkConfig) error {
 
 // Link returns a copy of the configuration of the directed link from → to.
 func (n *Network) Link(from, to transport.PeerID) LinkConfig {
-	return n.link(from, to).cfg.clone()
+	return n.link(from, to).shaper.Config()
 }
 
 // link returns the state of from → to, creating it with the default
@@ -149,7 +144,7 @@ func (n *Network) link(from, to transport.PeerID) *link {
 	k := linkKey{from, to}
 	l := n.links[k]
 	if l == nil {
-		l = &link{cfg: n.defaults.clone(), rng: seedLinkRand(n.seed, uint32(from), uint32(to))}
+		l = &link{shaper: newShaper(n.defaults, n.seed, from, to)}
 		n.links[k] = l
 	}
 	return l
@@ -160,34 +155,17 @@ func (n *Network) link(from, to transport.PeerID) *link {
 // both endpoints.
 func (n *Network) send(from, to transport.PeerID, p []byte) {
 	l := n.link(from, to)
-	c := &l.cfg
 	wire := len(p) + transport.HeaderOverhead
 	l.stats.Sent.add(wire)
-	if l.cut || l.rng.chance(c.Loss) {
+	f := l.shaper.Decide(n.now, len(p))
+	if f.Dropped() {
 		l.stats.Dropped.add(wire)
 		return
 	}
-	leave := n.now
-	if c.Bandwidth > 0 {
-		start := max(n.now, l.busyUntil)
-		if c.QueueLimit > 0 && bytesIn(start-n.now, c.Bandwidth)+uint64(wire) > uint64(c.QueueLimit) {
-			l.stats.Dropped.add(wire)
-			return
-		}
-		leave = addSat(start, serialization(wire, c.Bandwidth))
-		l.busyUntil = leave
-	}
-	at := addSat(leave, inForce(&c.Latency, c.Schedule, n.now).at(n.now, &l.rng))
-	if l.rng.chance(c.Reorder) {
-		at = addSat(at, c.ReorderDelay)
-	} else {
-		at = max(at, l.lastArrival)
-		l.lastArrival = at
-	}
-	n.launch(l, from, to, at, p)
-	if l.rng.chance(c.Duplicate) {
+	n.launch(l, from, to, f.At, p)
+	if f.Duplicate {
 		l.stats.Duplicated.add(wire)
-		n.launch(l, from, to, at, p)
+		n.launch(l, from, to, f.At, p)
 	}
 }
 
