@@ -8,4 +8,80 @@
 // arithmetic, so every function returns bit-identical results on every
 // target; a golden test in CI proves it on amd64 (v1 and v3), 386, arm64 and
 // wasm.
+//
+// # Using it in a step
+//
+//  1. Keep every simulated quantity as an F (Q32.32: range ±2^31,
+//     resolution 2^-32), an Angle (2^32 units per turn), a Vec2 or a Vec3.
+//     All of them are plain integers, so a state that holds them can be
+//     copied, hashed and diffed as bytes.
+//  2. Write constants with FromInt and FromRatio (FromRatio(3, 2) is 1.5)
+//     and load tuning values with Parse; never from a float64.
+//  3. Add and subtract with + and -; multiply, divide and take remainders
+//     with Mul, Div and Mod, never with *, / or %, which compile but give a
+//     wrongly scaled result. The fixedcheck analyzer reports them.
+//  4. Turn with Angles: Sin, Cos and SinCos take an Angle, Atan2 and
+//     Vec2.Angle return one, and Angles wrap around for free.
+//  5. Convert to float64 with Float64 only on the way out, for rendering
+//     and logs. FromFloat64Unsafe exists for tools, not for steps.
+//
+// # Rounding
+//
+// Mul, Div, FromRatio, Lerp, Sqrt, Parse, Round, the Vec2 and Vec3 Scale,
+// Dot, Cross, LengthSq, Length and Distance, and AngleFromTurns and
+// AngleFromDegrees are exactly rounded: computed through 128-bit
+// intermediates from math/bits, and rounded once to the nearest
+// representable value (within half an LSB, 2^-33), with ties toward +∞
+// (the result is ⌊x + ½⌋ in LSB units; Sqrt and Length never tie). The
+// remaining functions that round, such as Sin, Atan2 and Normalize, have
+// the error bounds listed below and in their documentation.
+//
+// # Overflow
+//
+// Each function documents what it does with a result outside the range of
+// F. The rule is:
+//
+//   - The operators +, - and unary - wrap, like int64, and so do Vec2.Add,
+//     Vec2.Sub and their Vec3 forms, which are built from them. FromInt
+//     wraps outside [-2^31, 2^31).
+//   - Everything else saturates to MaxF or MinF: Mul, Div (division by zero
+//     included), FromRatio, Lerp, Neg, Abs, Ceil, Round, Scale, Dot, Cross,
+//     LengthSq, Length, Distance and Rotate. Intermediates never overflow:
+//     Vec2.Length of (MinF, MinF) is computed from the exact 128-bit sum of
+//     squares, and only the final, unrepresentable 2^31.5 saturates.
+//   - Nothing panics, for any input.
+//
+// # Accuracy and cost
+//
+// Measured by the tests against math/big and float64 oracles over seeded
+// grids and edge cases (see the _test files):
+//
+//	Mul, Div, FromRatio, Lerp, Sqrt   exactly rounded (≤ 0.5 LSB)
+//	Sin, Cos, SinCos                  ≤ 0.53 LSB (bound: 2^-28 = 16 LSB)
+//	Atan2, Vec2.Angle                 ≤ 2^-22.2 turn (bound: 2^-20 turn)
+//	Normalize                         ≤ 0.5 LSB + 2^-31 LSB
+//
+// On the reference machine (AMD EPYC, Go 1.26) Mul costs about 2.5 ns, Div
+// 4 ns, Sin 8 ns, Atan2 6 ns and Sqrt 21 ns, within a small factor of the
+// float64 functions; no function allocates. The benchmarks in
+// bench_test.go run each beside its float64 counterpart.
+//
+// # Tables
+//
+// Sine and arctangent tables and the constants Pi, TwoPi, HalfPi, E and
+// Sqrt2 are computed with math/big by the generator in internal/gen and
+// committed as integer literals in tables.go (run go generate to rebuild
+// it). Nothing is computed with package math at init or at run time, and a
+// test regenerates the file in process and compares it byte for byte.
+//
+// # Text
+//
+// String prints the shortest decimal that Parse reads back as the same
+// value ("0.1", not "0.100000000093"), and ExactString prints every digit.
+// F implements encoding.TextMarshaler and TextUnmarshaler through them, so
+// it reads and writes as a decimal in JSON and other config formats. Parse
+// errors are *ParseError values carrying the byte position; match them
+// with errors.Is(err, ErrSyntax) or errors.Is(err, ErrRange).
+//
+// See DESIGN.md §3 in the repository for the contract this package keeps.
 package fixed

@@ -1,0 +1,3 @@
+package fixed
+
+//go:generate go run ./internal/gen/fixedgen -o tables.go
