@@ -1,0 +1,214 @@
+package core
+
+// Desync detection compares checksums of confirmed frames only: a
+// confirmed frame is never simulated again, so a mismatch is a real
+// divergence, never an artefact of prediction or rollback.
+
+const (
+	sumSlots          = 128 // checksum reports kept per ring
+	maxSumsPerMessage = 8   // checksum reports per message
+	maxBlocks         = 64  // block hashes per BlockReport
+	maxPaths          = 16  // field paths per event
+	blocksResends     = 8   // messages that repeat our block hashes
+)
+
+// sumEntry is a checksum of the state after frame, valid when ok.
+type sumEntry struct {
+	frame    Frame
+	sum      uint64
+	ok       bool
+	compared bool
+}
+
+// sumRing keeps checksums by frame/N modulo sumSlots.
+type sumRing struct{ e []sumEntry }
+
+func newSumRing() sumRing { return sumRing{e: make([]sumEntry, sumSlots)} }
+
+func (r *sumRing) slot(f Frame, n int) *sumEntry { return &r.e[ckey(f, n)&(sumSlots-1)] }
+
+// ckey numbers checksum frames: frame f (a multiple of n) is the
+// ckey(f, n)-th. It avoids the division in the common case n == 1.
+func ckey(f Frame, n int) int {
+	if n == 1 {
+		return int(f)
+	}
+	return int(f) / n
+}
+
+// isCheckFrame reports whether frame f is checksummed with interval n.
+func isCheckFrame(f Frame, n int) bool { return n == 1 || int(f)%n == 0 }
+
+func (r *sumRing) put(f Frame, n int, sum uint64) *sumEntry {
+	s := r.slot(f, n)
+	*s = sumEntry{frame: f, sum: sum, ok: true}
+	return s
+}
+
+func (r *sumRing) get(f Frame, n int) (*sumEntry, bool) {
+	s := r.slot(f, n)
+	return s, s.ok && s.frame == f
+}
+
+// sumLog is the engine's own checksums.
+type sumLog = sumRing
+
+func newSumLog() sumLog { return newSumRing() }
+
+// stateAfter returns the state after frame c, which must be confirmed and
+// below the current frame: the current state, or the saved start of c+1.
+func (e *Engine[S, I]) stateAfter(c Frame) (*S, bool) {
+	if c+1 == e.frame {
+		return &e.cur, true
+	}
+	if e.ring == nil {
+		return nil, false
+	}
+	return e.ring.Peek(int32(c + 1))
+}
+
+// confirmUpTo processes every frame that became confirmed since the last
+// call: it logs its inputs and checksums it.
+func (e *Engine[S, I]) confirmUpTo() {
+	end := e.confirmedEnd()
+	n := e.cfg.ChecksumInterval
+	for c := e.checked; c < end; c++ {
+		if e.log.keep > 0 {
+			e.log.append(c, e)
+		}
+		if e.cfg.DisableChecksums || !isCheckFrame(c, n) {
+			continue
+		}
+		st, ok := e.stateAfter(c)
+		if !ok {
+			e.stats.UncheckedFrames++
+			continue
+		}
+		sum := checksumOf(st)
+		e.stats.Checksums++
+		e.sums.put(c, n, sum)
+		if e.snaps != nil {
+			e.snaps.Save(int32(ckey(c, n)), st)
+		}
+		for i := range e.peers {
+			q := &e.peers[i]
+			if r, ok := q.recv.get(c, n); ok && !r.compared {
+				r.compared = true
+				e.compare(PeerID(i), c, sum, r.sum)
+			}
+		}
+	}
+	e.checked = max(e.checked, end)
+}
+
+// compare reports the first mismatch with each peer.
+func (e *Engine[S, I]) compare(id PeerID, c Frame, local, remote uint64) {
+	q := &e.peers[id]
+	if local == remote || q.desynced {
+		return
+	}
+	q.desynced = true
+	n := e.cfg.ChecksumInterval
+	ev := DesyncEvent[S]{Peer: id, Frame: c, Since: max(0, c-Frame(n)+1), Local: local, Remote: remote}
+	if e.snaps != nil {
+		if st, ok := e.snaps.Peek(int32(ckey(c, n))); ok {
+			cp := new(S)
+			*cp = *st
+			ev.Snapshot = cp
+			q.blocksFrame = c
+			q.blocksSend = blocksResends
+			q.bhash = blockHashesOf(st, blockSizeFor(sizeOf[S]()), q.bhash[:0])
+		}
+	}
+	e.stats.Desyncs++
+	e.event(ev)
+	if len(q.pendBlocks) > 0 && q.pendFrame == c && len(q.bhash) > 0 && !q.blocksDiffed {
+		e.diffBlocks(id, c, q.bhash, q.pendBlocks)
+	}
+}
+
+// receiveSums stores a peer's checksum reports and compares those whose
+// local checksum is known.
+func (e *Engine[S, I]) receiveSums(id PeerID, reports []ChecksumReport) {
+	q := &e.peers[id]
+	n := e.cfg.ChecksumInterval
+	for _, r := range reports {
+		if r.Frame < q.recvNext || r.Frame >= q.recvNext+Frame(sumSlots*n) {
+			continue
+		}
+		if old, ok := q.recv.get(r.Frame, n); ok && old.compared {
+			continue
+		}
+		ent := q.recv.put(r.Frame, n, r.Sum)
+		if r.Frame < e.checked {
+			if mine, ok := e.sums.get(r.Frame, n); ok {
+				ent.compared = true
+				e.compare(id, r.Frame, mine.sum, r.Sum)
+			}
+		}
+	}
+	for {
+		if _, ok := q.recv.get(q.recvNext, n); !ok {
+			break
+		}
+		q.recvNext += Frame(n)
+	}
+}
+
+// receiveBlocks diffs a peer's block hashes against ours for the same
+// frame: the hashes computed when we detected the desync, else the
+// retained snapshot; failing both, they wait for our own detection.
+func (e *Engine[S, I]) receiveBlocks(id PeerID, b *BlockReport) {
+	q := &e.peers[id]
+	if q.blocksDiffed {
+		return
+	}
+	switch {
+	case q.desynced && q.blocksFrame == b.Frame && len(q.bhash) > 0:
+		e.diffBlocks(id, b.Frame, q.bhash, b.Hashes)
+	case e.snaps != nil:
+		if st, ok := e.snaps.Peek(int32(ckey(b.Frame, e.cfg.ChecksumInterval))); ok {
+			e.blockTmp = blockHashesOf(st, blockSizeFor(sizeOf[S]()), e.blockTmp[:0])
+			e.diffBlocks(id, b.Frame, e.blockTmp, b.Hashes)
+			return
+		}
+		fallthrough
+	default:
+		q.pendFrame, q.pendBlocks = b.Frame, append(q.pendBlocks[:0], b.Hashes...)
+	}
+}
+
+// diffBlocks reports the fields of the blocks whose hashes differ.
+func (e *Engine[S, I]) diffBlocks(id PeerID, f Frame, mine, theirs []uint64) {
+	q := &e.peers[id]
+	q.blocksDiffed = true
+	size := sizeOf[S]()
+	bs := blockSizeFor(size)
+	var paths []string
+	for i, h := range mine {
+		if i >= len(theirs) || h == theirs[i] {
+			continue
+		}
+		for off := i * bs; off < min((i+1)*bs, size) && len(paths) < maxPaths; off++ {
+			p, ok := fieldAtOf[S](off)
+			if ok && (len(paths) == 0 || paths[len(paths)-1] != p) {
+				paths = append(paths, p)
+			}
+		}
+	}
+	e.event(DesyncFieldsEvent{Peer: id, Frame: f, Paths: paths})
+}
+
+// blockSizeFor picks a block size giving at most maxBlocks blocks, a
+// multiple of 8 bytes.
+func blockSizeFor(size int) int {
+	bs := (size + maxBlocks - 1) / maxBlocks
+	bs = (bs + 7) / 8 * 8
+	return max(bs, 8)
+}
+
+// blockCount is the number of blocks of a state of size bytes.
+func blockCount(size int) int {
+	bs := blockSizeFor(size)
+	return (size + bs - 1) / bs
+}

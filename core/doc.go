@@ -1,0 +1,90 @@
+// Package core is rollstep's sans-IO deterministic engine: one engine with
+// two settings, input delay D and prediction window W, that is lockstep
+// with W = 0 and GGPO-style rollback with W > 0 (see DESIGN.md §1 and §5).
+//
+// # The idea
+//
+// Every player's input for frame f is produced on its own machine at frame
+// f−D, tagged with f and sent to every peer. An engine may simulate frame
+// f once it holds every player's input for f, or, with W > 0, up to W
+// frames past the newest fully known frame using predicted inputs. When a
+// real input arrives that differs from the prediction the engine loads the
+// state saved before the first wrong frame and re-simulates to the current
+// frame, within the same call. D and W are local choices, changeable at any
+// frame: peers of one match may run different modes.
+//
+// Like etcd raft's RawNode, the engine is a synchronous state machine. It
+// takes local inputs (AddLocalInput), decoded peer messages (Receive) and
+// the current time as an argument (Advance), and returns what to send and
+// what happened as data (Ready). It never reads a clock or a socket, starts
+// no goroutine and logs nothing. The engine owns the game state and the
+// ring of saved states (package state), and calls Game.Step itself, so no
+// state can hide outside a snapshot.
+//
+// # Host loop
+//
+// A front end (package rollback or lockstep) drives the engine once per
+// tick:
+//
+//  1. Feed every message that arrived since the last tick to Receive, with
+//     the PeerID of its sender and the current time.
+//  2. For each local player, read the device and call AddLocalInput; the
+//     input applies to frame Frame()+D. ErrInputDiscarded is harmless.
+//  3. Call Advance(now). It applies any correction (rollback and
+//     re-simulation), simulates at most one new frame, and returns a Ready.
+//  4. Send each of Ready.Messages to its peer (encode before the next
+//     Advance: the engine reuses the buffers).
+//  5. Play Ready.Effects, stop Ready.Cancelled, handle Ready.Events.
+//  6. Render State(); it must not be written.
+//
+// A host that is behind calls steps 2 and 3 several times in one tick.
+//
+// # Input delay changes
+//
+// Every frame of a local player holds exactly one input, written once. The
+// next input goes to frame Frame()+D. If that frame is past the player's
+// newest scheduled frame (D was raised by k), the k frames between are
+// filled with the player's previous input. If it is at or before it (D was
+// lowered, or a second call in one frame), the frame already has its input
+// and the new one is discarded (ErrInputDiscarded), so lowering D by k
+// drops k inputs. No peer ever sees two different inputs of a player for
+// one frame; a peer that sends them is reported by an EquivocationEvent.
+//
+// # Confirmation and desyncs
+//
+// A frame is confirmed when every input of it and of every earlier frame is
+// known and it was simulated with them; it is never simulated again. The
+// confirmed frames' inputs go to the input log (ReadLog), and the state
+// after every N-th confirmed frame is checksummed and sent to every peer.
+// Only confirmed frames are compared, so predictions and rollbacks never
+// raise a false desync. A mismatch raises a DesyncEvent with both
+// checksums and the retained local state; the peers then exchange block
+// hashes of that state and a DesyncFieldsEvent names the differing fields.
+//
+// # Disconnects
+//
+// DisconnectPeer declares a peer gone. Peers gossip the declaration
+// (Message.Gone) and the number of the player's inputs they hold
+// (Message.Held). Once every remaining peer has declared it, each computes
+// the same frame: the largest number of the player's inputs any remaining
+// peer holds. Peers holding fewer get the missing inputs relayed, so no
+// confirmed frame is ever undone; from that frame on the player's input is
+// InputDisconnected (DisconnectEvent). Taking the smallest number instead
+// would force a peer that already confirmed frames with the player's real
+// inputs to roll back confirmed frames.
+//
+// # Sync test
+//
+// With Config.SyncTest = k, every new frame is followed by a rollback of k
+// frames and a re-simulation whose checksums must equal the first
+// simulation's; a SyncTestEvent names the first frame where they do not
+// and the differing fields. Building with the rollstep_synctest tag turns
+// this on for every engine (DefaultSyncTest).
+//
+// # Effects
+//
+// Step emits side effects into Effects instead of playing them. The engine
+// delivers each effect once, at the end of the Advance that simulated its
+// frame, and reports in Ready.Cancelled the effects a later re-simulation
+// of the frame no longer emits (see Effects).
+package core

@@ -1,0 +1,75 @@
+package core
+
+// Event is an advisory event in Ready.Events. The concrete types are
+// DesyncEvent[S], DesyncFieldsEvent, EquivocationEvent, DisconnectEvent,
+// SyncTestEvent and EffectsDroppedEvent; use a type switch.
+type Event interface {
+	isEvent()
+}
+
+// DesyncEvent reports that a peer's checksum of a confirmed frame differs
+// from the local one. The difference arose between frames Since and Frame
+// (Since = Frame-N+1 for checksum interval N). Only the first desync with
+// each peer is reported. Snapshot is a copy of the local state after Frame
+// when it was still retained, else nil; it is the caller's to keep.
+// A DesyncFieldsEvent naming the differing fields follows once the peer's
+// block hashes arrive.
+type DesyncEvent[S any] struct {
+	Peer     PeerID // the peer whose checksum differs
+	Frame    Frame  // the checksummed frame where the difference was seen
+	Since    Frame  // the first frame that can have caused it
+	Local    uint64 // this engine's checksum of the state after Frame
+	Remote   uint64 // the peer's checksum
+	Snapshot *S     // a copy of the local state after Frame, or nil
+}
+
+// DesyncFieldsEvent names the fields of the state after Frame that differ
+// between this engine and Peer, found by comparing block hashes: Paths
+// lists every field of every differing block (at most 64 blocks per state,
+// at least 8 bytes each), so a differing field's neighbours in the same
+// block may be listed too. At most 16 paths such as "Units[17].Pos.X", in
+// memory order.
+type DesyncFieldsEvent struct {
+	Peer  PeerID   // the peer whose state differs
+	Frame Frame    // the desynced frame
+	Paths []string // differing field paths, at most 16
+}
+
+// EquivocationEvent reports that Peer sent an input of Player for Frame
+// that differs from the one it sent before. The first input stands.
+type EquivocationEvent struct {
+	Peer   PeerID       // the sender of the contradicting input
+	Player PlayerHandle // whose input
+	Frame  Frame        // the first contradicted frame in the message
+}
+
+// DisconnectEvent reports the agreed frame from which Player's inputs are
+// InputDisconnected. Every peer reports the same Frame.
+type DisconnectEvent struct {
+	Player PlayerHandle // the disconnected player
+	Frame  Frame        // the first frame with InputDisconnected
+}
+
+// SyncTestEvent reports that re-simulating Frame gave a different state
+// than its first simulation: Step is not deterministic. Frame is the first
+// bad frame found; Paths names the differing fields (at most 16).
+type SyncTestEvent struct {
+	Frame Frame    // the first frame whose re-simulation differed
+	First uint64   // checksum after the first simulation of Frame
+	Again uint64   // checksum after the re-simulation
+	Paths []string // differing field paths, at most 16
+}
+
+// EffectsDroppedEvent reports that Step emitted more than
+// Config.MaxEffectsPerFrame effects for Frame; Dropped were not kept.
+type EffectsDroppedEvent struct {
+	Frame   Frame // the frame whose Step emitted too many effects
+	Dropped int   // how many were dropped
+}
+
+func (DesyncEvent[S]) isEvent()      {}
+func (DesyncFieldsEvent) isEvent()   {}
+func (EquivocationEvent) isEvent()   {}
+func (DisconnectEvent) isEvent()     {}
+func (SyncTestEvent) isEvent()       {}
+func (EffectsDroppedEvent) isEvent() {}

@@ -1,0 +1,178 @@
+package core
+
+import (
+	"encoding/binary"
+	"errors"
+	"testing"
+	"time"
+)
+
+// fuzzReader turns fuzz bytes into message fields; past the end it yields
+// zeros.
+type fuzzReader struct{ b []byte }
+
+func (r *fuzzReader) u8() uint8 {
+	if len(r.b) == 0 {
+		return 0
+	}
+	v := r.b[0]
+	r.b = r.b[1:]
+	return v
+}
+
+func (r *fuzzReader) u32() uint32 {
+	var x [4]byte
+	for i := range x {
+		x[i] = r.u8()
+	}
+	return binary.LittleEndian.Uint32(x[:])
+}
+
+// frame returns a frame that is usually small and sometimes negative or
+// far in the future.
+func (r *fuzzReader) frame() Frame {
+	switch k := r.u8(); k % 8 {
+	case 0:
+		return Frame(int32(r.u32()))
+	case 1:
+		return -Frame(r.u8())
+	default:
+		return Frame(r.u8())
+	}
+}
+
+func (r *fuzzReader) message(players int) (PeerID, *Message[testInput]) {
+	from := PeerID(int(r.u8()%4) - 1) // -1..2: includes an unknown peer
+	m := &Message[testInput]{Frame: r.frame(), Gone: uint16(r.u8()) & uint16(r.u8())}
+	for p := range MaxPlayers {
+		if r.u8()%4 == 0 || p < players {
+			m.Held[p] = r.frame()
+		}
+	}
+	for k := int(r.u8() % 4); k > 0; k-- {
+		run := InputRun[testInput]{Player: PlayerHandle(int(r.u8()%5) - 1), Start: r.frame()}
+		for n := int(r.u8() % 20); n > 0; n-- {
+			run.Values = append(run.Values, testInput(r.u8()%3))
+		}
+		m.Inputs = append(m.Inputs, run)
+	}
+	for k := int(r.u8() % 4); k > 0; k-- {
+		m.Checksums = append(m.Checksums, ChecksumReport{Frame: r.frame(), Sum: uint64(r.u8())})
+	}
+	m.ChecksumAck = r.frame()
+	if r.u8()%8 == 0 {
+		m.Blocks = BlockReport{Frame: r.frame(), BlockSize: int(r.u8()), Hashes: make([]uint64, r.u8()%70)}
+	}
+	m.Stamp = time.Duration(r.u32())
+	m.HasEcho = r.u8()%2 == 0
+	m.Echo = time.Duration(r.u32())
+	return from, m
+}
+
+// FuzzReceive feeds random message sequences (contradictory, duplicate,
+// far-future and negative frames, foreign players, bad checksums) into an
+// engine that keeps advancing: it must never panic, must return only the
+// documented errors, and must never lose a correction.
+func FuzzReceive(f *testing.F) {
+	f.Add([]byte{})
+	f.Add([]byte{1, 2, 0, 0, 5, 5, 5, 1, 1, 2, 0, 3, 1, 1, 1, 2, 2, 2, 2, 2})
+	f.Add([]byte{2, 0, 0, 0, 0, 0, 0, 1, 2, 2, 1, 10, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2})
+	f.Add([]byte{0, 1, 255, 255, 255, 127, 1, 200, 3, 1, 1, 1, 1})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c := Config{Players: 3, Local: []PlayerHandle{0}, Peers: [][]PlayerHandle{{1}, {2}},
+			InputDelay: 1, Prediction: 4, MaxPrediction: 8, LogRetention: 16}
+		g := &testGame{effects: true}
+		e, err := NewEngine[testState, testInput](c, g, &testState{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &fuzzReader{b: data}
+		now := time.Duration(0)
+		for i := 0; len(r.b) > 0 && i < 200; i++ {
+			from, m := r.message(3)
+			err := e.Receive(now, from, m)
+			if err != nil && !errors.Is(err, ErrBadMessage) && !errors.Is(err, ErrUnknownPeer) && !errors.Is(err, ErrPeerGone) {
+				t.Fatalf("undocumented error: %v", err)
+			}
+			switch op := r.u8() % 8; op {
+			case 0:
+				_ = e.DisconnectPeer(PeerID(r.u8() % 2))
+			case 1:
+				_ = e.SetInputDelay(0, int(r.u8()%10))
+			case 2:
+				_ = e.SetPrediction(int(r.u8() % 10))
+			}
+			now += time.Millisecond
+			before := e.Frame()
+			_ = e.AddLocalInput(0, testInput(r.u8()%3))
+			rd := e.Advance(now)
+			if e.Frame() < before || (rd.Stepped && e.Frame() != before+1) {
+				t.Fatalf("frame went from %d to %d", before, e.Frame())
+			}
+		}
+		if st := e.Stats(); st.LostCorrections != 0 {
+			t.Fatalf("lost %d corrections", st.LostCorrections)
+		}
+		if g.sawUnknown {
+			t.Fatal("Step saw an InputUnknown")
+		}
+	})
+}
+
+// TestReceiveRejects pins the typed errors for bad peer messages.
+func TestReceiveRejects(t *testing.T) {
+	c := Config{Players: 2, Local: []PlayerHandle{0}, Peers: [][]PlayerHandle{{1}}, Prediction: 8}
+	for _, tc := range []struct {
+		name string
+		from PeerID
+		m    Message[testInput]
+		want error
+	}{
+		{"unknown-peer", 5, Message[testInput]{}, ErrUnknownPeer},
+		{"negative-run", 0, Message[testInput]{Inputs: []InputRun[testInput]{{Player: 1, Start: -1, Values: []testInput{1}}}}, ErrNegativeFrame},
+		{"far-future-run", 0, Message[testInput]{Inputs: []InputRun[testInput]{{Player: 1, Start: 1 << 20, Values: []testInput{1}}}}, ErrFarFuture},
+		{"negative-frame", 0, Message[testInput]{Frame: -3}, ErrNegativeFrame},
+		{"far-future-checksum", 0, Message[testInput]{Checksums: []ChecksumReport{{Frame: 1 << 30}}}, ErrFarFuture},
+		{"foreign-player", 0, Message[testInput]{Inputs: []InputRun[testInput]{{Player: 0, Values: []testInput{1}}}}, ErrBadMessage},
+		{"over-acknowledged", 0, Message[testInput]{Held: [MaxPlayers]Frame{0: 50}}, ErrBadMessage},
+		{"bad-gone-mask", 0, Message[testInput]{Gone: 1 << 7}, ErrBadMessage},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, err := NewEngine[testState, testInput](c, &testGame{}, &testState{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := e.Receive(0, tc.from, &tc.m); !errors.Is(err, tc.want) {
+				t.Fatalf("Receive: %v, want %v", err, tc.want)
+			}
+		})
+	}
+	t.Run("equivocation", func(t *testing.T) {
+		e, _ := NewEngine[testState, testInput](c, &testGame{}, &testState{})
+		m1 := Message[testInput]{Inputs: []InputRun[testInput]{{Player: 1, Values: []testInput{1, 2, 3}}}}
+		m2 := Message[testInput]{Inputs: []InputRun[testInput]{{Player: 1, Start: 1, Values: []testInput{2, 9}}}}
+		if err := e.Receive(0, 0, &m1); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Receive(0, 0, &m1); err != nil { // duplicate: fine
+			t.Fatal(err)
+		}
+		if err := e.Receive(0, 0, &m2); err != nil {
+			t.Fatal(err)
+		}
+		_ = e.AddLocalInput(0, 0)
+		r := e.Advance(0)
+		var got []EquivocationEvent
+		for _, ev := range r.Events {
+			if q, ok := ev.(EquivocationEvent); ok {
+				got = append(got, q)
+			}
+		}
+		if len(got) != 1 || got[0] != (EquivocationEvent{Peer: 0, Player: 1, Frame: 2}) {
+			t.Fatalf("events %+v, want one equivocation at frame 2", got)
+		}
+		if v := e.vals[e.idx(1, 2)]; v != 3 {
+			t.Fatalf("frame 2 holds %d, want the first value 3", v)
+		}
+	})
+}

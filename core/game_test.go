@@ -1,0 +1,111 @@
+package core
+
+// testState is a 1 KiB arena-serializable state for the tests.
+type testState struct {
+	Frame int32
+	Gone  uint32
+	Pos   [MaxPlayers]int64
+	Acc   uint64
+	Nudge int64
+	Hist  [109]uint64
+}
+
+// testInput is a 4-byte input.
+type testInput uint32
+
+// testGame is a deterministic game. It can nudge its own state at one frame
+// (to provoke a desync) and records whether it ever saw a prediction.
+type testGame struct {
+	nudgeAt     Frame
+	nudge       bool
+	sawPredict  bool
+	sawUnknown  bool
+	steps       int
+	effects     bool
+	nondetAfter Frame // with nondet: Step reads nondetCounter from this frame
+	nondet      bool
+	heavy       bool // Step also mixes the whole state, like a real game
+}
+
+// nondetCounter is the package-level counter a deliberately
+// non-deterministic Step reads (sync-test scenario).
+var nondetCounter int64
+
+func (g *testGame) Step(s *testState, inputs []Input[testInput], fx *Effects) {
+	g.steps++
+	f := Frame(s.Frame)
+	s.Frame++
+	for p, in := range inputs {
+		switch in.Status {
+		case InputDisconnected:
+			s.Gone |= 1 << p
+			continue
+		case InputPredicted:
+			g.sawPredict = true
+		case InputUnknown:
+			g.sawUnknown = true
+		}
+		v := int64(in.Value)
+		s.Pos[p] += v%7 - 3
+		s.Acc = s.Acc*6364136223846793005 + uint64(in.Value) + uint64(p) + 1
+		if g.effects && in.Value%4 == 0 {
+			fx.Emit(Effect{Kind: 1, Args: [3]int64{int64(p), v, int64(f)}})
+		}
+	}
+	s.Hist[int(f)%len(s.Hist)] ^= s.Acc
+	if g.heavy {
+		x := s.Acc
+		for i := range s.Hist {
+			x = x*0x9e3779b97f4a7c15 + s.Hist[i]
+			s.Hist[i] ^= x >> 29
+		}
+	}
+	if g.nudge && f == g.nudgeAt {
+		s.Nudge++
+	}
+	if g.nondet && f >= g.nondetAfter {
+		nondetCounter++
+		s.Acc += uint64(nondetCounter)
+	}
+}
+
+// refRun simulates frames 0..n-1 sequentially with input(p, f), the
+// oracle for the engines.
+func refRun(players int, n Frame, input func(p int, f Frame) testInput) testState {
+	s, _ := refRunEffects(players, n, input)
+	return s
+}
+
+// refRunEffects is refRun that also returns every effect emitted.
+func refRunEffects(players int, n Frame, input func(p int, f Frame) testInput) (testState, map[FrameEffect]int) {
+	var s testState
+	g := &testGame{effects: true}
+	fx := Effects{list: make([]Effect, 0, 64)}
+	played := map[FrameEffect]int{}
+	in := make([]Input[testInput], players)
+	for f := Frame(0); f < n; f++ {
+		for p := range in {
+			in[p] = Input[testInput]{Value: input(p, f), Status: InputConfirmed}
+		}
+		fx.reset()
+		g.Step(&s, in, &fx)
+		for _, e := range fx.list {
+			played[FrameEffect{Frame: f, Effect: e}]++
+		}
+	}
+	return s, played
+}
+
+// genInput is a deterministic input stream: mostly steady (so predictions
+// are often right), changing every few frames, zero for the first 8 frames
+// (so runs with different D see the same inputs per frame).
+func genInput(seed uint64, p int, f Frame) testInput {
+	if f < 8 {
+		return 0
+	}
+	x := seed ^ uint64(p)*0x9e3779b97f4a7c15 ^ uint64(f/4)*0xbf58476d1ce4e5b9
+	x ^= x >> 31
+	x *= 0x94d049bb133111eb
+	x ^= x >> 29
+	return testInput(x % 16)
+}

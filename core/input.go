@@ -1,0 +1,138 @@
+package core
+
+// Input delay rule
+//
+// Each local player p has a schedule: next[p] is the first frame without an
+// input, and every frame below it has exactly one input, written once and
+// never changed. AddLocalInput at current frame f targets t = f + D(p):
+//
+//   - t == next[p]: the input is written at t.
+//   - t >  next[p] (D was raised by k = t-next[p]): frames next[p]..t-1 are
+//     filled with the player's previous input (the zero value if there is
+//     none), then the input is written at t.
+//   - t <  next[p] (D was lowered, or a second call in the same frame):
+//     frame t already has its input, which may have been sent; the new
+//     input is discarded (ErrInputDiscarded). Each discarded input brings
+//     the effective delay next[p]-f one frame closer to D, so lowering D by
+//     k costs k inputs.
+//
+// Since slots are only written at next[p], which only grows, no frame ever
+// holds two different inputs, and every message reads slots below next[p]:
+// peers can never see two different inputs of one player for one frame.
+
+// AddLocalInput gives local player p's input made at the current frame; it
+// applies to frame Frame()+D. The value is copied; the engine never retains
+// the caller's memory. See ErrInputDiscarded and ErrInputQueueFull.
+func (e *Engine[S, I]) AddLocalInput(p PlayerHandle, v I) error {
+	if !e.isLocal(p) {
+		return ErrNotLocal
+	}
+	t := e.frame + Frame(e.delay[p])
+	n := e.next[p]
+	if t < n {
+		e.stats.DiscardedInputs++
+		return ErrInputDiscarded
+	}
+	if t-e.minAck(int(p)) >= Frame(e.rlen)-Frame(e.cfg.MaxPrediction)-4 {
+		return ErrInputQueueFull
+	}
+	if t > n {
+		var prev I
+		if n > 0 {
+			prev = e.vals[e.idx(int(p), n-1)]
+		}
+		for f := n; f < t; f++ {
+			e.vals[e.idx(int(p), f)] = prev
+		}
+	}
+	e.vals[e.idx(int(p), t)] = v
+	e.next[p] = t + 1
+	e.knownDirty = true
+	return nil
+}
+
+// NeedsInput reports whether local player p has no input scheduled for the
+// current frame yet, so Advance cannot step until AddLocalInput is called.
+func (e *Engine[S, I]) NeedsInput(p PlayerHandle) bool {
+	return e.isLocal(p) && e.next[p] <= e.frame
+}
+
+// SetInputDelay changes local player p's input delay D from the current
+// frame on; see the input delay rule in the package documentation.
+func (e *Engine[S, I]) SetInputDelay(p PlayerHandle, d int) error {
+	if !e.isLocal(p) {
+		return ErrNotLocal
+	}
+	if d < 0 || d > e.cfg.MaxInputDelay {
+		return ErrOutOfRange
+	}
+	e.delay[p] = d
+	return nil
+}
+
+// minAck returns the lowest count of player p's inputs that a connected
+// peer has acknowledged, or next[p] when there is no such peer.
+func (e *Engine[S, I]) minAck(p int) Frame {
+	m := e.next[p]
+	for i := range e.peers {
+		q := &e.peers[i]
+		if !q.gone {
+			m = min(m, q.held[p])
+		}
+	}
+	return m
+}
+
+// inputFor returns what the engine now uses as player p's input for frame f:
+// the real input, a disconnection, or a prediction.
+func (e *Engine[S, I]) inputFor(p int, f Frame) Input[I] {
+	n := e.next[p]
+	if f < n {
+		return Input[I]{Value: e.vals[e.idx(p, f)], Status: InputConfirmed}
+	}
+	if e.agreed[p] && f >= e.goneAt[p] {
+		return Input[I]{Status: InputDisconnected}
+	}
+	var last I
+	if n > 0 {
+		last = e.vals[e.idx(p, n-1)]
+	}
+	if e.predict == nil { // RepeatLast, without the indirect call
+		return Input[I]{Value: last, Status: InputPredicted}
+	}
+	return Input[I]{Value: e.predict(PlayerHandle(p), f, last, n-1, n > 0), Status: InputPredicted}
+}
+
+// markWrong records that frame f must be re-simulated because of player
+// p's input.
+func (e *Engine[S, I]) markWrong(f Frame, p int) {
+	if !e.hasWrong || f < e.firstWrong {
+		e.firstWrong, e.hasWrong, e.wrongPlayer = f, true, p
+	}
+}
+
+// rescan compares, for simulated frames from `from` on, the input player p
+// was simulated with against what the engine now knows or predicts, and
+// marks the first difference for re-simulation. A correction is recorded
+// here, on arrival, and applied by the next Advance before anything else,
+// so it can never be lost to the prediction limit.
+func (e *Engine[S, I]) rescan(p int, from Frame) {
+	from = max(from, 0)
+	for f := from; f < e.frame; f++ {
+		if e.hasWrong && f >= e.firstWrong {
+			return
+		}
+		if !sameInput(e.inputFor(p, f), e.used[e.idx(p, f)]) {
+			e.markWrong(f, p)
+			return
+		}
+	}
+}
+
+// sameInput reports whether a and b lead Step to the same result: equal
+// values and the same disconnectedness. Confirmed and predicted inputs of
+// equal value are the same; Step must not let that status change the
+// state (peers see different statuses for the same frame).
+func sameInput[I comparable](a, b Input[I]) bool {
+	return a.Value == b.Value && (a.Status == InputDisconnected) == (b.Status == InputDisconnected)
+}

@@ -1,0 +1,107 @@
+package core
+
+import "time"
+
+// Message is everything one engine tells one peer, as a plain Go value;
+// package transport encodes it. Every message is self-contained and
+// idempotent: inputs the peer has not acknowledged are repeated in every
+// message until acknowledged (redundancy instead of retransmission), so
+// messages may be lost, duplicated or reordered.
+//
+// Messages in a Ready are owned by the engine and valid until the next call
+// of Advance: encode or copy them before that. Receive copies what it keeps
+// and never retains the message.
+type Message[I comparable] struct {
+	// Frame is the sender's current frame when it built the message.
+	Frame Frame
+	// Inputs holds at most one run per player: the sender's own players'
+	// inputs, and inputs of disconnected players it relays so every peer
+	// holds the same inputs up to the agreed disconnect frame.
+	Inputs []InputRun[I]
+	// Held[p] is the number of player p's inputs the sender holds without a
+	// gap: it has frames 0..Held[p]-1. It acknowledges inputs, and for
+	// disconnected players it is the sender's vote on the disconnect frame.
+	// Entries at and past Config.Players are zero when sent and ignored
+	// when received.
+	Held [MaxPlayers]Frame
+	// Gone has bit p set when the sender has declared player p
+	// disconnected.
+	Gone uint16
+	// Checksums are the sender's checksums of confirmed frames that the
+	// receiver has not acknowledged, oldest first.
+	Checksums []ChecksumReport
+	// ChecksumAck acknowledges the receiver's checksums: the sender holds
+	// the receiver's checksum of every checksummed frame below ChecksumAck.
+	ChecksumAck Frame
+	// Blocks, when Blocks.Hashes is not empty, carries block hashes of the
+	// sender's state after a frame whose checksums disagreed, so the
+	// receiver can name the differing fields.
+	Blocks BlockReport
+	// Stamp is the sender's now when it built the message.
+	Stamp time.Duration
+	// Echo is the Stamp of the newest message the sender received from the
+	// receiver, and EchoDelay how long the sender held it before this
+	// message; valid when HasEcho. They give the receiver the round-trip
+	// time.
+	Echo      time.Duration
+	EchoDelay time.Duration // how long the sender held the echoed message
+	HasEcho   bool          // Echo and EchoDelay are valid
+}
+
+// InputRun is a player's inputs for consecutive frames Start, Start+1, ...
+type InputRun[I comparable] struct {
+	Player PlayerHandle // whose inputs
+	Start  Frame        // the frame of Values[0]
+	Values []I          // inputs of frames Start, Start+1, ...
+}
+
+// ChecksumReport is the checksum of the state after a confirmed frame.
+type ChecksumReport struct {
+	Frame Frame  // a confirmed frame, a multiple of the checksum interval
+	Sum   uint64 // state.Checksum of the state after Frame
+}
+
+// BlockReport is the list of hashes of consecutive BlockSize-byte blocks of
+// the state after Frame (see state.BlockHashes).
+type BlockReport struct {
+	Frame     Frame    // the desynced frame
+	BlockSize int      // bytes per block, set by the state size
+	Hashes    []uint64 // one hash per block, in memory order
+}
+
+// Outgoing is a message to send to one peer.
+type Outgoing[I comparable] struct {
+	To      PeerID      // the receiving peer
+	Message *Message[I] // owned by the engine until the next Advance
+}
+
+// Ready is what one call of Advance did and what the host must do. Its
+// slices and messages are owned by the engine and valid until the next
+// call of Advance.
+type Ready[I comparable] struct {
+	// Messages must be sent, one per remote peer not disconnected, in any
+	// order.
+	Messages []Outgoing[I]
+	// Effects are the effects newly emitted by the frames simulated in this
+	// call, in frame order then emission order; play them.
+	Effects []FrameEffect
+	// Cancelled are effects delivered in an earlier call that the
+	// re-simulation in this call no longer emits; stop or undo them.
+	Cancelled []FrameEffect
+	// Events are advisory: desyncs, equivocations, disconnects, sync-test
+	// failures, in the order they happened.
+	Events []Event
+	// Stepped reports whether a new frame was simulated; Frame is the
+	// engine's current frame after the call (the next frame to simulate).
+	Stepped bool
+	Frame   Frame // the current frame after the call
+	// Stalled reports that the engine could not step because remote inputs
+	// were missing: the frame is W frames past the newest fully known one.
+	// (A missing local input is not a stall: see NeedsInput.)
+	Stalled bool
+	// RolledBack reports that a correction made the engine load the state
+	// before frame LoadedFrame and re-simulate Resimulated frames.
+	RolledBack  bool
+	LoadedFrame Frame // the first re-simulated frame, valid if RolledBack
+	Resimulated int   // frames re-simulated, valid if RolledBack
+}

@@ -1,0 +1,89 @@
+package core
+
+import "time"
+
+// peer is the engine's view of one remote peer. Fields that every
+// message touches come first, so they share cache lines.
+type peer[I comparable] struct {
+	gone     bool   // declared disconnected by this engine
+	hasStamp bool   // lastStamp is valid
+	ownMask  uint32 // bit p set for every player in players
+
+	// Round trip and pace.
+	lastStamp   time.Duration // newest Stamp received
+	stampAt     time.Duration // when it was received
+	srtt        time.Duration
+	rttvar      time.Duration
+	rttSamples  int
+	framesAhead Frame
+	lastFrame   Frame
+	inputLead   Frame
+	rollbacks   uint64 // rollbacks this peer's inputs caused
+	resimFrames uint64 // frames they re-simulated
+
+	// held[p] is the highest Held[p] the peer reported (acknowledgement).
+	held [MaxPlayers]Frame
+
+	// Checksums: sumAck is the peer's acknowledgement of ours; recv holds
+	// the peer's reports not yet compared; recvNext is our acknowledgement.
+	sumAck   Frame
+	recvNext Frame
+	desynced bool
+	recv     sumRing
+
+	// theirGone is the union of Gone masks the peer sent; goneHeld[p] its
+	// highest Held[p] in a message that had bit p set, i.e. its vote.
+	theirGone uint16
+	goneHeld  [MaxPlayers]Frame
+	players   []PlayerHandle
+
+	// Block-hash exchange after a desync.
+	blocksFrame  Frame
+	blocksSend   int  // messages left that carry our block hashes
+	blocksDiffed bool // the DesyncFieldsEvent was raised
+	pendFrame    Frame
+	pendBlocks   []uint64 // the peer's hashes, received before our detection
+
+	msg   Message[I]
+	runs  []InputRun[I]
+	vbuf  []I
+	sbuf  []ChecksumReport
+	bhash []uint64
+}
+
+func (q *peer[I]) init(c Config, players []PlayerHandle) {
+	q.players = players
+	for _, p := range players {
+		q.ownMask |= 1 << p
+	}
+	// Run k always uses vbuf[k*R : (k+1)*R] (R = MaxRunLength), so building
+	// a message only reslices it and never stores a pointer.
+	r := c.MaxRunLength
+	q.runs = make([]InputRun[I], c.Players)
+	q.vbuf = make([]I, c.Players*r)
+	for k := range q.runs {
+		q.runs[k].Values = q.vbuf[k*r : k*r : (k+1)*r]
+	}
+	q.msg.Inputs = q.runs[:0]
+	q.sbuf = make([]ChecksumReport, 0, maxSumsPerMessage)
+	q.recv = newSumRing()
+}
+
+// observeRTT folds one round-trip sample into the smoothed RTT and its
+// mean deviation (RFC 6298 gains, integer arithmetic).
+func (q *peer[I]) observeRTT(rtt time.Duration) {
+	if rtt < 0 {
+		return
+	}
+	if q.rttSamples == 0 {
+		q.srtt, q.rttvar = rtt, rtt/2
+	} else {
+		d := rtt - q.srtt
+		if d < 0 {
+			d = -d
+		}
+		q.rttvar += (d - q.rttvar) / 4
+		q.srtt += (rtt - q.srtt) / 8
+	}
+	q.rttSamples++
+}

@@ -1,0 +1,206 @@
+package core
+
+import (
+	"fmt"
+	"math/bits"
+	"time"
+)
+
+// Receive takes a decoded message from peer `from`, received at now. It
+// copies what it keeps and never retains m. A malformed message returns a
+// *MessageError and is ignored as a whole; duplicates and stale messages
+// are fine. An input that contradicts one the peer sent before raises an
+// EquivocationEvent (in the next Ready) and the first input stands.
+// Corrections are recorded here and applied by the next Advance.
+func (e *Engine[S, I]) Receive(now time.Duration, from PeerID, m *Message[I]) error {
+	if from < 0 || int(from) >= len(e.peers) {
+		return ErrUnknownPeer
+	}
+	q := &e.peers[from]
+	if q.gone {
+		return ErrPeerGone
+	}
+	if m == nil {
+		return &MessageError{Peer: from, Field: "message", Reason: "is nil"}
+	}
+	if err := e.check(from, m); err != nil {
+		e.stats.BadMessages++
+		return err
+	}
+
+	// Round trip and pace (a reordered older message echoes nothing new).
+	if !q.hasStamp || m.Stamp > q.lastStamp {
+		q.lastStamp, q.stampAt, q.hasStamp = m.Stamp, now, true
+	}
+	if m.HasEcho {
+		q.observeRTT(now - m.Echo - m.EchoDelay)
+	}
+	q.lastFrame = max(q.lastFrame, m.Frame)
+	q.framesAhead = m.Frame - e.frame
+
+	// Acknowledgements and disconnect votes.
+	for p := 0; p < e.players; p++ {
+		q.held[p] = max(q.held[p], m.Held[p])
+	}
+	if m.Gone != 0 {
+		newGone := m.Gone &^ q.theirGone
+		q.theirGone |= m.Gone
+		for p := 0; p < e.players; p++ {
+			if m.Gone&(1<<p) != 0 {
+				q.goneHeld[p] = max(q.goneHeld[p], m.Held[p])
+			}
+			if newGone&(1<<p) != 0 && !e.local[p] {
+				e.declareGone(PlayerHandle(p))
+			}
+		}
+	}
+
+	// Inputs.
+	for i := range m.Inputs {
+		e.receiveRun(from, &m.Inputs[i])
+	}
+
+	// Checksums.
+	if !e.cfg.DisableChecksums {
+		q.sumAck = max(q.sumAck, m.ChecksumAck)
+		e.receiveSums(from, m.Checksums)
+		if len(m.Blocks.Hashes) > 0 {
+			e.receiveBlocks(from, &m.Blocks)
+		}
+	}
+	e.checkAgreement()
+	return nil
+}
+
+// receiveRun stores the new inputs of one run, reports equivocation and
+// marks mispredictions.
+func (e *Engine[S, I]) receiveRun(from PeerID, r *InputRun[I]) {
+	p := int(r.Player)
+	old := e.next[p]
+	n := old
+	limit := never
+	if e.agreed[p] {
+		limit = e.goneAt[p]
+	}
+	equivocated := false
+	// i walks the ring slots of frames Start, Start+1, ... (frame-major).
+	step, wrap := e.players, e.players*e.rlen
+	i := e.idx(p, r.Start)
+	for k, v := range r.Values {
+		f := r.Start + Frame(k)
+		if f < n {
+			if !equivocated && f >= n-Frame(e.rlen) && e.vals[i] != v {
+				equivocated = true
+				e.stats.Equivocations++
+				e.event(EquivocationEvent{Peer: from, Player: r.Player, Frame: f})
+			}
+		} else {
+			if f > n || f >= limit {
+				break
+			}
+			e.vals[i] = v
+			n++
+		}
+		if i += step; i >= wrap {
+			i -= wrap
+		}
+	}
+	if n == old {
+		return
+	}
+	e.next[p] = n
+	e.knownDirty = true
+	q := &e.peers[from]
+	q.inputLead = n - 1 - e.frame
+	e.rescan(p, old)
+}
+
+// check validates m without changing anything. The happy path makes no
+// call and builds no error.
+func (e *Engine[S, I]) check(from PeerID, m *Message[I]) error {
+	q := &e.peers[from]
+	limit := e.frame + e.horizon
+	// bad(f) is f < 0 || f > limit in one unsigned comparison.
+	ulimit := uint32(limit)
+	if uint32(m.Frame) > ulimit {
+		return e.frameErr(from, "Frame", m.Frame)
+	}
+	if m.Gone>>uint(e.players) != 0 {
+		return e.msgErr(from, "Gone", fmt.Sprintf("mask %#x names players past %d", m.Gone, e.players-1))
+	}
+	for _, h := range m.Held[:e.players] {
+		if uint32(h) > ulimit {
+			return e.frameErr(from, "Held", h)
+		}
+	}
+	for l := e.localMask; l != 0; l &= l - 1 {
+		p := bits.TrailingZeros32(l)
+		if m.Held[p] > e.next[p] {
+			return e.msgErr(from, "Held", fmt.Sprintf("acknowledges %d inputs of local player %d but only %d exist", m.Held[p], p, e.next[p]))
+		}
+	}
+	if len(m.Inputs) > e.players {
+		return e.msgErr(from, "Inputs", fmt.Sprintf("%d runs for %d players", len(m.Inputs), e.players))
+	}
+	var seen uint32
+	for i := range m.Inputs {
+		r := &m.Inputs[i]
+		p := r.Player
+		switch {
+		case p < 0 || int(p) >= e.players:
+			return e.msgErr(from, "Inputs", fmt.Sprintf("player %d is outside 0..%d", p, e.players-1))
+		case seen&(1<<p) != 0:
+			return e.msgErr(from, "Inputs", fmt.Sprintf("two runs for player %d", p))
+		case e.local[p]:
+			return e.msgErr(from, "Inputs", fmt.Sprintf("run for local player %d", p))
+		case m.Gone&(1<<p) == 0 && q.ownMask&(1<<p) == 0:
+			return e.msgErr(from, "Inputs", fmt.Sprintf("run for player %d, which the peer neither owns nor declared disconnected", p))
+		case len(r.Values) > maxRunLimit:
+			return e.msgErr(from, "Inputs", fmt.Sprintf("run of %d inputs exceeds %d", len(r.Values), maxRunLimit))
+		case uint32(r.Start) > ulimit:
+			return e.frameErr(from, "Inputs", r.Start)
+		case r.Start+Frame(len(r.Values)) > limit:
+			return e.frameErr(from, "Inputs", r.Start+Frame(len(r.Values)))
+		}
+		seen |= 1 << p
+	}
+	n := Frame(e.cfg.ChecksumInterval)
+	if len(m.Checksums) > maxSumsPerMessage*2 {
+		return e.msgErr(from, "Checksums", fmt.Sprintf("%d reports exceed %d", len(m.Checksums), maxSumsPerMessage*2))
+	}
+	for _, r := range m.Checksums {
+		if r.Frame < 0 || r.Frame > limit {
+			return e.frameErr(from, "Checksums", r.Frame)
+		}
+		if !isCheckFrame(r.Frame, int(n)) {
+			return e.msgErr(from, "Checksums", fmt.Sprintf("frame %d is not a multiple of the checksum interval %d", r.Frame, n))
+		}
+	}
+	if m.ChecksumAck < 0 || m.ChecksumAck > limit {
+		return e.frameErr(from, "ChecksumAck", m.ChecksumAck)
+	}
+	if len(m.Blocks.Hashes) > 0 {
+		b := &m.Blocks
+		if b.Frame < 0 || b.Frame > limit {
+			return e.frameErr(from, "Blocks", b.Frame)
+		}
+		size := sizeOf[S]()
+		if b.BlockSize != blockSizeFor(size) || len(b.Hashes) != blockCount(size) || b.Frame%n != 0 {
+			return e.msgErr(from, "Blocks", fmt.Sprintf("block size %d and count %d do not fit the %d-byte state", b.BlockSize, len(b.Hashes), size))
+		}
+	}
+	return nil
+}
+
+func (e *Engine[S, I]) msgErr(from PeerID, field, reason string) error {
+	return &MessageError{Peer: from, Field: field, Reason: reason}
+}
+
+// frameErr reports a negative or far-future frame.
+func (e *Engine[S, I]) frameErr(from PeerID, field string, f Frame) error {
+	if f < 0 {
+		return &MessageError{Peer: from, Field: field, Reason: fmt.Sprintf("frame %d is negative", f), kind: ErrNegativeFrame}
+	}
+	return &MessageError{Peer: from, Field: field, kind: ErrFarFuture,
+		Reason: fmt.Sprintf("frame %d is more than %d frames past %d", f, e.horizon, e.frame)}
+}

@@ -1,0 +1,86 @@
+package core
+
+import "time"
+
+// Stats are the engine's counters; see Engine.Stats.
+type Stats struct {
+	Frame        Frame           // the current frame
+	ConfirmedEnd Frame           // one past the newest confirmed frame (0: none)
+	Prediction   int             // W
+	Delay        [MaxPlayers]int // D of each local player
+
+	Frames        uint64     // frames simulated for the first time
+	Rollbacks     uint64     // loads of a saved state to re-simulate
+	ResimFrames   uint64     // frames re-simulated
+	RollbackDepth [17]uint64 // rollbacks by depth; the last bucket holds 16 and deeper
+	Saves         uint64     // states copied into the ring
+	Loads         uint64     // states copied out of the ring
+
+	StallTime    time.Duration // time Advance could not step for want of remote inputs
+	StalledCalls uint64        // calls of Advance that stalled
+
+	Checksums       uint64 // confirmed frames checksummed
+	UncheckedFrames uint64 // checksum frames whose state was gone (always 0 unless there is a bug)
+	Desyncs         uint64 // peers found desynced
+	SyncTestFrames  uint64 // frames re-simulated by the sync test
+
+	DiscardedInputs uint64 // AddLocalInput calls that returned ErrInputDiscarded
+	BadMessages     uint64 // messages Receive rejected
+	Equivocations   uint64 // contradictory inputs received
+	LostCorrections uint64 // corrections that could not be applied (always 0 unless there is a bug)
+
+	Peers []PeerStats // one entry per remote peer, indexed by PeerID
+}
+
+// PeerStats describes one remote peer.
+type PeerStats struct {
+	Connected   bool          // false once the peer is declared disconnected
+	RTT         time.Duration // smoothed round-trip time, valid if RTTSamples > 0
+	Jitter      time.Duration // mean deviation of the RTT
+	RTTSamples  int           // round trips measured
+	FramesAhead Frame         // the peer's frame minus ours when its last message arrived
+	InputLead   Frame         // frames before it was needed that its newest input arrived (negative: late, predicted)
+	Held        Frame         // inputs of its players we hold (the fewest over its players)
+	Acked       Frame         // inputs of our local players it acknowledged (the fewest)
+	Desynced    bool          // a checksum mismatch with the peer was found
+	Rollbacks   uint64        // rollbacks caused by the peer's inputs (the earliest wrong input decides)
+	ResimFrames uint64        // frames those rollbacks re-simulated
+
+	// The engine does not see bytes or packets: the transport fills these.
+	BytesSent       uint64 // bytes sent to the peer
+	BytesReceived   uint64 // bytes received from the peer
+	PacketsSent     uint64 // datagrams sent to the peer
+	PacketsReceived uint64 // datagrams received from the peer
+}
+
+// Stats returns the engine's counters. The Peers slice is owned by the
+// engine and overwritten by the next call.
+func (e *Engine[S, I]) Stats() Stats {
+	s := e.stats
+	s.Frame = e.frame
+	s.ConfirmedEnd = e.confirmedEnd()
+	s.Prediction = e.window
+	s.Delay = e.delay
+	for i := range e.peers {
+		q := &e.peers[i]
+		ps := PeerStats{
+			Connected: !q.gone, RTT: q.srtt, Jitter: q.rttvar, RTTSamples: q.rttSamples,
+			FramesAhead: q.framesAhead, InputLead: q.inputLead, Desynced: q.desynced,
+			Rollbacks: q.rollbacks, ResimFrames: q.resimFrames,
+			Held: never, Acked: never,
+		}
+		for _, p := range q.players {
+			ps.Held = min(ps.Held, e.next[p])
+		}
+		for p := 0; p < e.players; p++ {
+			if e.local[p] {
+				ps.Acked = min(ps.Acked, q.held[p])
+			}
+		}
+		if ps.Acked == never {
+			ps.Acked = 0
+		}
+		s.Peers[i] = ps
+	}
+	return s
+}
