@@ -1,0 +1,265 @@
+package wire
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/state"
+)
+
+// Per-packet bounds on what an Input packet carries. Decoders reject
+// packets over them with ErrTooLarge; the encoder never exceeds them.
+const (
+	// MaxRunValues is the most values one input run carries; it equals
+	// the largest core.Config.MaxRunLength.
+	MaxRunValues = 1024
+	// MaxValues is the most input values one packet carries, over all
+	// runs. Zero deltas cost no bytes, so without it a 1200-byte packet
+	// could make the decoder materialise millions of values.
+	MaxValues = 4096
+	// MaxChecksums is the most checksum reports one packet carries; the
+	// encoder sends the first MaxChecksums (the oldest, in core's order).
+	MaxChecksums = 16
+	// MaxBlocks is the most block hashes one packet carries; core sends at
+	// most 64.
+	MaxBlocks = 64
+)
+
+// Codec encodes and decodes Input packets for input type I. It keeps
+// scratch buffers, so it allocates nothing after creation and is not safe
+// for concurrent use: use one per goroutine. Control packets need no Codec.
+// The zero Codec is invalid; make one with NewCodec.
+type Codec[I comparable] struct {
+	size   int    // state.Size[I]()
+	masked bool   // literals carry a byte mask (size > 2)
+	mlen   int    // mask bytes per literal: ceil(size/8)
+	prev   []byte // the previous value's bytes (size bytes)
+	cur    []byte // the current value's bytes (size bytes)
+}
+
+// NewCodec returns a Codec for I. It returns the *state.ValidationError if
+// I is not arena-serializable, and an error matching ErrInvalidConfig if
+// state.Size[I]() is over MaxInputSize.
+func NewCodec[I comparable]() (*Codec[I], error) {
+	if err := state.Validate[I](); err != nil {
+		return nil, err
+	}
+	n := state.Size[I]()
+	if n > MaxInputSize {
+		return nil, fmt.Errorf("%w: input size %d is over %d", ErrInvalidConfig, n, MaxInputSize)
+	}
+	return &Codec[I]{
+		size:   n,
+		masked: n > 2,
+		mlen:   (n + 7) / 8,
+		prev:   make([]byte, 0, n),
+		cur:    make([]byte, 0, n),
+	}, nil
+}
+
+// InputSize returns the size of one input value in bytes.
+func (c *Codec[I]) InputSize() int { return c.size }
+
+// appendRun appends the values of one run: XOR deltas against the previous
+// value of the run (the first against all zeros), run-length encoded as
+// gap, literal, gap, literal, ..., [gap], where a gap counts zero deltas and
+// a literal is one nonzero delta. See doc.go. It never makes dst longer
+// than limit: it returns false instead, with dst cut short.
+func (c *Codec[I]) appendRun(dst []byte, vals []I, limit int) ([]byte, bool) {
+	prev := c.prev[:c.size]
+	clear(prev)
+	gap := uint64(0)
+	for i := range vals {
+		cur := state.AppendRaw(c.cur[:0], &vals[i])
+		nz := xorDelta(cur, prev)
+		if nz == 0 {
+			gap++
+			continue
+		}
+		lit := c.size
+		if c.masked {
+			lit = c.mlen + nz
+		}
+		if len(dst)+uvarintLen(gap)+lit > limit {
+			return dst, false
+		}
+		dst = binary.AppendUvarint(dst, gap)
+		gap = 0
+		dst = c.appendLiteral(dst, cur)
+	}
+	if gap > 0 {
+		if len(dst)+uvarintLen(gap) > limit {
+			return dst, false
+		}
+		dst = binary.AppendUvarint(dst, gap)
+	}
+	return dst, true
+}
+
+// uvarintLen returns the length of x as a uvarint.
+func uvarintLen(x uint64) int {
+	n := 1
+	for x >= 0x80 {
+		x >>= 7
+		n++
+	}
+	return n
+}
+
+// appendLiteral appends a nonzero delta: raw for inputs of up to 2 bytes,
+// else a little-endian bitmask of the nonzero bytes followed by them.
+func (c *Codec[I]) appendLiteral(dst, d []byte) []byte {
+	if !c.masked {
+		return append(dst, d...)
+	}
+	m := len(dst)
+	for range c.mlen {
+		dst = append(dst, 0)
+	}
+	j := 0
+	for ; j+8 <= len(d); j += 8 {
+		f := nonzeroBytes(binary.LittleEndian.Uint64(d[j:]))
+		if f == 0 {
+			continue
+		}
+		// Gather bit 8k of f into bit k of the mask byte.
+		dst[m+j/8] = byte(f * 0x0102040810204080 >> 56)
+		for ; f != 0; f &= f - 1 {
+			dst = append(dst, d[j+bits.TrailingZeros64(f)/8])
+		}
+	}
+	for ; j < len(d); j++ {
+		if d[j] != 0 {
+			dst[m+j/8] |= 1 << (j % 8)
+			dst = append(dst, d[j])
+		}
+	}
+	return dst
+}
+
+// xorDelta replaces cur with cur XOR prev and prev with the old cur, and
+// returns the number of nonzero bytes of the delta. It works a word at a
+// time: the 64-byte inputs of a 16-player match go through it thousands of
+// times when the encoder searches for a cut-off.
+func xorDelta(cur, prev []byte) int {
+	nz, j := 0, 0
+	for ; j+8 <= len(cur); j += 8 {
+		a := binary.LittleEndian.Uint64(cur[j:])
+		d := a ^ binary.LittleEndian.Uint64(prev[j:])
+		binary.LittleEndian.PutUint64(prev[j:], a)
+		binary.LittleEndian.PutUint64(cur[j:], d)
+		nz += bits.OnesCount64(nonzeroBytes(d))
+	}
+	for ; j < len(cur); j++ {
+		d := cur[j] ^ prev[j]
+		prev[j] = cur[j]
+		cur[j] = d
+		if d != 0 {
+			nz++
+		}
+	}
+	return nz
+}
+
+// nonzeroBytes returns a word with bit 8k set exactly when byte k of w is
+// nonzero.
+func nonzeroBytes(w uint64) uint64 {
+	w |= w >> 4
+	w |= w >> 2
+	w |= w >> 1
+	return w & 0x0101010101010101
+}
+
+// readRun decodes n values written by appendRun into vals[:n].
+func (c *Codec[I]) readRun(r *reader, vals []I) {
+	n := len(vals)
+	prev := c.prev[:c.size]
+	clear(prev)
+	var zero I
+	pos := 0
+	for pos < n && r.ok() {
+		gap := r.count(n-pos, "gap")
+		for k := pos; k < pos+gap; k++ {
+			if pos == 0 {
+				vals[k] = zero
+			} else {
+				vals[k] = vals[pos-1]
+			}
+		}
+		pos += gap
+		if pos == n || !r.ok() {
+			return
+		}
+		at := r.off
+		if !c.readLiteral(r, prev) {
+			return
+		}
+		if err := state.DecodeRaw(prev, &vals[pos]); err != nil {
+			r.fail(at, "input value: "+err.Error(), ErrMalformed)
+			return
+		}
+		pos++
+	}
+}
+
+// readLiteral reads a nonzero delta and XORs it into prev.
+func (c *Codec[I]) readLiteral(r *reader, prev []byte) bool {
+	at := r.off
+	if !c.masked {
+		d := r.bytes(c.size, "input delta")
+		nz := false
+		for j, x := range d {
+			prev[j] ^= x
+			nz = nz || x != 0
+		}
+		if r.ok() && !nz {
+			r.fail(at, "input delta is zero", ErrMalformed)
+		}
+		return r.ok()
+	}
+	mask := r.bytes(c.mlen, "input delta mask")
+	if mask == nil {
+		return false
+	}
+	seen := false
+	for j := range c.mlen * 8 {
+		if mask[j/8]>>(j%8)&1 == 0 {
+			continue
+		}
+		if j >= c.size {
+			r.fail(at, "input delta mask names a byte past the input", ErrMalformed)
+			return false
+		}
+		bat := r.off
+		x := r.byte1("input delta byte")
+		if !r.ok() {
+			return false
+		}
+		if x == 0 {
+			r.fail(bat, "input delta byte is zero", ErrMalformed)
+			return false
+		}
+		prev[j] ^= x
+		seen = true
+	}
+	if !seen {
+		r.fail(at, "input delta mask is zero", ErrMalformed)
+	}
+	return r.ok()
+}
+
+// runValues returns a slice of n values for the run about to be appended
+// to runs, reusing the Values array of the element of runs[:cap(runs)] it
+// will overwrite.
+func runValues[I comparable](runs []core.InputRun[I], n int) []I {
+	var vals []I
+	if len(runs) < cap(runs) {
+		vals = runs[:len(runs)+1][len(runs)].Values
+	}
+	if cap(vals) < n {
+		return make([]I, n, max(n, 16))
+	}
+	return vals[:n]
+}

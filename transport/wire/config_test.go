@@ -1,0 +1,110 @@
+package wire
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestDigestOf(t *testing.T) {
+	game := [16]byte{1, 2, 3}
+	d, err := DigestOf[input2](2, 60, 0, game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Players != 2 || d.InputSize != 2 || d.TickRate != 60 || d.ChecksumInterval != 1 || d.Game != game || d.InputLayout == 0 {
+		t.Fatalf("got %+v", d)
+	}
+	bad := map[string]func() error{
+		"players 0":       func() error { _, err := DigestOf[input2](0, 60, 1, game); return err },
+		"players 17":      func() error { _, err := DigestOf[input2](17, 60, 1, game); return err },
+		"tick 0":          func() error { _, err := DigestOf[input2](2, 0, 1, game); return err },
+		"interval 70000":  func() error { _, err := DigestOf[input2](2, 60, 70000, game); return err },
+		"input too large": func() error { _, err := DigestOf[[600]byte](2, 60, 1, game); return err },
+	}
+	for name, f := range bad {
+		if err := f(); !errors.Is(err, ErrInvalidConfig) {
+			t.Errorf("%s: got %v, want ErrInvalidConfig", name, err)
+		}
+	}
+	if _, err := DigestOf[*int](2, 60, 1, game); err == nil {
+		t.Error("pointer input type accepted")
+	}
+	if _, err := NewCodec[[600]byte](); !errors.Is(err, ErrInvalidConfig) {
+		t.Errorf("NewCodec of 600-byte input: got %v", err)
+	}
+}
+
+// TestCompareNamesField changes one field at a time and checks that both
+// directions name it.
+func TestCompareNamesField(t *testing.T) {
+	base, _ := DigestOf[input2](2, 60, 1, [16]byte{9})
+	other, _ := DigestOf[inputBool](2, 60, 1, [16]byte{9})
+	sameSize, _ := DigestOf[[2]uint8](2, 60, 1, [16]byte{9})
+	tests := []struct {
+		field string
+		edit  func(d *ConfigDigest)
+	}{
+		{"Players", func(d *ConfigDigest) { d.Players = 3 }},
+		{"InputSize", func(d *ConfigDigest) { *d = other }},
+		{"TickRate", func(d *ConfigDigest) { d.TickRate = 30 }},
+		{"ChecksumInterval", func(d *ConfigDigest) { d.ChecksumInterval = 4 }},
+		{"InputLayout", func(d *ConfigDigest) { *d = sameSize }},
+		{"Game", func(d *ConfigDigest) { d.Game[15] = 1 }},
+	}
+	if err := Compare(base, base); err != nil {
+		t.Fatalf("equal digests: %v", err)
+	}
+	for _, tt := range tests {
+		t.Run(tt.field, func(t *testing.T) {
+			remote := base
+			tt.edit(&remote)
+			for _, err := range []error{Compare(base, remote), Compare(remote, base)} {
+				var ce *ConfigMismatchError
+				if !errors.As(err, &ce) || !errors.Is(err, ErrConfigMismatch) || ce.Field != tt.field {
+					t.Fatalf("got %v, want a *ConfigMismatchError for %s", err, tt.field)
+				}
+				if !strings.Contains(err.Error(), tt.field) || ce.Local == ce.Remote {
+					t.Errorf("message %q", err)
+				}
+			}
+		})
+	}
+}
+
+func TestCheckProtocol(t *testing.T) {
+	if err := CheckProtocol(Protocol); err != nil {
+		t.Fatal(err)
+	}
+	err := CheckProtocol(Protocol + 1)
+	var ve *VersionError
+	if !errors.Is(err, ErrBadVersion) || !errors.As(err, &ve) || ve.Remote != Protocol+1 {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// TestHandshakeRefusedBothSides runs a refused handshake: both sides name
+// the same field.
+func TestHandshakeRefusedBothSides(t *testing.T) {
+	a, _ := DigestOf[input2](2, 60, 1, [16]byte{1})
+	b, _ := DigestOf[input2](2, 30, 1, [16]byte{1})
+	hello, _ := AppendHello(nil, testToken, 0, &Hello{Protocol: Protocol, Nonce: 0xfeed, Config: a})
+	var h Hello
+	if _, err := DecodeHello(hello, testToken, &h); err != nil {
+		t.Fatal(err)
+	}
+	errB := Compare(b, h.Config)
+	reply, _ := AppendHelloReply(nil, testToken, 0, &HelloReply{Status: ReplyRefuseConfig, Protocol: Protocol, Nonce: h.Nonce, Config: b})
+	if len(reply) > len(hello) {
+		t.Fatalf("reply %d bytes, hello %d", len(reply), len(hello))
+	}
+	var hr HelloReply
+	if _, err := DecodeHelloReply(reply, testToken, &hr); err != nil {
+		t.Fatal(err)
+	}
+	errA := Compare(a, hr.Config)
+	var ea, eb *ConfigMismatchError
+	if !errors.As(errA, &ea) || !errors.As(errB, &eb) || ea.Field != "TickRate" || eb.Field != "TickRate" || hr.Nonce != 0xfeed {
+		t.Fatalf("a: %v, b: %v, nonce %#x", errA, errB, hr.Nonce)
+	}
+}

@@ -1,0 +1,339 @@
+package wire
+
+import (
+	"encoding/binary"
+	"strconv"
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+)
+
+// HelloSize is the exact length of every Hello datagram: the Hello is
+// padded with zeros to it. No packet that may answer an unvalidated Hello
+// (HelloReply, Leave, KeepAlive, Quality) can be longer, so a reply never
+// amplifies a spoofed Hello; TestAmplification checks every type's largest
+// encoding against it.
+const HelloSize = 96
+
+// Hello opens a session. The sender repeats it until it gets a HelloReply
+// that echoes Nonce.
+type Hello struct {
+	// Protocol is the sender's protocol version, normally Protocol.
+	Protocol uint16
+	// Nonce is a random number the caller draws for every handshake (this
+	// package never reads a random source); the reply must echo it, which
+	// proves the peer received this Hello at the address it came from.
+	Nonce uint64
+	// Config is the sender's match configuration.
+	Config ConfigDigest
+}
+
+// ReplyStatus is a HelloReply's verdict. The zero value, ReplyUnknown, has
+// no encoding.
+type ReplyStatus uint8
+
+// The reply statuses.
+const (
+	// ReplyUnknown is the zero ReplyStatus; it is never sent.
+	ReplyUnknown ReplyStatus = iota
+	// ReplyAccept accepts the Hello.
+	ReplyAccept
+	// ReplyRefuseProtocol refuses a Hello of another protocol version.
+	ReplyRefuseProtocol
+	// ReplyRefuseConfig refuses a Hello whose configuration differs; the
+	// receiver runs Compare on the reply's Config to name the field.
+	ReplyRefuseConfig
+	numReplyStatus
+)
+
+// HelloReply answers a Hello, accepting or refusing it. It carries the
+// replier's own protocol and configuration so that both sides can report
+// the same mismatch.
+type HelloReply struct {
+	// Status accepts or refuses the Hello.
+	Status ReplyStatus
+	// Protocol is the replier's protocol version.
+	Protocol uint16
+	// Nonce echoes the Hello's Nonce.
+	Nonce uint64
+	// Config is the replier's match configuration.
+	Config ConfigDigest
+}
+
+// KeepAlive keeps an idle session open and doubles as ping and pong. Its
+// stamps mean what core.Message's stamps mean and travel the same way (whole
+// microseconds, truncated toward zero; Stamp and EchoDelay must not be
+// negative). Echo and EchoDelay are sent only when HasEcho is set;
+// otherwise they decode as zero.
+type KeepAlive struct {
+	// Stamp is the sender's now when it sent the packet.
+	Stamp time.Duration
+	// Echo is the Stamp of the newest packet the sender received from the
+	// receiver, and EchoDelay how long the sender held it; valid when
+	// HasEcho.
+	Echo, EchoDelay time.Duration
+	// HasEcho says whether Echo and EchoDelay are valid.
+	HasEcho bool
+}
+
+// LeaveReason says why a peer leaves. The zero value, LeaveUnknown, has no
+// encoding.
+type LeaveReason uint8
+
+// The leave reasons.
+const (
+	// LeaveUnknown is the zero LeaveReason; it is never sent.
+	LeaveUnknown LeaveReason = iota
+	// LeaveQuit: the player quit.
+	LeaveQuit
+	// LeaveTimeout: the sender stopped hearing from the receiver.
+	LeaveTimeout
+	// LeaveDesync: the sender detected a desync and ends the session.
+	LeaveDesync
+	// LeaveRefused: the sender refuses the session (handshake failure).
+	LeaveRefused
+	numLeaveReasons
+)
+
+// Leave says the sender leaves the match from its frame Frame on.
+type Leave struct {
+	// Reason says why.
+	Reason LeaveReason
+	// Frame is the sender's current frame.
+	Frame core.Frame
+}
+
+// Quality is the sender's view of the link, sent now and then for
+// diagnostics and pacing. RTT and Jitter travel in whole microseconds,
+// truncated toward zero, and must not be negative.
+type Quality struct {
+	// Frame is the sender's current frame.
+	Frame core.Frame
+	// RTT and Jitter are the sender's smoothed round-trip time and its
+	// variation.
+	RTT, Jitter time.Duration
+	// LossPermille is the share of the receiver's packets the sender
+	// missed recently, in thousandths (0..1000).
+	LossPermille uint16
+}
+
+// AppendHello appends h as a datagram of exactly HelloSize bytes.
+func AppendHello(dst []byte, token, seq uint64, h *Hello) ([]byte, error) {
+	start := len(dst)
+	dst = appendHeader(dst, TypeHello, 0, token, seq)
+	dst = binary.LittleEndian.AppendUint16(dst, h.Protocol)
+	dst = appendU64(dst, h.Nonce)
+	dst = appendDigest(dst, &h.Config)
+	for len(dst)-start < HelloSize {
+		dst = append(dst, 0)
+	}
+	return dst, nil
+}
+
+// DecodeHello decodes datagram p, which must be a Hello of session token,
+// into *h. On error *h is unchanged.
+func DecodeHello(p []byte, token uint64, h *Hello) (Header, error) {
+	r := reader{b: p}
+	hd, _ := r.expect(TypeHello, token)
+	var v Hello
+	v.Protocol = r.u16("protocol")
+	v.Nonce = r.u64("nonce")
+	r.digest(&v.Config)
+	if r.ok() {
+		for i, c := range r.bytes(HelloSize-r.off, "padding") {
+			if c != 0 {
+				r.fail(hd.Len+42+i, "padding is not zero", ErrMalformed)
+				break
+			}
+		}
+	}
+	r.end()
+	if r.err != nil {
+		return Header{}, r.err
+	}
+	*h = v
+	return hd, nil
+}
+
+// AppendHelloReply appends r. It fails with an *EncodeError for an unknown
+// Status.
+func AppendHelloReply(dst []byte, token, seq uint64, r *HelloReply) ([]byte, error) {
+	if r.Status == ReplyUnknown || r.Status >= numReplyStatus {
+		return dst, &EncodeError{Field: "Status", Reason: "unknown status " + strconv.Itoa(int(r.Status))}
+	}
+	dst = appendHeader(dst, TypeHelloReply, 0, token, seq)
+	dst = append(dst, byte(r.Status))
+	dst = binary.LittleEndian.AppendUint16(dst, r.Protocol)
+	dst = appendU64(dst, r.Nonce)
+	return appendDigest(dst, &r.Config), nil
+}
+
+// DecodeHelloReply decodes datagram p, which must be a HelloReply of
+// session token, into *hr. On error *hr is unchanged.
+func DecodeHelloReply(p []byte, token uint64, hr *HelloReply) (Header, error) {
+	r := reader{b: p}
+	hd, _ := r.expect(TypeHelloReply, token)
+	var v HelloReply
+	at := r.off
+	v.Status = ReplyStatus(r.byte1("status"))
+	if r.ok() && (v.Status == ReplyUnknown || v.Status >= numReplyStatus) {
+		r.fail(at, "unknown status", ErrMalformed)
+	}
+	v.Protocol = r.u16("protocol")
+	v.Nonce = r.u64("nonce")
+	r.digest(&v.Config)
+	r.end()
+	if r.err != nil {
+		return Header{}, r.err
+	}
+	*hr = v
+	return hd, nil
+}
+
+// AppendKeepAlive appends k. It fails with an *EncodeError if Stamp, or
+// EchoDelay when HasEcho, is negative.
+func AppendKeepAlive(dst []byte, token, seq uint64, k *KeepAlive) ([]byte, error) {
+	if err := checkStamps(k.Stamp, k.EchoDelay, k.HasEcho); err != nil {
+		return dst, err
+	}
+	var fl byte
+	if k.HasEcho {
+		fl = flagEcho
+	}
+	dst = appendHeader(dst, TypeKeepAlive, fl, token, seq)
+	return appendStamps(dst, k.Stamp, k.Echo, k.EchoDelay, k.HasEcho), nil
+}
+
+// DecodeKeepAlive decodes datagram p, which must be a KeepAlive of session
+// token, into *k. On error *k is unchanged.
+func DecodeKeepAlive(p []byte, token uint64, k *KeepAlive) (Header, error) {
+	r := reader{b: p}
+	hd, _ := r.expect(TypeKeepAlive, token)
+	var v KeepAlive
+	v.HasEcho = hd.Flags&flagEcho != 0
+	v.Stamp, v.Echo, v.EchoDelay = r.stamps(v.HasEcho)
+	r.end()
+	if r.err != nil {
+		return Header{}, r.err
+	}
+	*k = v
+	return hd, nil
+}
+
+// AppendLeave appends l. It fails with an *EncodeError for an unknown
+// Reason or a negative Frame.
+func AppendLeave(dst []byte, token, seq uint64, l *Leave) ([]byte, error) {
+	if l.Reason == LeaveUnknown || l.Reason >= numLeaveReasons {
+		return dst, &EncodeError{Field: "Reason", Reason: "unknown reason " + strconv.Itoa(int(l.Reason))}
+	}
+	if l.Frame < 0 {
+		return dst, &EncodeError{Field: "Frame", Reason: "negative frame"}
+	}
+	dst = appendHeader(dst, TypeLeave, 0, token, seq)
+	dst = append(dst, byte(l.Reason))
+	return binary.AppendUvarint(dst, uint64(l.Frame)), nil
+}
+
+// DecodeLeave decodes datagram p, which must be a Leave of session token,
+// into *l. On error *l is unchanged.
+func DecodeLeave(p []byte, token uint64, l *Leave) (Header, error) {
+	r := reader{b: p}
+	hd, _ := r.expect(TypeLeave, token)
+	var v Leave
+	at := r.off
+	v.Reason = LeaveReason(r.byte1("reason"))
+	if r.ok() && (v.Reason == LeaveUnknown || v.Reason >= numLeaveReasons) {
+		r.fail(at, "unknown reason", ErrMalformed)
+	}
+	v.Frame = r.frame("frame")
+	r.end()
+	if r.err != nil {
+		return Header{}, r.err
+	}
+	*l = v
+	return hd, nil
+}
+
+// AppendQuality appends q. It fails with an *EncodeError for a negative
+// Frame, RTT or Jitter, or a LossPermille over 1000.
+func AppendQuality(dst []byte, token, seq uint64, q *Quality) ([]byte, error) {
+	if q.Frame < 0 {
+		return dst, &EncodeError{Field: "Frame", Reason: "negative frame"}
+	}
+	if q.RTT < 0 {
+		return dst, &EncodeError{Field: "RTT", Reason: "negative duration"}
+	}
+	if q.Jitter < 0 {
+		return dst, &EncodeError{Field: "Jitter", Reason: "negative duration"}
+	}
+	if q.LossPermille > 1000 {
+		return dst, &EncodeError{Field: "LossPermille", Reason: strconv.Itoa(int(q.LossPermille)) + " is over 1000"}
+	}
+	dst = appendHeader(dst, TypeQuality, 0, token, seq)
+	dst = binary.AppendUvarint(dst, uint64(q.Frame))
+	dst = appendDur(dst, q.RTT)
+	dst = appendDur(dst, q.Jitter)
+	return binary.AppendUvarint(dst, uint64(q.LossPermille)), nil
+}
+
+// DecodeQuality decodes datagram p, which must be a Quality of session
+// token, into *q. On error *q is unchanged.
+func DecodeQuality(p []byte, token uint64, q *Quality) (Header, error) {
+	r := reader{b: p}
+	hd, _ := r.expect(TypeQuality, token)
+	var v Quality
+	v.Frame = r.frame("frame")
+	v.RTT = r.dur("rtt")
+	v.Jitter = r.dur("jitter")
+	v.LossPermille = uint16(r.count(1000, "loss"))
+	r.end()
+	if r.err != nil {
+		return Header{}, r.err
+	}
+	*q = v
+	return hd, nil
+}
+
+// appendStamps appends a stamp and, when hasEcho is set, the echo relative
+// to the stamp and the echo delay, all in whole microseconds. Peers that
+// start their clocks at about the same time have Echo close to Stamp, so
+// the relative form is shorter.
+func appendStamps(b []byte, stamp, echo, delay time.Duration, hasEcho bool) []byte {
+	b = appendDur(b, stamp)
+	if hasEcho {
+		b = appendVarint(b, int64(echo/time.Microsecond)-int64(stamp/time.Microsecond))
+		b = appendDur(b, delay)
+	}
+	return b
+}
+
+// checkStamps returns an *EncodeError if Stamp, or EchoDelay when sent, is
+// negative.
+func checkStamps(stamp, delay time.Duration, hasEcho bool) error {
+	if stamp < 0 {
+		return &EncodeError{Field: "Stamp", Reason: "negative duration"}
+	}
+	if hasEcho && delay < 0 {
+		return &EncodeError{Field: "EchoDelay", Reason: "negative duration"}
+	}
+	return nil
+}
+
+// stamps reads what appendStamps wrote.
+func (r *reader) stamps(hasEcho bool) (stamp, echo, delay time.Duration) {
+	stamp = r.dur("stamp")
+	if !hasEcho {
+		return stamp, 0, 0
+	}
+	at := r.off
+	d := r.varint("echo")
+	e := int64(stamp/time.Microsecond) + d
+	if r.ok() && (d > 2*maxMicros || d < -2*maxMicros || e > maxMicros || e < -maxMicros) {
+		r.fail(at, "echo: duration out of range", ErrMalformed)
+	}
+	delay = r.dur("echo delay")
+	if !r.ok() {
+		return 0, 0, 0
+	}
+	return stamp, time.Duration(e) * time.Microsecond, delay
+}

@@ -1,0 +1,185 @@
+package wire
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+)
+
+// randDuration returns a duration of random magnitude and sign.
+func randDuration(r *rand.Rand) time.Duration {
+	d := time.Duration(r.Int64N(1 << uint(r.IntN(62))))
+	if r.IntN(4) == 0 {
+		d = -d
+	}
+	return d
+}
+
+func randDigest(r *rand.Rand) ConfigDigest {
+	d := ConfigDigest{
+		Players:          uint8(r.Uint32()),
+		InputSize:        uint16(r.Uint32()),
+		TickRate:         uint16(r.Uint32()),
+		ChecksumInterval: uint16(r.Uint32()),
+		InputLayout:      r.Uint64(),
+	}
+	for i := range d.Game {
+		d.Game[i] = byte(r.Uint32())
+	}
+	return d
+}
+
+func randHello(r *rand.Rand) Hello {
+	return Hello{Protocol: uint16(r.Uint32()), Nonce: r.Uint64(), Config: randDigest(r)}
+}
+
+func randHelloReply(r *rand.Rand) HelloReply {
+	return HelloReply{Status: ReplyStatus(1 + r.IntN(3)), Protocol: uint16(r.Uint32()), Nonce: r.Uint64(), Config: randDigest(r)}
+}
+
+func randKeepAlive(r *rand.Rand) KeepAlive {
+	k := KeepAlive{Stamp: randDuration(r).Abs().Truncate(time.Microsecond)}
+	if r.IntN(2) == 0 {
+		k.HasEcho = true
+		k.Echo = randDuration(r).Truncate(time.Microsecond)
+		k.EchoDelay = randDuration(r).Abs().Truncate(time.Microsecond)
+	}
+	return k
+}
+
+func randLeave(r *rand.Rand) Leave {
+	return Leave{Reason: LeaveReason(1 + r.IntN(4)), Frame: core.Frame(r.Int32N(math.MaxInt32))}
+}
+
+func randQuality(r *rand.Rand) Quality {
+	return Quality{
+		Frame:        core.Frame(r.Int32N(math.MaxInt32)),
+		RTT:          randDuration(r).Abs().Truncate(time.Microsecond),
+		Jitter:       randDuration(r).Abs().Truncate(time.Microsecond),
+		LossPermille: uint16(r.IntN(1001)),
+	}
+}
+
+// controlCase is one control type's encoder, decoder and generator, so the
+// tests below run over every type.
+type controlCase struct {
+	name string
+	typ  Type
+	// roundTrip encodes a random value, decodes it and reports whether
+	// the result is equal; it returns the packet.
+	roundTrip func(r *rand.Rand, seq uint64) (p []byte, equal bool, err error)
+	// decode decodes p and discards the value.
+	decode func(p []byte) error
+}
+
+func rt[T comparable](gen func(*rand.Rand) T, enc func([]byte, uint64, uint64, *T) ([]byte, error), dec func([]byte, uint64, *T) (Header, error)) func(*rand.Rand, uint64) ([]byte, bool, error) {
+	return func(r *rand.Rand, seq uint64) ([]byte, bool, error) {
+		v := gen(r)
+		p, err := enc(nil, testToken, seq, &v)
+		if err != nil {
+			return nil, false, err
+		}
+		var got T
+		h, err := dec(p, testToken, &got)
+		if err != nil {
+			return p, false, err
+		}
+		return p, got == v && h.Seq == seq, nil
+	}
+}
+
+func dc[T any](dec func([]byte, uint64, *T) (Header, error)) func([]byte) error {
+	return func(p []byte) error {
+		var v T
+		_, err := dec(p, testToken, &v)
+		return err
+	}
+}
+
+var controlCases = []controlCase{
+	{"hello", TypeHello, rt(randHello, AppendHello, DecodeHello), dc(DecodeHello)},
+	{"hello-reply", TypeHelloReply, rt(randHelloReply, AppendHelloReply, DecodeHelloReply), dc(DecodeHelloReply)},
+	{"keep-alive", TypeKeepAlive, rt(randKeepAlive, AppendKeepAlive, DecodeKeepAlive), dc(DecodeKeepAlive)},
+	{"leave", TypeLeave, rt(randLeave, AppendLeave, DecodeLeave), dc(DecodeLeave)},
+	{"quality", TypeQuality, rt(randQuality, AppendQuality, DecodeQuality), dc(DecodeQuality)},
+}
+
+func TestControlRoundTrip(t *testing.T) {
+	for _, tc := range controlCases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := rand.New(rand.NewPCG(2, uint64(tc.typ)))
+			for i := range 2000 {
+				p, equal, err := tc.roundTrip(r, r.Uint64()>>uint(r.IntN(64)))
+				if err != nil {
+					t.Fatalf("value %d: %v", i, err)
+				}
+				if !equal {
+					t.Fatalf("value %d: round trip differs (packet %x)", i, p)
+				}
+				if tc.typ == TypeHello && len(p) != HelloSize {
+					t.Fatalf("value %d: hello is %d bytes, want %d", i, len(p), HelloSize)
+				}
+			}
+		})
+	}
+}
+
+func TestStampsTruncateToMicroseconds(t *testing.T) {
+	k := KeepAlive{Stamp: 1500*time.Nanosecond + time.Second, Echo: -2999 * time.Nanosecond, EchoDelay: 999, HasEcho: true}
+	p, _ := AppendKeepAlive(nil, 1, 1, &k)
+	var got KeepAlive
+	if _, err := DecodeKeepAlive(p, 1, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := KeepAlive{Stamp: time.Second + time.Microsecond, Echo: -2 * time.Microsecond, EchoDelay: 0, HasEcho: true}
+	if got != want {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+}
+
+func TestEncodeRejectsInvalid(t *testing.T) {
+	c, _ := NewCodec[input2]()
+	msgs := map[string]*core.Message[input2]{
+		"Frame":            {Frame: -1},
+		"Held[3]":          {Held: [core.MaxPlayers]core.Frame{3: -5}},
+		"ChecksumAck":      {ChecksumAck: -1},
+		"Stamp":            {Stamp: -1},
+		"EchoDelay":        {HasEcho: true, EchoDelay: -1},
+		"Checksums[0]":     {Checksums: []core.ChecksumReport{{Frame: -1}}},
+		"Blocks.Frame":     {Blocks: core.BlockReport{Frame: -1, Hashes: []uint64{1}}},
+		"Blocks.BlockSize": {Blocks: core.BlockReport{BlockSize: -1, Hashes: []uint64{1}}},
+		"Inputs":           {Inputs: make([]core.InputRun[input2], 17)},
+		"Inputs[0].Player": {Inputs: []core.InputRun[input2]{{Player: 16}}},
+		"Inputs[0].Start":  {Inputs: []core.InputRun[input2]{{Start: math.MaxInt32, Values: make([]input2, 2)}}},
+	}
+	for name, m := range msgs {
+		out, _, err := c.AppendInput([]byte{7}, 1, 1, m)
+		if !errorsIs(err, ErrInvalidMessage) || len(out) != 1 {
+			t.Errorf("%s: got %v (%d bytes), want ErrInvalidMessage and dst unchanged", name, err, len(out))
+		}
+	}
+	if _, err := AppendLeave(nil, 1, 1, &Leave{}); !errorsIs(err, ErrInvalidMessage) {
+		t.Errorf("leave with unknown reason: got %v", err)
+	}
+	if _, err := AppendLeave(nil, 1, 1, &Leave{Reason: LeaveQuit, Frame: -1}); !errorsIs(err, ErrInvalidMessage) {
+		t.Errorf("leave with negative frame: got %v", err)
+	}
+	if _, err := AppendHelloReply(nil, 1, 1, &HelloReply{Status: 9}); !errorsIs(err, ErrInvalidMessage) {
+		t.Errorf("reply with unknown status: got %v", err)
+	}
+	if _, err := AppendQuality(nil, 1, 1, &Quality{LossPermille: 1001}); !errorsIs(err, ErrInvalidMessage) {
+		t.Errorf("quality with loss 1001: got %v", err)
+	}
+	if _, err := AppendQuality(nil, 1, 1, &Quality{Frame: -1}); !errorsIs(err, ErrInvalidMessage) {
+		t.Errorf("quality with negative frame: got %v", err)
+	}
+	if _, err := AppendQuality(nil, 1, 1, &Quality{Jitter: -1}); !errorsIs(err, ErrInvalidMessage) {
+		t.Errorf("quality with negative jitter: got %v", err)
+	}
+	if _, err := AppendKeepAlive(nil, 1, 1, &KeepAlive{Stamp: -1}); !errorsIs(err, ErrInvalidMessage) {
+		t.Errorf("keep-alive with negative stamp: got %v", err)
+	}
+}

@@ -1,0 +1,158 @@
+package wire
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+)
+
+// Input types the tests encode: 2 bytes (raw literals), 4 bytes with a
+// bool (masked literals and value validation), 64 bytes (masked, wide).
+type (
+	input2 struct {
+		Buttons uint8
+		Dir     uint8
+	}
+	inputBool struct {
+		Fire bool
+		X    int8
+		Y    int16
+	}
+	input64 struct{ A [8]uint64 }
+	// input11 is 11 bytes: a word and a 3-byte tail.
+	input11 struct {
+		A [8]uint8
+		B [3]uint8
+	}
+)
+
+func gen11(r *rand.Rand, prev input11) input11 {
+	if r.IntN(3) == 0 {
+		return prev
+	}
+	v := prev
+	if r.IntN(2) == 0 {
+		v.A[r.IntN(8)] ^= uint8(r.Uint32())
+	} else {
+		v.B[r.IntN(3)] = uint8(r.Uint32())
+	}
+	return v
+}
+
+const testToken = 0x5eed_70c0_dead_beef
+
+// gen makes the next input of a player from its previous one: mostly the
+// same, sometimes changed, as real inputs are.
+type gen[I comparable] func(r *rand.Rand, prev I) I
+
+func gen2(r *rand.Rand, prev input2) input2 {
+	if r.IntN(4) != 0 {
+		return prev
+	}
+	return input2{Buttons: uint8(r.Uint32()), Dir: uint8(r.IntN(3)) * uint8(r.Uint32())}
+}
+
+func genBool(r *rand.Rand, prev inputBool) inputBool {
+	if r.IntN(3) != 0 {
+		return prev
+	}
+	return inputBool{Fire: r.IntN(2) == 0, X: int8(r.Uint32()), Y: int16(r.IntN(5) - 2)}
+}
+
+func gen64(r *rand.Rand, prev input64) input64 {
+	if r.IntN(4) == 0 {
+		return prev
+	}
+	v := prev
+	v.A[r.IntN(8)] = r.Uint64()
+	return v
+}
+
+// randMessage returns a random message for players players with runs of
+// up to maxRun values.
+func randMessage[I comparable](r *rand.Rand, g gen[I], players, maxRun int) *core.Message[I] {
+	m := &core.Message[I]{Frame: core.Frame(r.IntN(1 << uint(r.IntN(31))))}
+	near := func() core.Frame { return core.Frame(max(0, int(m.Frame)+r.IntN(64)-40)) }
+	for p := range players {
+		if r.IntN(8) != 0 {
+			m.Held[p] = near()
+		}
+	}
+	if r.IntN(4) == 0 {
+		m.Gone = uint16(r.Uint32()) & (1<<players - 1)
+	}
+	m.ChecksumAck = near()
+	m.Stamp = time.Duration(r.Int64N(1 << uint(r.IntN(50))))
+	if r.IntN(3) != 0 {
+		m.HasEcho = true
+		m.Echo = m.Stamp + time.Duration(r.Int64N(1<<34)-1<<33)
+		m.EchoDelay = time.Duration(r.Int64N(1 << 26))
+	}
+	if r.IntN(2) == 0 {
+		f := near()
+		for range r.IntN(MaxChecksums + 1) {
+			m.Checksums = append(m.Checksums, core.ChecksumReport{Frame: f, Sum: r.Uint64()})
+			f += core.Frame(r.IntN(3))
+		}
+	}
+	if r.IntN(4) == 0 {
+		m.Blocks = core.BlockReport{Frame: near(), BlockSize: r.IntN(1 << 20), Hashes: make([]uint64, 1+r.IntN(8))}
+		for i := range m.Blocks.Hashes {
+			m.Blocks.Hashes[i] = r.Uint64()
+		}
+	}
+	for _, p := range r.Perm(players)[:r.IntN(players+1)] {
+		run := core.InputRun[I]{Player: core.PlayerHandle(p), Start: near()}
+		var v I
+		for range r.IntN(maxRun + 1) {
+			v = g(r, v)
+			run.Values = append(run.Values, v)
+		}
+		m.Inputs = append(m.Inputs, run)
+	}
+	return m
+}
+
+// canon returns what a message becomes on the wire: stamps truncated to
+// microseconds, echo fields zero without HasEcho, no empty block report,
+// and empty slices as nil.
+func canon[I comparable](m *core.Message[I]) core.Message[I] {
+	c := *m
+	c.Stamp = c.Stamp.Truncate(time.Microsecond)
+	c.Echo = c.Echo.Truncate(time.Microsecond)
+	c.EchoDelay = c.EchoDelay.Truncate(time.Microsecond)
+	if !c.HasEcho {
+		c.Echo, c.EchoDelay = 0, 0
+	}
+	if len(c.Blocks.Hashes) == 0 {
+		c.Blocks = core.BlockReport{}
+	}
+	if len(c.Checksums) == 0 {
+		c.Checksums = nil
+	}
+	c.Inputs = nil
+	for _, r := range m.Inputs {
+		if len(r.Values) == 0 {
+			r.Values = nil
+		}
+		c.Inputs = append(c.Inputs, r)
+	}
+	return c
+}
+
+// diffMessage returns "" if got and want are equal after canon, else a
+// description.
+func diffMessage[I comparable](got, want *core.Message[I]) string {
+	g, w := canon(got), canon(want)
+	if reflect.DeepEqual(g, w) {
+		return ""
+	}
+	return fmt.Sprintf("got  %+v\nwant %+v", g, w)
+}
+
+// errorsIs is errors.Is, shortened for table tests.
+func errorsIs(err, target error) bool { return errors.Is(err, target) }

@@ -1,0 +1,287 @@
+package wire
+
+import (
+	"encoding/binary"
+	"strconv"
+
+	"github.com/rollstep/rollstep/core"
+)
+
+// Fit reports what AppendInput put in a packet. Inputs are cut, never the
+// datagram: when a message does not fit in MaxDatagram bytes the encoder
+// sends the oldest inputs (all values for frames below a cut-off frame,
+// over every run), so the receiver can progress, and the rest follows in
+// later packets once those are acknowledged.
+type Fit struct {
+	// Values is the number of input values in the packet.
+	Values int
+	// Omitted is the number of input values of the message left out.
+	Omitted int
+	// ChecksumsOmitted is the number of checksum reports past MaxChecksums
+	// left out (the newest).
+	ChecksumsOmitted int
+	// BlocksOmitted reports that the block hashes were left out, either
+	// because the inputs did not all fit or because there were more than
+	// MaxBlocks. They are diagnostics that core repeats.
+	BlocksOmitted bool
+}
+
+// Complete reports whether the whole message is in the packet.
+func (f Fit) Complete() bool { return f.Omitted == 0 && f.ChecksumsOmitted == 0 && !f.BlocksOmitted }
+
+// noCut is a cut-off past every frame.
+const noCut = int64(1) << 40
+
+// AppendInput appends m as one Input packet of at most MaxDatagram bytes
+// to dst and returns the extended slice and what it fitted. Stamps are
+// truncated to whole microseconds; Echo and EchoDelay are sent only when
+// HasEcho; a BlockReport is sent only when it has hashes. On error it
+// returns dst unchanged and an *EncodeError (ErrInvalidMessage) naming the
+// field: a negative frame, Stamp or EchoDelay, a player outside 0..15, more
+// than MaxPlayers runs. It never writes more than MaxDatagram bytes past
+// len(dst), so it allocates only when dst has less spare capacity than
+// that, and it does not retain m.
+func (c *Codec[I]) AppendInput(dst []byte, token, seq uint64, m *core.Message[I]) ([]byte, Fit, error) {
+	if err := checkMessage(m); err != nil {
+		return dst, Fit{}, err
+	}
+	var fit Fit
+	start := len(dst)
+	nsum := min(len(m.Checksums), MaxChecksums)
+	fit.ChecksumsOmitted = len(m.Checksums) - nsum
+	nblk := len(m.Blocks.Hashes)
+	if nblk > MaxBlocks {
+		nblk, fit.BlocksOmitted = 0, true
+	}
+	var fl byte
+	if m.HasEcho {
+		fl |= flagEcho
+	}
+	if m.Gone != 0 {
+		fl |= flagGone
+	}
+	if nsum > 0 {
+		fl |= flagSums
+	}
+	if nblk > 0 {
+		fl |= flagBlocks
+	}
+	dst = appendHeader(dst, TypeInput, fl, token, seq)
+	dst = binary.AppendUvarint(dst, uint64(m.Frame))
+	shape := len(dst)
+	h := 0
+	for p := range m.Held {
+		if m.Held[p] != 0 {
+			h = p + 1
+		}
+	}
+	dst = append(dst, byte(h))
+	for p := range h {
+		dst = appendVarint(dst, int64(m.Held[p])-int64(m.Frame))
+	}
+	if m.Gone != 0 {
+		dst = binary.LittleEndian.AppendUint16(dst, m.Gone)
+	}
+	dst = appendVarint(dst, int64(m.ChecksumAck)-int64(m.Frame))
+	dst = appendStamps(dst, m.Stamp, m.Echo, m.EchoDelay, m.HasEcho)
+	if nsum > 0 {
+		dst = binary.AppendUvarint(dst, uint64(nsum))
+		last := m.Frame
+		for _, s := range m.Checksums[:nsum] {
+			dst = appendVarint(dst, int64(s.Frame)-int64(last))
+			dst = appendU64(dst, s.Sum)
+			last = s.Frame
+		}
+	}
+	blocks := len(dst)
+	if nblk > 0 {
+		dst = appendVarint(dst, int64(m.Blocks.Frame)-int64(m.Frame))
+		dst = binary.AppendUvarint(dst, uint64(m.Blocks.BlockSize))
+		dst = binary.AppendUvarint(dst, uint64(nblk))
+		for _, x := range m.Blocks.Hashes {
+			dst = appendU64(dst, x)
+		}
+	}
+	runs := len(dst)
+
+	total, whole := 0, 0
+	for i := range m.Inputs {
+		total += len(m.Inputs[i].Values)
+		whole += included(&m.Inputs[i], noCut)
+	}
+	out, n, ok := c.appendRuns(dst[:runs], start, shape, m, noCut, core.MaxPlayers)
+	if !ok && nblk > 0 {
+		// Inputs are progress, block hashes diagnostics: when the inputs
+		// do not all fit, the hashes go first.
+		dst[start+1] &^= flagBlocks
+		fit.BlocksOmitted = true
+		runs = blocks
+		if whole <= MaxValues {
+			out, n, ok = c.appendRuns(dst[:runs], start, shape, m, noCut, core.MaxPlayers)
+		}
+	}
+	if !ok {
+		out, n = c.cutRuns(dst[:runs], start, shape, m)
+	}
+	fit.Values, fit.Omitted = n, total-n
+	return out, fit, nil
+}
+
+// cutRuns appends the oldest inputs that fit: the largest cut-off frame
+// such that every value of a frame below it fits, or, if even the oldest
+// frame does not fit for every run that has it, the oldest frame of as many
+// such runs as fit, in message order.
+func (c *Codec[I]) cutRuns(dst []byte, start, shape int, m *core.Message[I]) ([]byte, int) {
+	lo, hi := noCut, int64(0)
+	for i := range m.Inputs {
+		r := &m.Inputs[i]
+		if len(r.Values) > 0 {
+			lo = min(lo, int64(r.Start))
+			hi = max(hi, int64(r.Start)+int64(len(r.Values)))
+		}
+	}
+	runs := len(dst)
+	if lo == noCut {
+		out, n, _ := c.appendRuns(dst, start, shape, m, 0, 0)
+		return out, n
+	}
+	if _, _, ok := c.appendRuns(dst[:runs], start, shape, m, lo+1, core.MaxPlayers); !ok {
+		// Not even one frame of every oldest run fits: take as many runs
+		// as fit. One always does (MaxInputSize bounds a literal).
+		k := 0
+		for k < core.MaxPlayers {
+			if _, _, ok := c.appendRuns(dst[:runs], start, shape, m, lo+1, k+1); !ok {
+				break
+			}
+			k++
+		}
+		out, n, _ := c.appendRuns(dst[:runs], start, shape, m, lo+1, k)
+		return out, n
+	}
+	// Invariant: cut good fits, cut bad does not. Gallop up from the
+	// oldest frame, then bisect: the answer is usually a few frames past
+	// lo, and each try costs in proportion to the values below its cut.
+	good, bad := lo+1, hi+1
+	for step := int64(1); good+step < bad; step *= 2 {
+		if _, _, ok := c.appendRuns(dst[:runs], start, shape, m, good+step, core.MaxPlayers); !ok {
+			bad = good + step
+			break
+		}
+		good += step
+	}
+	for bad-good > 1 {
+		mid := good + (bad-good)/2
+		if _, _, ok := c.appendRuns(dst[:runs], start, shape, m, mid, core.MaxPlayers); ok {
+			good = mid
+		} else {
+			bad = mid
+		}
+	}
+	out, n, _ := c.appendRuns(dst[:runs], start, shape, m, good, core.MaxPlayers)
+	return out, n
+}
+
+// included returns how many values of r go in a packet with cut-off frame
+// cut: those for frames below cut, at most MaxRunValues.
+func included[I comparable](r *core.InputRun[I], cut int64) int {
+	n := min(len(r.Values), MaxRunValues)
+	if cut != noCut {
+		n = int(max(0, min(int64(n), cut-int64(r.Start))))
+	}
+	return n
+}
+
+// appendRuns appends the runs section for cut-off frame cut, keeping at
+// most maxRuns runs, and patches the shape byte. With noCut every run is
+// written, even an empty one; otherwise runs with no value below cut are
+// left out. It returns the values written and whether the packet fits:
+// at most MaxDatagram bytes from start and MaxValues values. It never makes
+// dst longer than start+MaxDatagram, so a caller's buffer of MaxDatagram
+// bytes never grows.
+func (c *Codec[I]) appendRuns(dst []byte, start, shape int, m *core.Message[I], cut int64, maxRuns int) ([]byte, int, bool) {
+	nr := 0
+	for i := range m.Inputs {
+		if nr < maxRuns && (cut == noCut || included(&m.Inputs[i], cut) > 0) {
+			nr++
+		}
+	}
+	dst[shape] = dst[shape]&31 | byte(min(nr, 7))<<5
+	limit := start + MaxDatagram
+	if nr >= 7 {
+		if len(dst)+1 > limit {
+			return dst, 0, false
+		}
+		dst = binary.AppendUvarint(dst, uint64(nr-7))
+	}
+	vals, kept := 0, 0
+	for i := range m.Inputs {
+		r := &m.Inputs[i]
+		n := included(r, cut)
+		if kept == nr || (cut != noCut && n == 0) {
+			continue
+		}
+		kept++
+		vals += n
+		delta := int64(r.Start) - int64(m.Frame)
+		if len(dst)+1+uvarintLen(uint64(n))+uvarintLen(uint64(delta<<1)^uint64(delta>>63)) > limit {
+			return dst, vals, false
+		}
+		if n >= 1 && n <= 15 {
+			dst = append(dst, byte(r.Player)|byte(n)<<4)
+		} else {
+			dst = append(dst, byte(r.Player))
+			dst = binary.AppendUvarint(dst, uint64(n))
+		}
+		dst = appendVarint(dst, delta)
+		var ok bool
+		if dst, ok = c.appendRun(dst, r.Values[:n], limit); !ok {
+			return dst, vals, false
+		}
+	}
+	return dst, vals, vals <= MaxValues
+}
+
+// checkMessage returns an *EncodeError if m has no encoding.
+func checkMessage[I comparable](m *core.Message[I]) error {
+	bad := func(field, reason string) error { return &EncodeError{Field: field, Reason: reason} }
+	if m.Frame < 0 {
+		return bad("Frame", "negative frame")
+	}
+	for p, f := range m.Held {
+		if f < 0 {
+			return bad("Held["+strconv.Itoa(p)+"]", "negative frame")
+		}
+	}
+	if m.ChecksumAck < 0 {
+		return bad("ChecksumAck", "negative frame")
+	}
+	if err := checkStamps(m.Stamp, m.EchoDelay, m.HasEcho); err != nil {
+		return err
+	}
+	for i, s := range m.Checksums[:min(len(m.Checksums), MaxChecksums)] {
+		if s.Frame < 0 {
+			return bad("Checksums["+strconv.Itoa(i)+"].Frame", "negative frame")
+		}
+	}
+	if len(m.Blocks.Hashes) > 0 {
+		if m.Blocks.Frame < 0 {
+			return bad("Blocks.Frame", "negative frame")
+		}
+		if m.Blocks.BlockSize < 0 || int64(m.Blocks.BlockSize) > MaxFrame {
+			return bad("Blocks.BlockSize", strconv.Itoa(m.Blocks.BlockSize)+" is outside 0..2^31-1")
+		}
+	}
+	if len(m.Inputs) > core.MaxPlayers {
+		return bad("Inputs", strconv.Itoa(len(m.Inputs))+" runs, more than MaxPlayers")
+	}
+	for i := range m.Inputs {
+		r := &m.Inputs[i]
+		if r.Player < 0 || r.Player >= core.MaxPlayers {
+			return bad("Inputs["+strconv.Itoa(i)+"].Player", "player "+strconv.Itoa(int(r.Player))+" is outside 0..15")
+		}
+		if r.Start < 0 || int64(r.Start)+int64(len(r.Values))-1 > MaxFrame {
+			return bad("Inputs["+strconv.Itoa(i)+"].Start", "frames outside 0..2^31-1")
+		}
+	}
+	return nil
+}
