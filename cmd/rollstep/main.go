@@ -1,0 +1,49 @@
+// Command rollstep is the command-line companion of the rollstep library.
+//
+//	rollstep proxy [flags]  forward UDP between two addresses with seeded impairments
+//
+// Run a command with -h for its flags.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes the command line args, writing results to stdout and
+// diagnostics to stderr, and returns the process exit code: 0 on success,
+// 1 when the command ran and failed, 2 for a usage error.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
+	}
+	switch args[0] {
+	case "proxy":
+		return runProxy(args[1:], stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		usage(stdout)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "rollstep: unknown command %q\n\n", args[0])
+		usage(stderr)
+		return 2
+	}
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `usage: rollstep <command> [flags]
+
+commands:
+  proxy  forward UDP between a listen and an upstream address over real
+         sockets, applying seeded latency, loss, duplication, reordering
+         and a bandwidth cap (the impairments of the sim network)
+
+Run 'rollstep <command> -h' for the flags of a command.
+`)
+}
