@@ -26,8 +26,8 @@ func Size[S any]() int {
 // copy is slower and a state hashed or loaded soon after being saved comes
 // back from memory. Measured on the 2-core development machine in one run
 // (BenchmarkStateOps, BenchmarkChunkedCopy; table in README.md): a 1 MiB copy
-// takes about 40 µs in one call and about 24 µs as Save does it, in 512 KiB
-// chunks; copy-then-hash takes 115–150 µs in one call and 45–70 µs chunked;
+// takes about 40 µs in one call and 23–32 µs as Save does it, in 512 KiB
+// chunks; copy-then-hash takes 80–150 µs in one call and 38–70 µs chunked;
 // at 4 MiB the gap is the same.
 const copyChunk = 512 << 10
 
