@@ -12,8 +12,8 @@ func (a F) Mul(b F) F {
 	hi -= uint64(a>>63)&uint64(b) + uint64(b>>63)&uint64(a)
 	lo, c := bits.Add64(lo, 1<<(fracBits-1), 0)
 	hi += c
-	// The product fits when hi's top 33 bits are all equal: hi>>31 is 0 or -1.
-	if uint64(int64(hi)>>(fracBits-1))+1 > 1 {
+	// The product fits when hi, read as signed, is in [-2^31, 2^31).
+	if hi+1<<(fracBits-1) >= 1<<fracBits {
 		return sat(a^b < 0)
 	}
 	return F(hi<<fracBits | lo>>fracBits)

@@ -61,10 +61,13 @@
 //	Atan2, Vec2.Angle                 ≤ 2^-22.2 turn (bound: 2^-20 turn)
 //	Normalize                         ≤ 0.5 LSB + 2^-31 LSB
 //
-// On the reference machine (AMD EPYC, Go 1.26) Mul costs about 2.5 ns, Div
-// 4 ns, Sin 8 ns, Atan2 6 ns and Sqrt 21 ns, within a small factor of the
-// float64 functions; no function allocates. The benchmarks in
-// bench_test.go run each beside its float64 counterpart.
+// On the reference machine (2-core AMD EPYC VM, Go 1.26; throughput, one
+// call in a loop of independent calls) Mul costs about 2 ns against 0.6 ns
+// for a bare int64 multiply-and-shift and 3.3 ns for a float64 multiply in
+// the same loop, Div 3.6 ns, Sin and Cos 6.5 ns, SinCos 8 ns, Atan2 5 ns,
+// Sqrt 10 ns and Vec2.Length 13 ns. No function allocates except those
+// that return a new string. The benchmarks in bench_test.go run each
+// function beside its float64 counterpart.
 //
 // # Tables
 //

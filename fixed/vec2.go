@@ -44,7 +44,8 @@ func (v Vec2) Cross(w Vec2) F {
 // and cannot overflow; the result saturates to MaxF once the squared length
 // reaches 2^31, that is for lengths above about 46341.
 func (v Vec2) LengthSq() F {
-	s, _ := mulU64(abs64(int64(v.X)), abs64(int64(v.X))).add(mulU64(abs64(int64(v.Y)), abs64(int64(v.Y))))
+	x, y := abs64(int64(v.X)), abs64(int64(v.Y))
+	s, _ := mulU64(x, x).add(mulU64(y, y)) // ≤ 2^127: no overflow
 	return s.toF()
 }
 
