@@ -3,10 +3,17 @@ module github.com/rollstep/rollstep
 go 1.25.0
 
 require (
+	github.com/pion/dtls/v3 v3.1.15
+	github.com/zeebo/xxh3 v1.1.0
+	golang.org/x/tools v0.49.0
+)
+
+require (
 	github.com/klauspost/cpuid/v2 v2.2.10 // indirect
-	github.com/zeebo/xxh3 v1.1.0 // indirect
+	github.com/pion/logging v0.2.4 // indirect
+	github.com/pion/transport/v5 v5.0.0 // indirect
+	golang.org/x/crypto v0.48.0 // indirect
 	golang.org/x/mod v0.39.0 // indirect
 	golang.org/x/sync v0.22.0 // indirect
 	golang.org/x/sys v0.47.0 // indirect
-	golang.org/x/tools v0.49.0 // indirect
 )

@@ -1,0 +1,194 @@
+package dtls
+
+import (
+	"crypto/sha256"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/hex"
+	"strconv"
+	"time"
+
+	piondtls "github.com/pion/dtls/v3"
+
+	"github.com/rollstep/rollstep/transport"
+)
+
+// Defaults for the zero fields of a Config.
+const (
+	// DefaultHandshakeTimeout bounds every handshake, on both sides.
+	DefaultHandshakeTimeout = 5 * time.Second
+	// DefaultFlightInterval is how long a handshake flight waits for an
+	// answer before it is sent again (pion's own default is 1 s).
+	DefaultFlightInterval = 150 * time.Millisecond
+	// DefaultMaxHandshakes is how many handshakes a listening Conn runs at
+	// once; ClientHellos beyond it are dropped and retried by the client.
+	DefaultMaxHandshakes = 16
+	// DefaultMaxPeers is how many associations a listening Conn keeps.
+	DefaultMaxPeers = 64
+	// DefaultQueueLen is how many received datagrams wait for Receive
+	// before the oldest is dropped.
+	DefaultQueueLen = 256
+)
+
+// Fingerprint is the SHA-256 digest of a certificate's DER encoding, the
+// value a peer is pinned to in certificate mode.
+type Fingerprint [sha256.Size]byte
+
+// FingerprintOf returns the fingerprint of the leaf (first) certificate
+// of cert, or the zero Fingerprint if cert has none.
+func FingerprintOf(cert tls.Certificate) Fingerprint {
+	if len(cert.Certificate) == 0 {
+		return Fingerprint{}
+	}
+	return sha256.Sum256(cert.Certificate[0])
+}
+
+// String returns the fingerprint in lower-case hex.
+func (f Fingerprint) String() string { return hex.EncodeToString(f[:]) }
+
+// Config configures a Conn. Exactly one of PSK and Certificate must be
+// set; the other fields may be zero, which means their defaults.
+type Config struct {
+	// PSK selects pre-shared-key mode and returns the key for an
+	// identity: on a listening Conn, the identity a client presents
+	// (look up the key of that player's match); on a dialing Conn, the
+	// hint the server sent, or nil. Keys should be fresh per match, from
+	// the matchmaker. An error aborts the handshake.
+	PSK func(identity []byte) ([]byte, error)
+	// PSKIdentity is, when dialing, the identity presented to the server
+	// (required with PSK); when listening, an optional hint sent to
+	// clients.
+	PSKIdentity []byte
+
+	// Certificate selects certificate mode: it is presented to the peer,
+	// and the peer must present one whose Fingerprint is in
+	// PeerFingerprints. Chains and host names are not checked, only the
+	// pin, so self-signed certificates are the norm.
+	Certificate *tls.Certificate
+	// PeerFingerprints lists the certificates accepted from peers. It must
+	// not be empty in certificate mode.
+	PeerFingerprints []Fingerprint
+
+	// CipherSuites overrides the suites offered. Nil means
+	// TLS_PSK_WITH_AES_128_GCM_SHA256 in PSK mode and
+	// TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 in certificate mode.
+	CipherSuites []piondtls.CipherSuiteID
+
+	// HandshakeTimeout bounds every handshake; 0 means
+	// DefaultHandshakeTimeout.
+	HandshakeTimeout time.Duration
+	// FlightInterval is the handshake retransmission interval; 0 means
+	// DefaultFlightInterval. It must be at most HandshakeTimeout.
+	FlightInterval time.Duration
+	// MaxHandshakes bounds concurrent handshakes on a listening Conn; 0
+	// means DefaultMaxHandshakes.
+	MaxHandshakes int
+	// MaxPeers bounds the associations of a listening Conn; 0 means
+	// DefaultMaxPeers.
+	MaxPeers int
+	// QueueLen is the receive queue length; 0 means DefaultQueueLen.
+	QueueLen int
+	// FirstPeer is the PeerID of the first association (the server, when
+	// dialing); later associations count up from it. Zero is a valid ID.
+	FirstPeer transport.PeerID
+}
+
+// Validate reports the first rule that c breaks, as a *ConfigError, or nil.
+// Dial additionally requires PSKIdentity in PSK mode. Validate does not
+// modify c.
+func (c *Config) Validate() error {
+	switch {
+	case c.PSK == nil && c.Certificate == nil:
+		return &ConfigError{"PSK", "neither PSK nor Certificate is set"}
+	case c.PSK != nil && c.Certificate != nil:
+		return &ConfigError{"Certificate", "PSK and Certificate are both set; choose one"}
+	case c.Certificate != nil && len(c.Certificate.Certificate) == 0:
+		return &ConfigError{"Certificate", "has no certificate"}
+	case c.Certificate != nil && len(c.PeerFingerprints) == 0:
+		return &ConfigError{"PeerFingerprints", "empty in certificate mode: no peer could be accepted"}
+	case c.HandshakeTimeout < 0:
+		return &ConfigError{"HandshakeTimeout", c.HandshakeTimeout.String() + " is negative"}
+	case c.FlightInterval < 0:
+		return &ConfigError{"FlightInterval", c.FlightInterval.String() + " is negative"}
+	case c.MaxHandshakes < 0:
+		return &ConfigError{"MaxHandshakes", strconv.Itoa(c.MaxHandshakes) + " is negative"}
+	case c.MaxPeers < 0:
+		return &ConfigError{"MaxPeers", strconv.Itoa(c.MaxPeers) + " is negative"}
+	case c.QueueLen < 0:
+		return &ConfigError{"QueueLen", strconv.Itoa(c.QueueLen) + " is negative"}
+	}
+	d := c.withDefaults()
+	if d.FlightInterval > d.HandshakeTimeout {
+		return &ConfigError{"FlightInterval", d.FlightInterval.String() + " exceeds HandshakeTimeout " + d.HandshakeTimeout.String()}
+	}
+	return nil
+}
+
+// withDefaults returns a copy of c with zero fields set to defaults.
+func (c Config) withDefaults() Config {
+	if c.HandshakeTimeout == 0 {
+		c.HandshakeTimeout = DefaultHandshakeTimeout
+	}
+	if c.FlightInterval == 0 {
+		c.FlightInterval = min(DefaultFlightInterval, c.HandshakeTimeout)
+	}
+	if c.MaxHandshakes == 0 {
+		c.MaxHandshakes = DefaultMaxHandshakes
+	}
+	if c.MaxPeers == 0 {
+		c.MaxPeers = DefaultMaxPeers
+	}
+	if c.QueueLen == 0 {
+		c.QueueLen = DefaultQueueLen
+	}
+	if c.CipherSuites == nil {
+		if c.PSK != nil {
+			c.CipherSuites = []piondtls.CipherSuiteID{piondtls.TLS_PSK_WITH_AES_128_GCM_SHA256}
+		} else {
+			c.CipherSuites = []piondtls.CipherSuiteID{piondtls.TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256}
+		}
+	}
+	c.PeerFingerprints = append([]Fingerprint(nil), c.PeerFingerprints...)
+	c.PSKIdentity = append([]byte(nil), c.PSKIdentity...)
+	return c
+}
+
+// options translates c (with defaults applied) into pion options shared
+// by both sides.
+func (c *Config) options() []piondtls.Option {
+	opts := []piondtls.Option{
+		piondtls.WithCipherSuites(c.CipherSuites...),
+		piondtls.WithFlightInterval(c.FlightInterval),
+		piondtls.WithExtendedMasterSecret(piondtls.RequireExtendedMasterSecret),
+	}
+	if c.PSK != nil {
+		opts = append(opts, piondtls.WithPSK(c.PSK))
+		if len(c.PSKIdentity) > 0 {
+			opts = append(opts, piondtls.WithPSKIdentityHint(c.PSKIdentity))
+		}
+		return opts
+	}
+	pins := c.PeerFingerprints
+	return append(opts,
+		piondtls.WithCertificates(*c.Certificate),
+		// Chains are not verified: the pin below is the whole check.
+		piondtls.WithInsecureSkipVerify(true),
+		piondtls.WithVerifyPeerCertificate(func(raw [][]byte, _ [][]*x509.Certificate) error {
+			return checkPin(raw, pins)
+		}),
+	)
+}
+
+// checkPin accepts a peer whose leaf certificate has a pinned fingerprint.
+func checkPin(raw [][]byte, pins []Fingerprint) error {
+	if len(raw) == 0 {
+		return &PinError{}
+	}
+	got := Fingerprint(sha256.Sum256(raw[0]))
+	for _, p := range pins {
+		if p == got {
+			return nil
+		}
+	}
+	return &PinError{Got: got}
+}

@@ -1,0 +1,52 @@
+package dtls
+
+import (
+	"context"
+	"errors"
+	"net"
+
+	piondtls "github.com/pion/dtls/v3"
+)
+
+// Dial runs a DTLS client handshake with the server at raddr over pc and
+// returns a Conn whose one peer, PeerID cfg.FirstPeer, is that server.
+// The handshake is bounded by cfg.HandshakeTimeout and by ctx, whichever
+// ends first. Dial owns pc from the start: it closes pc when it fails,
+// and the Conn closes pc in Close.
+//
+// Dial returns a *ConfigError for an invalid cfg (in PSK mode it also
+// requires cfg.PSKIdentity), and a *HandshakeError when the handshake
+// fails (an unpinned certificate: it wraps a *PinError) or times out. A
+// wrong pre-shared key is a timeout: the server drops the records it
+// cannot authenticate and sends no alert, so cfg.HandshakeTimeout is also
+// how long a misconfigured client waits.
+func Dial(ctx context.Context, pc net.PacketConn, raddr net.Addr, cfg Config) (*Conn, error) {
+	if err := cfg.Validate(); err != nil {
+		_ = pc.Close()
+		return nil, err
+	}
+	if cfg.PSK != nil && len(cfg.PSKIdentity) == 0 {
+		_ = pc.Close()
+		return nil, &ConfigError{"PSKIdentity", "a dialing Conn in PSK mode must present an identity"}
+	}
+	cfg = cfg.withDefaults()
+	var opts []piondtls.ClientOption
+	for _, o := range cfg.options() {
+		opts = append(opts, o)
+	}
+	dc, err := piondtls.ClientWithOptions(pc, raddr, opts...)
+	if err != nil {
+		_ = pc.Close()
+		return nil, &HandshakeError{Addr: raddr, Err: err}
+	}
+	hctx, cancel := context.WithTimeout(ctx, cfg.HandshakeTimeout)
+	defer cancel()
+	if err := dc.HandshakeContext(hctx); err != nil {
+		_ = dc.Close()
+		return nil, &HandshakeError{Addr: raddr, Err: err, Timeout: errors.Is(hctx.Err(), context.DeadlineExceeded)}
+	}
+	c := newConn(cfg)
+	c.local = pc.LocalAddr()
+	c.add(dc)
+	return c, nil
+}

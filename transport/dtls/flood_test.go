@@ -1,0 +1,148 @@
+package dtls
+
+import (
+	"net"
+	"runtime"
+	"testing"
+	"time"
+)
+
+// attacker kinds: what a hostile source sends to a listening Conn.
+const (
+	sendNothing       = iota // a socket that sends nothing at all
+	sendGarbage              // random bytes: no DTLS record
+	sendFakeHello            // a handshake-typed record with a garbage body
+	sendHalfHandshake        // a real ClientHello, never followed up
+	kinds
+)
+
+// attack opens n sockets per kind and sends each kind's datagram once. It
+// returns how many sources sent a handshake record, which is what reaches
+// the accept loop.
+func attack(t *testing.T, srv *Conn, n int) (handshakeRecords int) {
+	t.Helper()
+	hello, _, _ := captureClientHello(t, 100*time.Millisecond)
+	fake := append([]byte{22, 0xfe, 0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 40}, make([]byte, 40)...)
+	for i := range fake[13:] {
+		fake[13+i] = byte(i * 37)
+	}
+	garbage := []byte("\x17\x00GET / HTTP/1.1 definitely not dtls")
+	to := srv.LocalAddr()
+	for kind := range kinds {
+		for range n {
+			s, err := net.ListenUDP("udp4", loopback)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { s.Close() })
+			var p []byte
+			switch kind {
+			case sendGarbage:
+				p = garbage
+			case sendFakeHello:
+				p, handshakeRecords = fake, handshakeRecords+1
+			case sendHalfHandshake:
+				p, handshakeRecords = hello, handshakeRecords+1
+			}
+			if p != nil {
+				if _, err := s.WriteTo(p, to); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	return handshakeRecords
+}
+
+// TestSilentClientsDoNotBlock has a few silent or half-open clients hold
+// handshake slots for a long deadline while a real client connects.
+func TestSilentClientsDoNotBlock(t *testing.T) {
+	cfg := pskServer()
+	cfg.HandshakeTimeout = 30 * time.Second // far longer than the test may take
+	cfg.MaxHandshakes = 16
+	srv := listen(t, cfg)
+	held := attack(t, srv, 3)
+	waitFor(t, srv, "the attackers taking slots", func(s Stats) bool { return s.HandshakesInFlight == held })
+
+	ccfg := pskClient()
+	ccfg.HandshakeTimeout = 5 * time.Second
+	start := time.Now()
+	if _, err := dial(t, srv, nil, ccfg); err != nil {
+		t.Fatalf("a real client with %d silent ones holding slots: %v", held, err)
+	}
+	t.Logf("real client connected in %v with %d silent clients mid-handshake", time.Since(start).Round(time.Millisecond), held)
+	waitFor(t, srv, "the server registering the client", func(s Stats) bool { return s.Peers == 1 })
+	if s := srv.Stats(); s.HandshakesInFlight != held {
+		t.Fatalf("the silent clients' handshakes: got %d in flight, want %d still waiting", s.HandshakesInFlight, held)
+	}
+}
+
+// TestFloodBoundsGoroutines sends more half-open handshakes than there are
+// slots. The excess is refused at once, the goroutine count stays bounded,
+// a real client still connects once the short deadline frees slots, and
+// everything the attack started is gone afterwards.
+func TestFloodBoundsGoroutines(t *testing.T) {
+	const slots = 8
+	cfg := pskServer()
+	cfg.HandshakeTimeout = 500 * time.Millisecond
+	cfg.MaxHandshakes = slots
+	srv := listen(t, cfg)
+	before := runtime.NumGoroutine()
+
+	sent := attack(t, srv, 25) // 50 handshake records for 8 slots
+	waitFor(t, srv, "every attacker being accepted or refused", func(s Stats) bool {
+		return uint64(s.HandshakesInFlight)+s.HandshakesRefused+s.HandshakeFailures >= uint64(sent)
+	})
+	during := runtime.NumGoroutine()
+	// Each handshake in flight costs our goroutine plus pion's; 6 per slot
+	// is a generous bound, against about 3 per source without the cap.
+	if limit := before + 6*slots + 10; during > limit {
+		t.Fatalf("goroutines during the flood: got %d, want at most %d (%d before)", during, limit, before)
+	}
+	if s := srv.Stats(); s.HandshakesRefused == 0 {
+		t.Fatalf("with %d handshakes for %d slots: got 0 refused, want some", sent, slots)
+	}
+
+	ccfg := pskClient()
+	ccfg.HandshakeTimeout = 10 * time.Second
+	start := time.Now()
+	if _, err := dial(t, srv, nil, ccfg); err != nil {
+		t.Fatalf("a real client after the flood: %v", err)
+	}
+	t.Logf("goroutines: %d before, %d during the flood of %d; real client connected in %v", before, during, sent, time.Since(start).Round(time.Millisecond))
+
+	waitFor(t, srv, "the flood's handshakes timing out", func(s Stats) bool { return s.HandshakesInFlight == 0 })
+	// The one real association adds its reader and pion's goroutines.
+	deadline := time.Now().Add(waitLimit)
+	for runtime.NumGoroutine() > before+10 && time.Now().Before(deadline) {
+		<-time.After(5 * time.Millisecond)
+	}
+	if after := runtime.NumGoroutine(); after > before+10 {
+		t.Fatalf("goroutines after the flood: got %d, want at most %d", after, before+10)
+	}
+}
+
+// TestNoAmplification checks that a listening Conn answers a ClientHello
+// from an unvalidated address with fewer bytes than it received: the
+// stateless cookie exchange (RFC 6347 §4.2.1).
+func TestNoAmplification(t *testing.T) {
+	srv := listen(t, pskServer())
+	hello, _, _ := captureClientHello(t, 100*time.Millisecond)
+	s, err := net.ListenUDP("udp4", loopback)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.WriteTo(hello, srv.LocalAddr()); err != nil {
+		t.Fatal(err)
+	}
+	s.SetReadDeadline(time.Now().Add(waitLimit))
+	buf := make([]byte, 2048)
+	n, err := s.Read(buf)
+	if err != nil {
+		t.Fatalf("reading the reply: %v", err)
+	}
+	if n >= len(hello) {
+		t.Fatalf("reply to a %d-byte ClientHello: got %d bytes, want fewer", len(hello), n)
+	}
+}

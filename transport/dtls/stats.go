@@ -1,0 +1,41 @@
+package dtls
+
+// Stats are a Conn's counters since it was made. Byte counts are
+// plaintext payload bytes; each datagram on the wire is larger by the
+// DTLS record overhead (see the package documentation).
+type Stats struct {
+	// DatagramsIn and BytesIn count decrypted datagrams put in the
+	// receive queue, including those later dropped because it was full.
+	DatagramsIn, BytesIn uint64
+	// DatagramsOut and BytesOut count datagrams Send encrypted and wrote.
+	DatagramsOut, BytesOut uint64
+	// DroppedFull counts queued datagrams dropped, oldest first, because
+	// the host did not Receive them in time.
+	DroppedFull uint64
+	// DroppedSocket counts datagrams a listening Conn dropped before
+	// decryption because an association's input buffer was full.
+	DroppedSocket uint64
+	// DroppedOversize counts decrypted datagrams longer than
+	// transport.MaxDatagram.
+	DroppedOversize uint64
+	// ReadErrors and WriteErrors count failed record reads (such as
+	// records that fail authentication) and writes.
+	ReadErrors, WriteErrors uint64
+	// Handshakes counts associations established.
+	Handshakes uint64
+	// HandshakeFailures counts handshakes that failed or timed out on a
+	// listening Conn.
+	HandshakeFailures uint64
+	// HandshakesRefused counts new associations a listening Conn dropped
+	// at once because MaxHandshakes handshakes were running or the
+	// backlog of sources waiting for one was full.
+	HandshakesRefused uint64
+	// PeersRefused counts completed handshakes closed again because
+	// MaxPeers associations existed.
+	PeersRefused uint64
+	// PeersClosed counts associations the peer or the network ended.
+	PeersClosed uint64
+	// Peers, Queued and HandshakesInFlight are the current numbers of
+	// associations, datagrams waiting for Receive, and handshakes running.
+	Peers, Queued, HandshakesInFlight int
+}

@@ -1,0 +1,64 @@
+package udp
+
+import (
+	"testing"
+
+	"github.com/rollstep/rollstep/transport"
+)
+
+// roundTrip sends p from a to b and receives it, blocking on the reader's
+// notification; it allocates nothing of its own.
+func roundTrip(a, b *Conn, p, buf []byte) int {
+	if err := a.Send(2, p); err != nil {
+		panic(err)
+	}
+	for {
+		n, _, ok, err := b.Receive(buf)
+		if err != nil {
+			panic(err)
+		}
+		if ok {
+			return n
+		}
+		<-b.arrived
+	}
+}
+
+func TestSendReceiveAllocs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocation counts are measured in full runs")
+	}
+	a, b := newPair(t, Config{}, Config{})
+	p := make([]byte, 64)
+	buf := make([]byte, transport.MaxDatagram)
+	for range 10 { // warm up
+		roundTrip(a, b, p, buf)
+	}
+	got := testing.AllocsPerRun(200, func() { roundTrip(a, b, p, buf) })
+	if got != 0 {
+		t.Fatalf("Send+Receive over *net.UDPConn: got %v allocations per datagram, want 0", got)
+	}
+}
+
+func BenchmarkSendReceive(b *testing.B) {
+	for _, size := range []int{64, transport.MaxDatagram} {
+		b.Run(sizeName(size), func(b *testing.B) {
+			x, y := newPair(b, Config{}, Config{})
+			p := make([]byte, size)
+			buf := make([]byte, transport.MaxDatagram)
+			b.ReportAllocs()
+			b.SetBytes(int64(size))
+			for b.Loop() {
+				roundTrip(x, y, p, buf)
+			}
+			b.ReportMetric(float64(y.Stats().DroppedFull), "drops")
+		})
+	}
+}
+
+func sizeName(n int) string {
+	if n == transport.MaxDatagram {
+		return "1200B"
+	}
+	return "64B"
+}

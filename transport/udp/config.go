@@ -1,0 +1,136 @@
+package udp
+
+import (
+	"errors"
+	"net/netip"
+	"strconv"
+
+	"github.com/rollstep/rollstep/transport"
+)
+
+// Defaults for the zero fields of a Config.
+const (
+	// DefaultQueueLen is how many received datagrams a Conn holds for
+	// Receive before it drops the oldest.
+	DefaultQueueLen = 256
+	// DefaultMaxUnknown is how many unconfirmed sources a Conn in
+	// AcceptUnknown mode tracks at once.
+	DefaultMaxUnknown = 8
+)
+
+// Peer is one entry of the static peer table: the PeerID a Conn reports for
+// datagrams from Addr and sends to Addr for.
+type Peer struct {
+	// ID is the identifier the host uses for the peer.
+	ID transport.PeerID
+	// Addr is the peer's UDP address. IPv4-mapped IPv6 addresses are
+	// treated as the IPv4 address they map.
+	Addr netip.AddrPort
+}
+
+// Config configures a Conn. The zero value is valid: a Conn with no peers
+// that drops everything it receives, with the default queue.
+type Config struct {
+	// Peers is the static table of known peers. IDs and addresses must be
+	// unique and addresses valid. The Conn copies the slice.
+	Peers []Peer
+
+	// AcceptUnknown makes the first datagram from an address that is not
+	// in the table create a provisional peer with a fresh PeerID, under
+	// which its datagrams are delivered. A provisional peer is not
+	// authenticated: the layer above checks the session token and then
+	// calls Confirm, Rebind or Forget. Without AcceptUnknown, datagrams
+	// from unknown addresses are dropped and counted.
+	AcceptUnknown bool
+
+	// MaxUnknown caps the provisional peers that exist at once; datagrams
+	// from further new addresses are dropped and counted. 0 means
+	// DefaultMaxUnknown. Only used with AcceptUnknown.
+	MaxUnknown int
+
+	// FirstUnknown is the first PeerID given to a provisional peer; later
+	// ones count up from it, skipping IDs in use. 0 means one more than
+	// the largest ID in Peers (or 1 with no Peers).
+	FirstUnknown transport.PeerID
+
+	// QueueLen is how many received datagrams wait for Receive; when the
+	// queue is full the oldest is dropped (the newest datagram carries
+	// every unacknowledged input, so it supersedes older ones). 0 means
+	// DefaultQueueLen.
+	QueueLen int
+}
+
+// ErrInvalidConfig is matched by every *ConfigError: New was given a
+// Config that breaks a rule.
+var ErrInvalidConfig = errors.New("udp: invalid config")
+
+// ConfigError reports a Config field that breaks a rule. It matches
+// ErrInvalidConfig.
+type ConfigError struct {
+	// Field names the offending field, such as "Peers[2].Addr".
+	Field string
+	// Reason says what is wrong with it.
+	Reason string
+}
+
+// Error returns a message naming the field and the reason.
+func (e *ConfigError) Error() string {
+	return "udp: invalid config: " + e.Field + ": " + e.Reason
+}
+
+// Is reports whether target is ErrInvalidConfig.
+func (e *ConfigError) Is(target error) bool { return target == ErrInvalidConfig }
+
+// Validate reports the first rule that c breaks, as a *ConfigError, or nil.
+// It does not modify c.
+func (c *Config) Validate() error {
+	switch {
+	case c.QueueLen < 0:
+		return &ConfigError{"QueueLen", strconv.Itoa(c.QueueLen) + " is negative"}
+	case c.MaxUnknown < 0:
+		return &ConfigError{"MaxUnknown", strconv.Itoa(c.MaxUnknown) + " is negative"}
+	}
+	ids := make(map[transport.PeerID]int, len(c.Peers))
+	addrs := make(map[netip.AddrPort]int, len(c.Peers))
+	for i, p := range c.Peers {
+		field := "Peers[" + strconv.Itoa(i) + "]"
+		if !p.Addr.IsValid() || p.Addr.Port() == 0 {
+			return &ConfigError{field + ".Addr", "address " + p.Addr.String() + " is not a valid host:port"}
+		}
+		if j, dup := ids[p.ID]; dup {
+			return &ConfigError{field + ".ID", p.ID.String() + " is also used by Peers[" + strconv.Itoa(j) + "]"}
+		}
+		a := normalize(p.Addr)
+		if j, dup := addrs[a]; dup {
+			return &ConfigError{field + ".Addr", a.String() + " is also used by Peers[" + strconv.Itoa(j) + "]"}
+		}
+		ids[p.ID], addrs[a] = i, i
+	}
+	return nil
+}
+
+// withDefaults returns a copy of c with every zero field set to its default.
+func (c Config) withDefaults() Config {
+	if c.QueueLen == 0 {
+		c.QueueLen = DefaultQueueLen
+	}
+	if c.MaxUnknown == 0 {
+		c.MaxUnknown = DefaultMaxUnknown
+	}
+	if c.FirstUnknown == 0 {
+		c.FirstUnknown = 1
+		for _, p := range c.Peers {
+			if p.ID >= c.FirstUnknown {
+				c.FirstUnknown = p.ID + 1
+			}
+		}
+	}
+	c.Peers = append([]Peer(nil), c.Peers...)
+	return c
+}
+
+// normalize unmaps IPv4-mapped IPv6 addresses, so that one host has one key
+// whichever socket family reported it.
+func normalize(a netip.AddrPort) netip.AddrPort {
+	return netip.AddrPortFrom(a.Addr().Unmap(), a.Port())
+}

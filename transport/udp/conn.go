@@ -1,0 +1,186 @@
+package udp
+
+import (
+	"errors"
+	"net"
+	"net/netip"
+	"sync"
+
+	"github.com/rollstep/rollstep/transport"
+)
+
+// Conn is a transport.Conn over a net.PacketConn. A reader goroutine moves
+// arriving datagrams into a bounded queue that Receive drains, so no method
+// blocks on the network. Conn is safe for concurrent use.
+type Conn struct {
+	pc  net.PacketConn
+	udp *net.UDPConn // pc when it is a *net.UDPConn, for allocation-free I/O
+
+	// done is closed when the reader goroutine has returned.
+	done chan struct{}
+	// arrived receives a value (without blocking) after the reader has
+	// handled a datagram; tests wait on it instead of sleeping.
+	arrived chan struct{}
+
+	// mu guards everything below.
+	mu     sync.Mutex
+	closed bool
+	// readErr is the error that stopped the reader, reported by Receive
+	// once the queue is empty; nil while the reader runs.
+	readErr error
+	peers   peerTable
+	queue   ring
+	stats   Stats
+}
+
+// New returns a Conn that sends and receives over pc and starts its reader
+// goroutine. New owns pc from the start: it closes pc when it fails, and
+// the Conn closes pc in Close. New returns a *ConfigError if cfg is
+// invalid; it does not modify cfg.
+func New(pc net.PacketConn, cfg Config) (*Conn, error) {
+	if pc == nil {
+		return nil, &ConfigError{"pc", "the net.PacketConn is nil"}
+	}
+	if err := cfg.Validate(); err != nil {
+		_ = pc.Close()
+		return nil, err
+	}
+	cfg = cfg.withDefaults()
+	c := &Conn{
+		pc:      pc,
+		done:    make(chan struct{}),
+		arrived: make(chan struct{}, 1),
+		peers:   newPeerTable(cfg),
+		queue:   newRing(cfg.QueueLen),
+	}
+	c.udp, _ = pc.(*net.UDPConn)
+	go c.read()
+	return c, nil
+}
+
+// LocalAddr returns the address of the underlying socket.
+func (c *Conn) LocalAddr() net.Addr { return c.pc.LocalAddr() }
+
+// Send writes p as one datagram to the address of peer to. It copies
+// nothing and retains nothing: the datagram is handed to the kernel before
+// Send returns. Send returns a *transport.DatagramSizeError for more than
+// transport.MaxDatagram bytes, a *transport.UnknownPeerError for a PeerID
+// with no address, transport.ErrClosed after Close, and otherwise the
+// error of the socket write, if any.
+func (c *Conn) Send(to transport.PeerID, p []byte) error {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return transport.ErrClosed
+	}
+	if len(p) > transport.MaxDatagram {
+		c.mu.Unlock()
+		return &transport.DatagramSizeError{Size: len(p)}
+	}
+	addr, ok := c.peers.addr(to)
+	c.mu.Unlock()
+	if !ok {
+		return &transport.UnknownPeerError{Peer: to}
+	}
+	var err error
+	if c.udp != nil {
+		_, err = c.udp.WriteToUDPAddrPort(p, addr)
+	} else {
+		_, err = c.pc.WriteTo(p, net.UDPAddrFromAddrPort(addr))
+	}
+	c.mu.Lock()
+	if err != nil {
+		c.stats.WriteErrors++
+	} else {
+		c.stats.DatagramsOut++
+		c.stats.BytesOut += uint64(len(p))
+	}
+	c.mu.Unlock()
+	return err
+}
+
+// Receive copies the oldest queued datagram into buf, as the
+// transport.Conn contract says. When the queue is empty and the reader
+// has stopped on a socket error, Receive returns a *ReadError.
+func (c *Conn) Receive(buf []byte) (n int, from transport.PeerID, ok bool, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return 0, 0, false, transport.ErrClosed
+	}
+	s, ok := c.queue.peek()
+	if !ok {
+		if c.readErr != nil {
+			return 0, 0, false, &ReadError{Err: c.readErr}
+		}
+		return 0, 0, false, nil
+	}
+	if s.n > len(buf) {
+		return 0, 0, false, &transport.ShortBufferError{Need: s.n, Have: len(buf)}
+	}
+	n = copy(buf, s.buf[:s.n])
+	from = s.from
+	c.queue.pop()
+	return n, from, true, nil
+}
+
+// Close stops the reader goroutine, closes the socket and discards queued
+// datagrams. It returns once the goroutine has exited. The first call
+// returns nil or the error of closing the socket; later calls return
+// transport.ErrClosed.
+func (c *Conn) Close() error {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return transport.ErrClosed
+	}
+	c.closed = true
+	c.queue.clear()
+	c.mu.Unlock()
+	err := c.pc.Close()
+	<-c.done
+	if errors.Is(err, net.ErrClosed) {
+		err = nil
+	}
+	return err
+}
+
+// Stats returns a snapshot of the Conn's counters.
+func (c *Conn) Stats() Stats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.stats
+	s.Provisional = c.peers.provisional
+	s.Queued = c.queue.len
+	return s
+}
+
+// Addr returns the address that peer id is bound to, and whether id is
+// known.
+func (c *Conn) Addr(id transport.PeerID) (netip.AddrPort, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.peers.addr(id)
+}
+
+// ErrReaderStopped is matched by every *ReadError.
+var ErrReaderStopped = errors.New("udp: reader stopped")
+
+// ReadError is returned by Receive, once the queue is empty, when the
+// socket failed in a way that stopped the reader goroutine (for example,
+// it was closed behind the Conn's back). The Conn receives nothing more;
+// Send may still work. It matches ErrReaderStopped and unwraps to the
+// socket error.
+type ReadError struct {
+	// Err is the socket error.
+	Err error
+}
+
+// Error returns a message that includes the socket error.
+func (e *ReadError) Error() string { return "udp: reader stopped: " + e.Err.Error() }
+
+// Unwrap returns the socket error.
+func (e *ReadError) Unwrap() error { return e.Err }
+
+// Is reports whether target is ErrReaderStopped.
+func (e *ReadError) Is(target error) bool { return target == ErrReaderStopped }

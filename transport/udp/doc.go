@@ -1,0 +1,65 @@
+// Package udp is a transport.Conn over a plain UDP socket (any
+// net.PacketConn), for matches that authenticate with the per-match
+// session token of transport/wire rather than with DTLS.
+//
+// # Design
+//
+// A game loop must never block on the network, so New starts one reader
+// goroutine per Conn. It reads each datagram into a scratch buffer, looks
+// up the sender, and copies the datagram into a fixed ring of
+// Config.QueueLen slots that Receive drains. The ring's buffers are
+// allocated once: in steady state neither the reader, Send nor Receive
+// allocates (when the socket is a *net.UDPConn, which is detected and used
+// through its netip methods; other net.PacketConns work, with an
+// allocation per call). When the host falls behind and the ring is full,
+// the oldest datagram is dropped: every rollstep packet repeats all
+// unacknowledged inputs, so the newest supersedes it. Datagrams longer
+// than transport.MaxDatagram are dropped unread. Every drop is counted in
+// Stats.
+//
+// Close closes the socket, which ends the reader's blocking read, and
+// returns once the goroutine has exited. A Conn is safe for concurrent
+// use, though a game loop needs only one goroutine.
+//
+// # Peers and addresses
+//
+// A source address proves nothing about the sender (it can be spoofed
+// off-path, and a NAT can reassign it), so this package never decides
+// who a peer is: it only maps addresses to PeerIDs, and the layer above,
+// transport/endpoint, authenticates each packet by its session token
+// (DESIGN.md §6). The map starts as the static table Config.Peers. With
+// Config.AcceptUnknown, the first datagram from a new address creates a
+// provisional peer with a fresh PeerID; at most Config.MaxUnknown exist
+// at once, and datagrams from further new addresses are dropped, so a
+// flood of sources costs bounded memory. The endpoint then calls:
+//
+//   - Confirm, when the provisional peer's token is good and it is a new
+//     participant;
+//   - Rebind, when the token belongs to a known peer whose address
+//     changed (NAT rebinding): the known PeerID takes over the new
+//     address and the provisional one is forgotten;
+//   - Forget, when the token is wrong, or a peer leaves.
+//
+// Addresses change only through these calls and Bind; the Conn never
+// follows a peer to a new address on its own.
+//
+// # The host loop
+//
+//  1. Open a socket (net.ListenUDP) and pass it to New with the peer
+//     table; the Conn owns the socket from then on.
+//  2. Each tick, call Receive with one reused buffer of
+//     transport.MaxDatagram bytes until it returns ok == false, and hand
+//     each datagram and PeerID to the endpoint.
+//  3. Apply the endpoint's verdicts on provisional peers with Confirm,
+//     Rebind or Forget.
+//  4. Send the datagrams the session produced; Send does not retain them.
+//  5. Watch Stats for drops; a growing DroppedFull means the loop drains
+//     too rarely or Config.QueueLen is too small.
+//  6. At the end of the match, Close the Conn.
+//
+// # References
+//
+// RFC 768 (UDP); RFC 8085 §3 (UDP usage guidelines: message size,
+// congestion, and why to never trust a source address); RFC 4787 §4.3
+// (NAT mapping refresh and rebinding).
+package udp

@@ -1,0 +1,147 @@
+package udp
+
+import (
+	"errors"
+	"net"
+	"testing"
+
+	"github.com/rollstep/rollstep/transport"
+)
+
+func TestHostileOversized(t *testing.T) {
+	a, b := newPair(t, Config{}, Config{})
+	raw := a.pc.(*net.UDPConn) // A's own socket, so the source is known
+	to := net.UDPAddrFromAddrPort(addrOf(b.pc.(*net.UDPConn)))
+	for _, size := range []int{transport.MaxDatagram + 1, 1500, 9000, 65000} {
+		if _, err := raw.WriteToUDP(make([]byte, size), to); err != nil {
+			t.Fatalf("WriteToUDP(%d bytes): %v", size, err)
+		}
+	}
+	if err := a.Send(2, []byte("fine")); err != nil {
+		t.Fatal(err)
+	}
+	waitArrived(t, b, 5)
+	if got, from := recv(t, b); string(got) != "fine" || from != 1 {
+		t.Fatalf("got (%q from %v), want (\"fine\" from peer 1)", got, from)
+	}
+	if got := b.Stats(); got.DroppedOversize != 4 || got.DatagramsIn != 1 {
+		t.Fatalf("stats: got DroppedOversize=%d DatagramsIn=%d, want 4 and 1", got.DroppedOversize, got.DatagramsIn)
+	}
+}
+
+func TestHostileUnknownSources(t *testing.T) {
+	tests := []struct {
+		name          string
+		cfg           Config
+		wantDelivered int
+	}{
+		{"Closed", Config{}, 0},
+		{"AcceptUnknownCapped", Config{AcceptUnknown: true, MaxUnknown: 3}, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, b := newPair(t, Config{}, tt.cfg)
+			to := net.UDPAddrFromAddrPort(addrOf(b.pc.(*net.UDPConn)))
+			const sources = 20
+			for i := range sources {
+				s := listen(t)
+				defer s.Close()
+				for range 2 {
+					if _, err := s.WriteToUDP([]byte{byte(i)}, to); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			waitArrived(t, b, 2*sources)
+			st := b.Stats()
+			if want := uint64(2*sources - 2*tt.wantDelivered); st.DroppedUnknown != want {
+				t.Fatalf("DroppedUnknown: got %d, want %d", st.DroppedUnknown, want)
+			}
+			if st.Provisional != tt.wantDelivered {
+				t.Fatalf("Provisional: got %d, want %d", st.Provisional, tt.wantDelivered)
+			}
+			seen := map[transport.PeerID]int{}
+			buf := make([]byte, transport.MaxDatagram)
+			for {
+				_, from, ok, err := b.Receive(buf)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !ok {
+					break
+				}
+				if from == 1 {
+					t.Fatal("a datagram from an unknown source was reported as the static peer 1")
+				}
+				seen[from]++
+			}
+			if len(seen) != tt.wantDelivered {
+				t.Fatalf("distinct provisional senders: got %d, want %d", len(seen), tt.wantDelivered)
+			}
+		})
+	}
+}
+
+func TestHostileQueueFull(t *testing.T) {
+	a, b := newPair(t, Config{}, Config{QueueLen: 4})
+	for i := range 10 {
+		if err := a.Send(2, []byte{byte(i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitArrived(t, b, 10)
+	if got := b.Stats(); got.DroppedFull != 6 || got.Queued != 4 {
+		t.Fatalf("got DroppedFull=%d Queued=%d, want 6 and 4", got.DroppedFull, got.Queued)
+	}
+	for want := byte(6); want < 10; want++ { // drop-oldest keeps the newest
+		if got, _ := recv(t, b); len(got) != 1 || got[0] != want {
+			t.Fatalf("got %v, want [%d]", got, want)
+		}
+	}
+}
+
+func TestReaderStopsWhenSocketClosedUnderneath(t *testing.T) {
+	_, b := newPair(t, Config{}, Config{})
+	b.pc.Close()
+	<-b.done
+	_, _, ok, err := b.Receive(make([]byte, 10))
+	if ok || !errors.Is(err, ErrReaderStopped) || !errors.Is(err, net.ErrClosed) {
+		t.Fatalf("Receive: got (ok=%v, err=%v), want ErrReaderStopped wrapping net.ErrClosed", ok, err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+}
+
+func TestNewInvalidConfig(t *testing.T) {
+	good := listen(t)
+	defer good.Close()
+	addr := addrOf(good)
+	tests := []struct {
+		name  string
+		cfg   Config
+		field string
+	}{
+		{"NegativeQueue", Config{QueueLen: -1}, "QueueLen"},
+		{"NegativeMaxUnknown", Config{MaxUnknown: -1}, "MaxUnknown"},
+		{"ZeroAddr", Config{Peers: []Peer{{ID: 1}}}, "Peers[0].Addr"},
+		{"DuplicateID", Config{Peers: []Peer{{1, addr}, {1, addr}}}, "Peers[1].ID"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := len(tt.cfg.Peers)
+			pc := listen(t)
+			_, err := New(pc, tt.cfg)
+			var ce *ConfigError
+			if !errors.As(err, &ce) || !errors.Is(err, ErrInvalidConfig) || ce.Field != tt.field {
+				t.Fatalf("New: got %v, want a *ConfigError for %s", err, tt.field)
+			}
+			if len(tt.cfg.Peers) != before {
+				t.Fatal("New modified the caller's Config")
+			}
+			if _, err := pc.WriteTo([]byte("x"), pc.LocalAddr()); !errors.Is(err, net.ErrClosed) {
+				t.Fatalf("the socket after a failed New: got %v, want it closed", err)
+			}
+		})
+	}
+}

@@ -1,0 +1,180 @@
+package udp
+
+import (
+	"errors"
+	"net/netip"
+
+	"github.com/rollstep/rollstep/transport"
+)
+
+// ErrAddrInUse is returned by Bind when another peer already has the
+// address.
+var ErrAddrInUse = errors.New("udp: address bound to another peer")
+
+// entry is one peer of the table.
+type entry struct {
+	addr netip.AddrPort
+	// provisional is true for a peer created by an unknown source and not
+	// yet confirmed by the layer above.
+	provisional bool
+}
+
+// peerTable maps PeerIDs to addresses and back. Invariants: byAddr and
+// byID hold the same pairs (every byID[id].addr maps back to id), addresses
+// are normalized, and provisional counts the provisional entries, which
+// never exceed maxUnknown.
+type peerTable struct {
+	byID          map[transport.PeerID]entry
+	byAddr        map[netip.AddrPort]transport.PeerID
+	acceptUnknown bool
+	maxUnknown    int
+	provisional   int
+	next          transport.PeerID
+}
+
+func newPeerTable(cfg Config) peerTable {
+	t := peerTable{
+		byID:          make(map[transport.PeerID]entry, len(cfg.Peers)),
+		byAddr:        make(map[netip.AddrPort]transport.PeerID, len(cfg.Peers)),
+		acceptUnknown: cfg.AcceptUnknown,
+		maxUnknown:    cfg.MaxUnknown,
+		next:          cfg.FirstUnknown,
+	}
+	for _, p := range cfg.Peers {
+		t.set(p.ID, entry{addr: normalize(p.Addr)})
+	}
+	return t
+}
+
+func (t *peerTable) addr(id transport.PeerID) (netip.AddrPort, bool) {
+	e, ok := t.byID[id]
+	return e.addr, ok
+}
+
+// lookup returns the peer for a source address, creating a provisional
+// peer when the table accepts unknown sources and has room.
+func (t *peerTable) lookup(a netip.AddrPort) (transport.PeerID, bool) {
+	a = normalize(a)
+	if id, ok := t.byAddr[a]; ok {
+		return id, true
+	}
+	if !t.acceptUnknown || t.provisional >= t.maxUnknown || !a.IsValid() {
+		return 0, false
+	}
+	for {
+		id := t.next
+		t.next++
+		if _, used := t.byID[id]; !used {
+			t.set(id, entry{addr: a, provisional: true})
+			t.provisional++
+			return id, true
+		}
+	}
+}
+
+func (t *peerTable) set(id transport.PeerID, e entry) {
+	t.byID[id] = e
+	t.byAddr[e.addr] = id
+}
+
+func (t *peerTable) remove(id transport.PeerID) {
+	e := t.byID[id]
+	delete(t.byID, id)
+	delete(t.byAddr, e.addr)
+	if e.provisional {
+		t.provisional--
+	}
+}
+
+// Bind adds peer id at addr as a confirmed peer, or moves it there if it
+// exists. It returns ErrAddrInUse if another peer has addr; that peer must
+// be forgotten first. Bind is for peers the host learns of after New, for
+// example from a matchmaker.
+func (c *Conn) Bind(id transport.PeerID, addr netip.AddrPort) error {
+	addr = normalize(addr)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return transport.ErrClosed
+	}
+	if other, ok := c.peers.byAddr[addr]; ok && other != id {
+		return ErrAddrInUse
+	}
+	if _, ok := c.peers.byID[id]; ok {
+		c.peers.remove(id)
+	}
+	c.peers.set(id, entry{addr: addr})
+	return nil
+}
+
+// Confirm marks provisional peer id as authenticated: the layer above has
+// seen a valid session token from it. The peer keeps its PeerID and
+// address and no longer counts against Config.MaxUnknown. Confirming a
+// confirmed peer does nothing. Confirm returns a
+// *transport.UnknownPeerError if id is not known.
+func (c *Conn) Confirm(id transport.PeerID) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return transport.ErrClosed
+	}
+	e, ok := c.peers.byID[id]
+	if !ok {
+		return &transport.UnknownPeerError{Peer: id}
+	}
+	if e.provisional {
+		e.provisional = false
+		c.peers.byID[id] = e
+		c.peers.provisional--
+	}
+	return nil
+}
+
+// Rebind moves peer id to the address of peer from and forgets from. The
+// layer above calls it when a datagram that arrived under provisional
+// peer from carries the session token of peer id: the peer's NAT mapping
+// changed. Datagrams already queued keep the PeerID they arrived under.
+// Rebind returns a *transport.UnknownPeerError if either peer is unknown.
+func (c *Conn) Rebind(id, from transport.PeerID) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return transport.ErrClosed
+	}
+	for _, p := range [2]transport.PeerID{id, from} {
+		if _, ok := c.peers.byID[p]; !ok {
+			return &transport.UnknownPeerError{Peer: p}
+		}
+	}
+	if id == from {
+		return nil
+	}
+	addr := c.peers.byID[from].addr
+	provisional := c.peers.byID[id].provisional
+	c.peers.remove(from)
+	c.peers.remove(id)
+	c.peers.set(id, entry{addr: addr, provisional: provisional})
+	if provisional {
+		c.peers.provisional++
+	}
+	return nil
+}
+
+// Forget removes peer id, static or provisional. Later datagrams from its
+// address count as from an unknown source; datagrams already queued keep
+// the PeerID they arrived under. The layer above forgets a provisional
+// peer whose datagrams fail the token check, which frees room under
+// Config.MaxUnknown. Forget returns a *transport.UnknownPeerError if id
+// is not known.
+func (c *Conn) Forget(id transport.PeerID) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return transport.ErrClosed
+	}
+	if _, ok := c.peers.byID[id]; !ok {
+		return &transport.UnknownPeerError{Peer: id}
+	}
+	c.peers.remove(id)
+	return nil
+}

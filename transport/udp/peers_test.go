@@ -1,0 +1,137 @@
+package udp
+
+import (
+	"errors"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/rollstep/rollstep/transport"
+)
+
+// rawSend sends p from socket s to c's address.
+func rawSend(t *testing.T, s *net.UDPConn, c *Conn, p string) {
+	t.Helper()
+	if _, err := s.WriteToUDPAddrPort([]byte(p), addrOf(c.udp)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// rawRecv reads one datagram from s, failing the test after 5 s.
+func rawRecv(t *testing.T, s *net.UDPConn) string {
+	t.Helper()
+	s.SetReadDeadline(time.Now().Add(5 * time.Second))
+	buf := make([]byte, 2000)
+	n, err := s.Read(buf)
+	if err != nil {
+		t.Fatalf("raw read: %v", err)
+	}
+	return string(buf[:n])
+}
+
+func expectFrom(t *testing.T, c *Conn, wantData string, wantFrom transport.PeerID) {
+	t.Helper()
+	if got, from := recv(t, c); string(got) != wantData || from != wantFrom {
+		t.Fatalf("got (%q from %v), want (%q from %v)", got, from, wantData, wantFrom)
+	}
+}
+
+// TestProvisionalLifecycle walks the hooks the endpoint uses: an unknown
+// source arrives under a provisional ID, is forgotten or confirmed, and a
+// static peer whose NAT mapping changed is rebound to its new address.
+func TestProvisionalLifecycle(t *testing.T) {
+	a, b := newPair(t, Config{}, Config{AcceptUnknown: true, MaxUnknown: 1, FirstUnknown: 100})
+	s1, s2, s3 := listen(t), listen(t), listen(t)
+	defer s1.Close()
+	defer s2.Close()
+	defer s3.Close()
+
+	rawSend(t, s1, b, "x")
+	expectFrom(t, b, "x", 100)
+	rawSend(t, s2, b, "y") // over the cap of one provisional peer
+	waitArrived(t, b, 2)
+	if st := b.Stats(); st.Provisional != 1 || st.DroppedUnknown != 1 {
+		t.Fatalf("got Provisional=%d DroppedUnknown=%d, want 1 and 1", st.Provisional, st.DroppedUnknown)
+	}
+
+	// The endpoint finds a bad token on peer 100 and forgets it.
+	if err := b.Forget(100); err != nil {
+		t.Fatal(err)
+	}
+	rawSend(t, s2, b, "y2")
+	expectFrom(t, b, "y2", 101)
+	// A good token: peer 101 is confirmed and no longer counts.
+	if err := b.Confirm(101); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Send(101, []byte("welcome")); err != nil {
+		t.Fatal(err)
+	}
+	if got := rawRecv(t, s2); got != "welcome" {
+		t.Fatalf("s2 got %q, want \"welcome\"", got)
+	}
+
+	// Peer 1's NAT mapping changes: its datagrams now come from s3, under a
+	// provisional ID, until the endpoint sees peer 1's token and rebinds.
+	rawSend(t, s3, b, "moved")
+	expectFrom(t, b, "moved", 102)
+	if err := b.Rebind(1, 102); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := b.Addr(1); got != addrOf(s3) {
+		t.Fatalf("Addr(1): got %v, want %v", got, addrOf(s3))
+	}
+	if _, ok := b.Addr(102); ok {
+		t.Fatal("Addr(102): the rebound provisional peer still exists")
+	}
+	if err := b.Send(1, []byte("to new addr")); err != nil {
+		t.Fatal(err)
+	}
+	if got := rawRecv(t, s3); got != "to new addr" {
+		t.Fatalf("s3 got %q, want \"to new addr\"", got)
+	}
+	// The old address is now a stranger.
+	if err := a.Send(2, []byte("old")); err != nil {
+		t.Fatal(err)
+	}
+	expectFrom(t, b, "old", 103)
+}
+
+func TestPeerHookErrors(t *testing.T) {
+	_, b := newPair(t, Config{}, Config{})
+	other := listen(t)
+	defer other.Close()
+	for name, err := range map[string]error{
+		"Confirm":     b.Confirm(7),
+		"Forget":      b.Forget(7),
+		"RebindTo":    b.Rebind(7, 1),
+		"RebindFrom":  b.Rebind(1, 7),
+		"SendUnknown": b.Send(7, nil),
+	} {
+		var ue *transport.UnknownPeerError
+		if !errors.As(err, &ue) || ue.Peer != 7 {
+			t.Errorf("%s: got %v, want *UnknownPeerError for peer 7", name, err)
+		}
+	}
+	aAddr, _ := b.Addr(1)
+	if err := b.Bind(5, aAddr); !errors.Is(err, ErrAddrInUse) {
+		t.Errorf("Bind to a used address: got %v, want ErrAddrInUse", err)
+	}
+	if err := b.Bind(5, addrOf(other)); err != nil {
+		t.Errorf("Bind(5): %v", err)
+	}
+	if err := b.Bind(5, addrOf(other)); err != nil {
+		t.Errorf("Bind(5) again to the same address: %v", err)
+	}
+	b.Close()
+	for name, err := range map[string]error{
+		"Bind":    b.Bind(6, addrOf(other)),
+		"Confirm": b.Confirm(1),
+		"Rebind":  b.Rebind(1, 5),
+		"Forget":  b.Forget(1),
+	} {
+		if !errors.Is(err, transport.ErrClosed) {
+			t.Errorf("%s after Close: got %v, want ErrClosed", name, err)
+		}
+	}
+}

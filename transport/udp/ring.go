@@ -1,0 +1,53 @@
+package udp
+
+import "github.com/rollstep/rollstep/transport"
+
+// slot is one queued datagram. Its buffer is part of the ring's backing
+// array, allocated once in newRing and reused for the Conn's life.
+type slot struct {
+	buf  [transport.MaxDatagram]byte
+	n    int
+	from transport.PeerID
+}
+
+// ring is a fixed-capacity FIFO of datagrams. Invariants: 0 <= len <=
+// len(slots); the queued slots are slots[head], slots[(head+1)%cap], ...,
+// len of them.
+type ring struct {
+	slots []slot
+	head  int
+	len   int
+}
+
+func newRing(capacity int) ring { return ring{slots: make([]slot, capacity)} }
+
+// push copies p into the tail slot. When the ring is full it first drops
+// the oldest datagram and reports dropped == true.
+func (r *ring) push(p []byte, from transport.PeerID) (dropped bool) {
+	if r.len == len(r.slots) {
+		r.pop()
+		dropped = true
+	}
+	s := &r.slots[(r.head+r.len)%len(r.slots)]
+	s.n = copy(s.buf[:], p)
+	s.from = from
+	r.len++
+	return dropped
+}
+
+// peek returns the oldest datagram without removing it.
+func (r *ring) peek() (*slot, bool) {
+	if r.len == 0 {
+		return nil, false
+	}
+	return &r.slots[r.head], true
+}
+
+// pop removes the oldest datagram; the ring must not be empty.
+func (r *ring) pop() {
+	r.head = (r.head + 1) % len(r.slots)
+	r.len--
+}
+
+// clear empties the ring.
+func (r *ring) clear() { r.head, r.len = 0, 0 }
