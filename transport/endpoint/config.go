@@ -1,0 +1,142 @@
+package endpoint
+
+import (
+	"io"
+	"time"
+
+	"github.com/rollstep/rollstep/transport/wire"
+)
+
+// Defaults for the zero fields of a Config.
+const (
+	// DefaultKeepAliveInterval is how long a connected peer may go without a
+	// packet from us before a KeepAlive is sent.
+	DefaultKeepAliveInterval = 200 * time.Millisecond
+	// DefaultInterruptTimeout is the silence after which a peer is reported
+	// interrupted.
+	DefaultInterruptTimeout = 500 * time.Millisecond
+	// DefaultDisconnectTimeout is the silence after which a peer is reported
+	// disconnected.
+	DefaultDisconnectTimeout = 2500 * time.Millisecond
+	// DefaultHelloInterval is how often an unanswered Hello is sent again.
+	DefaultHelloInterval = 100 * time.Millisecond
+	// DefaultHandshakeTimeout is how long a handshake may take before the
+	// peer is reported disconnected.
+	DefaultHandshakeTimeout = 10 * time.Second
+	// DefaultMaxPoll is the most datagrams one Poll call reads.
+	DefaultMaxPoll = 256
+	// DefaultLeaveCopies is how many copies of a Leave are sent to each peer.
+	DefaultLeaveCopies = 3
+)
+
+// Config configures an Endpoint. The zero value is useful: every zero field
+// means its default, the zero Token and the zero Digest are valid values
+// (they match only peers that use them too), and a nil Rand means
+// crypto/rand. Every peer of a match must use the same Token and an equal
+// Digest, or the handshake fails.
+type Config struct {
+	// Token is the per-match session token every packet carries (plaintext
+	// mode). Packets with another token are dropped.
+	Token uint64
+	// Digest describes the match (players, input size, tick rate, checksum
+	// interval, game build); build it with wire.DigestOf. The handshake
+	// refuses a peer whose digest differs, naming the field. Digest.InputSize
+	// must be 0 or the size of the endpoint's input type.
+	Digest wire.ConfigDigest
+
+	// Rand supplies the 8-byte handshake nonces, one per peer, read in New.
+	// Nil means crypto/rand.Reader. Tests pass a seeded reader, such as a
+	// math/rand/v2 ChaCha8, so that every byte sent is reproducible.
+	Rand io.Reader
+
+	// KeepAliveInterval: a connected peer that was sent nothing for this
+	// long gets a KeepAlive. 0 means DefaultKeepAliveInterval. It must be
+	// below InterruptTimeout.
+	KeepAliveInterval time.Duration
+	// InterruptTimeout: a connected peer silent for this long raises
+	// EventInterrupted. 0 means DefaultInterruptTimeout.
+	InterruptTimeout time.Duration
+	// DisconnectTimeout: a connected peer silent for this long raises
+	// EventDisconnected. 0 means DefaultDisconnectTimeout. It must be above
+	// InterruptTimeout.
+	DisconnectTimeout time.Duration
+	// HelloInterval is how often an unanswered Hello is repeated; a peer's
+	// Hellos are answered at most once per half of it. 0 means
+	// DefaultHelloInterval.
+	HelloInterval time.Duration
+	// HandshakeTimeout: a peer whose handshake has not completed this long
+	// after the first Tick raises EventDisconnected with
+	// ErrHandshakeTimeout. 0 means DefaultHandshakeTimeout.
+	HandshakeTimeout time.Duration
+
+	// MaxPoll bounds the datagrams one Poll reads, so that a flood costs
+	// bounded work per call; the rest wait in the Conn. 0 means
+	// DefaultMaxPoll.
+	MaxPoll int
+	// LeaveCopies is how many copies of a Leave go to each peer, for
+	// redundancy on a lossy link. 0 means DefaultLeaveCopies; at most 16.
+	LeaveCopies int
+}
+
+// DefaultConfig returns the zero Config with every default filled in.
+func DefaultConfig() Config {
+	var c Config
+	c.fill()
+	return c
+}
+
+// fill replaces zero fields by their defaults.
+func (c *Config) fill() {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d == 0 {
+			*d = v
+		}
+	}
+	def(&c.KeepAliveInterval, DefaultKeepAliveInterval)
+	def(&c.InterruptTimeout, DefaultInterruptTimeout)
+	def(&c.DisconnectTimeout, DefaultDisconnectTimeout)
+	def(&c.HelloInterval, DefaultHelloInterval)
+	def(&c.HandshakeTimeout, DefaultHandshakeTimeout)
+	if c.MaxPoll == 0 {
+		c.MaxPoll = DefaultMaxPoll
+	}
+	if c.LeaveCopies == 0 {
+		c.LeaveCopies = DefaultLeaveCopies
+	}
+}
+
+// Validate reports the first problem with c, with zero fields taken as
+// their defaults, as a *ConfigError matching ErrInvalidConfig. It does not
+// modify c.
+func (c Config) Validate() error {
+	c.fill()
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{
+		{"KeepAliveInterval", c.KeepAliveInterval},
+		{"InterruptTimeout", c.InterruptTimeout},
+		{"DisconnectTimeout", c.DisconnectTimeout},
+		{"HelloInterval", c.HelloInterval},
+		{"HandshakeTimeout", c.HandshakeTimeout},
+	} {
+		if d.v < 0 {
+			return &ConfigError{Field: d.name, Value: d.v.String(), Reason: "is negative"}
+		}
+	}
+	switch {
+	case c.KeepAliveInterval >= c.InterruptTimeout:
+		return &ConfigError{Field: "KeepAliveInterval", Value: c.KeepAliveInterval.String(),
+			Reason: "must be below InterruptTimeout " + c.InterruptTimeout.String()}
+	case c.InterruptTimeout >= c.DisconnectTimeout:
+		return &ConfigError{Field: "InterruptTimeout", Value: c.InterruptTimeout.String(),
+			Reason: "must be below DisconnectTimeout " + c.DisconnectTimeout.String()}
+	case c.MaxPoll < 0:
+		return &ConfigError{Field: "MaxPoll", Value: itoa(c.MaxPoll), Reason: "is negative"}
+	case c.LeaveCopies < 0 || c.LeaveCopies > maxLeaveCopies:
+		return &ConfigError{Field: "LeaveCopies", Value: itoa(c.LeaveCopies), Reason: "is outside 0..16"}
+	}
+	return nil
+}
+
+const maxLeaveCopies = 16

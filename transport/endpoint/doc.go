@@ -1,0 +1,95 @@
+// Package endpoint is the per-peer layer between a rollstep engine
+// (package core) and a datagram connection (transport.Conn): it owns the
+// Conn and every remote peer of one local engine, so the lockstep and
+// rollback front ends share it instead of each re-implementing it.
+//
+// Like core, it is sans-IO at heart: time is the now argument of every
+// call, it reads no clock, starts no goroutine and, after New has drawn one
+// handshake nonce per peer from Config.Rand (crypto/rand by default, a
+// seeded reader in tests), makes no random choice, so a test over
+// transport/sim reproduces every byte. It is not safe for concurrent use.
+//
+// # What it does
+//
+// The peer table maps core.PeerID i, the engine's peer index, to
+// transport.PeerID peers[i], the address the Conn uses. Per peer the
+// endpoint keeps the outgoing packet sequence, a wire.ReplayWindow, the
+// handshake state, when it last heard from the peer and last sent to it,
+// the round-trip time measured from the echoes of KeepAlive and input
+// packets, and counters of packets and bytes each way and of every dropped
+// datagram by reason (PeerStats).
+//
+// Handshake: each side sends a Hello (wire.HelloSize bytes, with a fresh
+// nonce and the match's wire.ConfigDigest) and repeats it every
+// HelloInterval until a HelloReply echoing the nonce accepts it; each side
+// answers the peer's Hellos, accepting or refusing. A peer is connected
+// (EventConnected) once both directions are validated; only then do its
+// input packets reach the engine and the engine's messages reach it. A
+// mismatch is refused on both sides with EventRefused, whose
+// *HandshakeError wraps the *wire.ConfigMismatchError naming the field
+// (Players, InputSize, TickRate, ...) or the *wire.VersionError. Before a
+// peer is connected the endpoint sends it only its own Hellos, a Leave if
+// the host quits, and HelloReplies, each smaller than the Hello it answers
+// and at most one per HelloInterval/2: a spoofed source is never amplified.
+//
+// Receiving: Poll reads at most Config.MaxPoll datagrams, drops garbage,
+// other matches' tokens, replays and datagrams from addresses outside the
+// table (counted, never answered, no state created), decodes input packets
+// into one reused core.Message and hands each to a Receiver, normally the
+// *core.Engine itself. In steady state it allocates nothing.
+//
+// Sending: Send encodes the engine's Ready.Messages with the next sequence
+// number of each peer; Tick sends a KeepAlive (stamp and echo, for the
+// RTT) to a peer that was sent nothing for KeepAliveInterval, so a busy
+// link carries no keep-alives.
+//
+// Timers: a connected peer silent for InterruptTimeout raises
+// EventInterrupted, a valid packet after that EventResumed, and silence for
+// DisconnectTimeout EventDisconnected; a Leave from the peer raises
+// EventLeft. On either of the last two the front end calls the engine's
+// DisconnectPeer, and core agrees the disconnect frame with the other
+// peers. Events carry the now of the call that noticed them; a timer of
+// length d armed at t fires in the first Tick with now >= t+d (so 499 ms
+// of silence is not an interruption, 500 ms is).
+//
+// # Address changes
+//
+// The Conn names peers; the endpoint never trusts a source address. With a
+// Conn that hands datagrams from new addresses a provisional PeerID
+// (transport/udp with AcceptUnknown), the endpoint forgets (Forgetter) a
+// provisional source whose datagram lacks the match's token, and rebinds
+// (Rebinder) a connected peer to a provisional source that sends a Hello
+// repeating the nonce of that peer's first Hello. An interrupted peer
+// repeats its Hello every HelloInterval for exactly this reason: when a
+// NAT gives it a new address, its peers stop hearing it and it stops
+// hearing them, and its next Hello moves it. Like the token, the nonce
+// travels in clear: this keeps off-path senders out, not on-path ones
+// (use DTLS for that).
+//
+// # Host loop
+//
+// A front end drives one engine e and one endpoint ep from its game loop,
+// once per tick, with the same now for every call of the tick:
+//
+//  1. ep.Poll(now, e): receive, answer handshakes and keep-alives, hand
+//     input messages to e.Receive.
+//  2. e.AddLocalInput for each local player.
+//  3. r := e.Advance(now).
+//  4. ep.Send(now, r.Messages), before the next Advance (the engine reuses
+//     the messages).
+//  5. ep.Tick(now): Hellos, keep-alives, timeouts.
+//  6. Handle ep.Events(): on EventDisconnected or EventLeft call
+//     e.DisconnectPeer(ev.Peer); on EventRefused end the session with
+//     ev.Err; pause or warn on EventInterrupted until EventResumed.
+//  7. Now and then, ep.FillStats(&stats) after stats := e.Stats(), so the
+//     engine's per-peer stats carry bytes and packets.
+//
+// To quit, call ep.Leave(now, wire.LeaveQuit, e.Frame()), which sends
+// Config.LeaveCopies copies to every peer, then ep.Close(). A host that
+// sleeps between ticks can wake at ep.Deadline() instead of polling.
+//
+// # Wire format
+//
+// Packets are those of package transport/wire; see its documentation for
+// the layout, the size bounds and the handshake's amplification rule.
+package endpoint

@@ -1,0 +1,230 @@
+package endpoint
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/transport"
+	"github.com/rollstep/rollstep/transport/wire"
+)
+
+// Receiver takes the input messages an Endpoint decodes. *core.Engine
+// implements it, so a front end passes its engine to Poll. Receive must not
+// retain m: the endpoint reuses it for the next packet.
+type Receiver[I comparable] interface {
+	Receive(now time.Duration, from core.PeerID, m *core.Message[I]) error
+}
+
+// Endpoint owns one transport.Conn and every remote peer of one local
+// engine: the handshake, packet sequence numbers and replay windows,
+// keep-alives, round-trip times, silence timers and counters. It is
+// sans-IO at heart: it reads no clock, starts no goroutine and draws no
+// random number after New; time is the now argument of every call. It is
+// not safe for concurrent use. See the package documentation for the host
+// loop.
+type Endpoint[I comparable] struct {
+	cfg   Config
+	conn  transport.Conn
+	codec *wire.Codec[I]
+	peers []peer
+
+	msg    core.Message[I] // decode target, reused for every input packet
+	rbuf   []byte          // receive buffer, MaxDatagram bytes
+	sbuf   []byte          // send buffer, capacity MaxDatagram
+	events []Event
+
+	started bool          // Tick has run once
+	start   time.Duration // the now of the first Tick
+	closed  bool
+
+	unknown      uint64 // datagrams from transport peers not in the table
+	unknownBytes uint64
+	polls        uint64
+	pollLimited  uint64
+	statsBuf     []PeerStats
+}
+
+// peer is one remote peer. Invariants: state is never StateUnknown;
+// helloAcked and helloSeen only become true, and both are true exactly
+// when state has left StateHandshaking for a live state (or a final state
+// was reached later); seq is the sequence number of the next packet sent.
+type peer struct {
+	addr   transport.PeerID
+	state  PeerState
+	nonce  uint64 // our Hello's nonce to this peer
+	seq    uint64
+	window wire.ReplayWindow
+
+	helloAcked bool   // the peer accepted our Hello (echoing nonce)
+	helloSeen  bool   // we accepted the peer's Hello
+	theirNonce uint64 // the nonce of the first Hello we accepted, if helloSeen
+	helloSent  bool
+	lastHello  time.Duration // when our last Hello was sent
+	replied    bool
+	lastReply  time.Duration // when we last answered a Hello
+
+	heard     bool
+	lastHeard time.Duration // when the last valid packet arrived
+	lastSent  time.Duration // when the last packet was sent to the peer
+
+	// echo is the newest Stamp received from the peer, at echoAt.
+	echo, echoAt time.Duration
+	hasEcho      bool
+
+	srtt, rttvar time.Duration
+	samples      int
+
+	st PeerStats // counters; the other fields are filled by Stats
+}
+
+// New returns an Endpoint that talks over conn to the peers of one engine:
+// peers[i] is the transport address of core.PeerID i (the engine's
+// Config.Peers order). It reads one nonce per peer from cfg.Rand. It
+// returns a *ConfigError for an invalid cfg, an empty or duplicated peer
+// table or a Digest whose InputSize does not match I, the error of
+// wire.NewCodec when I cannot be encoded, and the Rand's error.
+func New[I comparable](cfg Config, conn transport.Conn, peers []transport.PeerID) (*Endpoint[I], error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg.fill()
+	if conn == nil {
+		return nil, &ConfigError{Field: "conn", Value: "nil", Reason: "is required"}
+	}
+	if len(peers) == 0 || len(peers) > core.MaxPlayers*4 {
+		return nil, &ConfigError{Field: "peers", Value: itoa(len(peers)) + " peers", Reason: "must number 1 to 64"}
+	}
+	codec, err := wire.NewCodec[I]()
+	if err != nil {
+		return nil, err
+	}
+	if s := int(cfg.Digest.InputSize); s != 0 && s != codec.InputSize() {
+		return nil, &ConfigError{Field: "Digest.InputSize", Value: itoa(s),
+			Reason: fmt.Sprintf("differs from the %d-byte input type", codec.InputSize())}
+	}
+	r := cfg.Rand
+	if r == nil {
+		r = rand.Reader
+	}
+	ep := &Endpoint[I]{
+		cfg: cfg, conn: conn, codec: codec,
+		peers:    make([]peer, len(peers)),
+		rbuf:     make([]byte, transport.MaxDatagram),
+		sbuf:     make([]byte, 0, transport.MaxDatagram),
+		events:   make([]Event, 0, 4*len(peers)),
+		statsBuf: make([]PeerStats, len(peers)),
+	}
+	var nb [8]byte
+	for i, a := range peers {
+		for j := range i {
+			if peers[j] == a {
+				return nil, &ConfigError{Field: "peers", Value: a.String(), Reason: "is listed twice"}
+			}
+		}
+		if _, err := io.ReadFull(r, nb[:]); err != nil {
+			return nil, fmt.Errorf("endpoint: reading a nonce: %w", err)
+		}
+		ep.peers[i] = peer{addr: a, state: StateHandshaking, nonce: binary.LittleEndian.Uint64(nb[:])}
+	}
+	return ep, nil
+}
+
+// Config returns the configuration in use, with defaults filled in.
+func (ep *Endpoint[I]) Config() Config { return ep.cfg }
+
+// Peers returns the number of remote peers.
+func (ep *Endpoint[I]) Peers() int { return len(ep.peers) }
+
+// State returns the state of peer p, or StateUnknown if p is not in the
+// table.
+func (ep *Endpoint[I]) State(p core.PeerID) PeerState {
+	if p < 0 || int(p) >= len(ep.peers) {
+		return StateUnknown
+	}
+	return ep.peers[p].state
+}
+
+// Handshaken reports whether no peer is still handshaking: each one is
+// connected, or in a final state the front end has been told about.
+func (ep *Endpoint[I]) Handshaken() bool {
+	for i := range ep.peers {
+		if ep.peers[i].state == StateHandshaking {
+			return false
+		}
+	}
+	return true
+}
+
+// Disconnect makes peer p disconnected at the caller's request, without an
+// event: for a peer the engine dropped by agreement with the other peers
+// (core.DisconnectEvent) while the endpoint still hears it. The endpoint no
+// longer sends to p or accepts its packets. It returns ErrUnknownPeer for
+// a peer outside the table.
+func (ep *Endpoint[I]) Disconnect(p core.PeerID) error {
+	if p < 0 || int(p) >= len(ep.peers) {
+		return ErrUnknownPeer
+	}
+	if q := &ep.peers[p]; !q.state.final() {
+		q.state = StateDisconnected
+	}
+	return nil
+}
+
+// Events returns the events raised since the previous call, in order, and
+// forgets them. The slice is owned by the endpoint and valid until its next
+// method call.
+func (ep *Endpoint[I]) Events() []Event {
+	ev := ep.events
+	ep.events = ep.events[:0]
+	return ev
+}
+
+// Close closes the Conn. Later calls return ErrClosed.
+func (ep *Endpoint[I]) Close() error {
+	if ep.closed {
+		return ErrClosed
+	}
+	ep.closed = true
+	return ep.conn.Close()
+}
+
+// event records an event.
+func (ep *Endpoint[I]) event(e Event) { ep.events = append(ep.events, e) }
+
+// lookup returns the index of the peer with transport address a.
+func (ep *Endpoint[I]) lookup(a transport.PeerID) (int, bool) {
+	for i := range ep.peers {
+		if ep.peers[i].addr == a {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// observeRTT folds one round-trip sample into the smoothed RTT and its
+// mean deviation (RFC 6298 §2).
+func (q *peer) observeRTT(r time.Duration) {
+	r = max(r, 0)
+	if q.samples == 0 {
+		q.srtt, q.rttvar = r, r/2
+	} else {
+		d := q.srtt - r
+		if d < 0 {
+			d = -d
+		}
+		q.rttvar = (3*q.rttvar + d) / 4
+		q.srtt = (7*q.srtt + r) / 8
+	}
+	q.samples++
+}
+
+// stamp records a Stamp received from the peer at now, for echoes.
+func (q *peer) stamp(now, s time.Duration) {
+	if !q.hasEcho || s > q.echo {
+		q.echo, q.echoAt, q.hasEcho = s, now, true
+	}
+}

@@ -1,0 +1,104 @@
+package endpoint
+
+import (
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/transport/wire"
+)
+
+// EventKind says what an Event reports. The zero value, EventUnknown, is
+// never raised.
+type EventKind uint8
+
+// The event kinds.
+const (
+	// EventUnknown is the zero EventKind; no event has it.
+	EventUnknown EventKind = iota
+	// EventConnected: the handshake with Peer completed in both
+	// directions; from now on its input packets reach the engine.
+	EventConnected
+	// EventRefused: the handshake with Peer was refused, by either side;
+	// Err is a *HandshakeError naming the differing field. The peer stays
+	// refused: the match cannot start with it.
+	EventRefused
+	// EventInterrupted: nothing valid arrived from Peer for
+	// Config.InterruptTimeout. The session may pause or warn the player.
+	EventInterrupted
+	// EventResumed: a valid packet arrived from an interrupted Peer.
+	EventResumed
+	// EventDisconnected: nothing valid arrived from Peer for
+	// Config.DisconnectTimeout (Err nil), or its handshake did not complete
+	// within Config.HandshakeTimeout (Err is ErrHandshakeTimeout). The front
+	// end calls the engine's DisconnectPeer(Peer). The endpoint neither
+	// sends to the peer nor accepts its packets any more.
+	EventDisconnected
+	// EventLeft: Peer sent a Leave with Reason at its frame Frame. The front
+	// end calls the engine's DisconnectPeer(Peer), as for
+	// EventDisconnected.
+	EventLeft
+)
+
+var eventNames = [...]string{"unknown", "connected", "refused", "interrupted", "resumed", "disconnected", "left"}
+
+// String returns the kind's name, such as "interrupted".
+func (k EventKind) String() string {
+	if int(k) < len(eventNames) {
+		return eventNames[k]
+	}
+	return eventNames[0]
+}
+
+// Event is something that happened to one peer; see Endpoint.Events. It is
+// a plain value, so raising one allocates nothing.
+type Event struct {
+	Kind EventKind     // what happened
+	Peer core.PeerID   // to whom
+	At   time.Duration // the now of the call that noticed it
+	// Err is the *HandshakeError of EventRefused and ErrHandshakeTimeout or
+	// nil for EventDisconnected; nil otherwise.
+	Err error
+	// Reason and Frame are the Leave's, for EventLeft.
+	Reason wire.LeaveReason
+	Frame  core.Frame
+}
+
+// PeerState is where a peer is in its life cycle. The zero value,
+// StateUnknown, is not the state of any peer.
+type PeerState uint8
+
+// The peer states. A peer starts in StateHandshaking; StateRefused,
+// StateDisconnected and StateLeft are final.
+const (
+	// StateUnknown is the zero PeerState; no peer is in it.
+	StateUnknown PeerState = iota
+	// StateHandshaking: Hellos are being exchanged.
+	StateHandshaking
+	// StateConnected: both directions of the handshake are validated.
+	StateConnected
+	// StateInterrupted: connected, but silent for InterruptTimeout.
+	StateInterrupted
+	// StateRefused: the handshake was refused (final).
+	StateRefused
+	// StateDisconnected: silent for DisconnectTimeout, or the handshake
+	// timed out (final).
+	StateDisconnected
+	// StateLeft: the peer sent a Leave (final).
+	StateLeft
+)
+
+var stateNames = [...]string{"unknown", "handshaking", "connected", "interrupted", "refused", "disconnected", "left"}
+
+// String returns the state's name, such as "connected".
+func (s PeerState) String() string {
+	if int(s) < len(stateNames) {
+		return stateNames[s]
+	}
+	return stateNames[0]
+}
+
+// live reports whether the peer is connected (interrupted or not).
+func (s PeerState) live() bool { return s == StateConnected || s == StateInterrupted }
+
+// final reports whether the peer is refused, disconnected or left.
+func (s PeerState) final() bool { return s >= StateRefused }

@@ -1,0 +1,132 @@
+package endpoint
+
+import (
+	"testing"
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/transport"
+	"github.com/rollstep/rollstep/transport/wire"
+)
+
+// scriptConn is a Conn that delivers queued datagrams from one address
+// and records the sizes of what is sent.
+type scriptConn struct {
+	from  transport.PeerID
+	queue [][]byte
+	sent  []int
+}
+
+func (c *scriptConn) Receive(buf []byte) (int, transport.PeerID, bool, error) {
+	if len(c.queue) == 0 {
+		return 0, 0, false, nil
+	}
+	p := c.queue[0]
+	c.queue = c.queue[1:]
+	return copy(buf, p), c.from, true, nil
+}
+
+func (c *scriptConn) Send(_ transport.PeerID, p []byte) error {
+	c.sent = append(c.sent, len(p))
+	return nil
+}
+func (c *scriptConn) Close() error { return nil }
+
+// scriptedPeer returns an endpoint connected, through conn, to a scripted
+// peer at address 1, with a real engine (player 0 local, player 1 the
+// peer's) to receive its messages.
+func scriptedPeer(t testing.TB) (*Endpoint[testInput], *scriptConn, *core.Engine[gameState, testInput]) {
+	cfg := testConfig(t, 2, 1)
+	conn := &scriptConn{from: 1}
+	ep, err := New[testInput](cfg, conn, []transport.PeerID{1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := core.DefaultConfig()
+	c.Players, c.Local, c.Peers, c.Prediction = 2, []core.PlayerHandle{0}, [][]core.PlayerHandle{{1}}, 8
+	eng, err := core.NewEngine[gameState, testInput](c, core.GameFunc[gameState, testInput](stepGame), &gameState{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustNil(t, ep.Tick(0))
+	hello := wire.Hello{Protocol: wire.Protocol, Nonce: 99, Config: cfg.Digest}
+	reply := wire.HelloReply{Status: wire.ReplyAccept, Protocol: wire.Protocol, Nonce: ep.peers[0].nonce, Config: cfg.Digest}
+	p1, _ := wire.AppendHello(nil, testToken, 0, &hello)
+	p2, _ := wire.AppendHelloReply(nil, testToken, 1, &reply)
+	conn.queue = append(conn.queue, p1, p2)
+	mustPoll(t)(ep.Poll(time.Millisecond, eng))
+	if ep.State(0) != StateConnected {
+		t.Fatalf("scripted handshake failed: %v", ep.State(0))
+	}
+	ep.Events()
+	conn.sent = conn.sent[:0]
+	return ep, conn, eng
+}
+
+// validPackets returns one valid packet of every type from the scripted
+// peer, with sequence numbers from seq on.
+func validPackets(t testing.TB, seq uint64) [][]byte {
+	d := testDigest(t, 2)
+	c, _ := wire.NewCodec[testInput]()
+	msg := core.Message[testInput]{Frame: 3, Stamp: 5 * ms, Echo: 2 * ms, HasEcho: true,
+		Inputs: []core.InputRun[testInput]{{Player: 1, Values: []testInput{1, 1, 2, 3}}}}
+	msg.Held[0], msg.Held[1] = 0, 4
+	var out [][]byte
+	add := func(p []byte, err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p)
+		seq++
+	}
+	p, _, err := c.AppendInput(nil, testToken, seq, &msg)
+	add(p, err)
+	add(wire.AppendHello(nil, testToken, seq, &wire.Hello{Protocol: wire.Protocol, Nonce: 1, Config: d}))
+	add(wire.AppendHelloReply(nil, testToken, seq, &wire.HelloReply{Status: wire.ReplyAccept, Protocol: wire.Protocol, Config: d}))
+	add(wire.AppendKeepAlive(nil, testToken, seq, &wire.KeepAlive{Stamp: 7 * ms, Echo: 3 * ms, HasEcho: true}))
+	add(wire.AppendQuality(nil, testToken, seq, &wire.Quality{Frame: 2, RTT: 40 * ms, LossPermille: 10}))
+	add(wire.AppendLeave(nil, testToken, seq, &wire.Leave{Reason: wire.LeaveQuit, Frame: 3}))
+	return out
+}
+
+// FuzzPoll feeds two arbitrary datagrams from a connected peer to Poll,
+// which hands input messages to a real engine. It must not panic, must
+// count every datagram, must answer with at most one small datagram per
+// datagram received, and must raise at most one event per datagram.
+func FuzzPoll(f *testing.F) {
+	ps := validPackets(f, 10)
+	for i, p := range ps {
+		f.Add(p, ps[(i+1)%len(ps)])
+		f.Add(p, p) // a replay
+		f.Add(p[:len(p)/2], p)
+	}
+	f.Add([]byte{}, []byte{0xA1})
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		if len(a) > transport.MaxDatagram || len(b) > transport.MaxDatagram {
+			return
+		}
+		ep, conn, eng := scriptedPeer(t)
+		conn.queue = append(conn.queue, a, b)
+		n, err := ep.Poll(10*ms, eng)
+		if err != nil || n != 2 {
+			t.Fatalf("Poll = %d, %v; want 2, nil", n, err)
+		}
+		s, _ := ep.Peer(0)
+		if s.PacketsReceived != 4 { // 2 for the handshake
+			t.Errorf("PacketsReceived = %d, want 4", s.PacketsReceived)
+		}
+		if len(conn.sent) > 2 {
+			t.Errorf("%d datagrams sent in answer to 2", len(conn.sent))
+		}
+		for _, sz := range conn.sent {
+			if sz > wire.HelloSize {
+				t.Errorf("a %d-byte answer", sz)
+			}
+		}
+		if evs := ep.Events(); len(evs) > 2 {
+			t.Errorf("%d events from 2 datagrams: %v", len(evs), evs)
+		}
+		eng.Advance(20 * ms)
+		mustNil(t, ep.Tick(20*ms))
+	})
+}

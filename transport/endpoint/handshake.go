@@ -1,0 +1,136 @@
+package endpoint
+
+import (
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/transport/wire"
+)
+
+// The handshake, per peer. Each side sends a Hello with its own nonce,
+// repeated every HelloInterval until a HelloReply echoing that nonce
+// arrives; each side answers every Hello (at most once per half
+// HelloInterval) with a HelloReply that accepts or refuses it and carries
+// its own protocol and digest. A peer is connected once our Hello was
+// accepted (helloAcked) and we accepted its Hello (helloSeen). A refusal,
+// seen from either side, is final and raises EventRefused once, with the
+// same field on both sides because both run wire.Compare on the same two
+// digests. A HelloReply (at most 63 bytes) is never larger than the Hello
+// (96 bytes) it answers, and nothing else is sent to a peer before it is
+// connected, so an unvalidated source is never amplified.
+
+// onHello answers a Hello from peer i.
+func (ep *Endpoint[I]) onHello(now time.Duration, i int, h wire.Header, p []byte) error {
+	q := &ep.peers[i]
+	var hello wire.Hello
+	if _, err := wire.DecodeHello(p, ep.cfg.Token, &hello); err != nil {
+		q.st.Malformed++
+		return nil
+	}
+	if q.replied && now-q.lastReply < ep.cfg.HelloInterval/2 {
+		// Not accepted into the window: a legitimate copy may come later.
+		q.st.Limited++
+		return nil
+	}
+	q.window.Accept(h.Seq)
+	if q.state != StateRefused {
+		ep.heard(now, i)
+	}
+	reply := wire.HelloReply{Status: wire.ReplyAccept, Protocol: wire.Protocol, Nonce: hello.Nonce, Config: ep.cfg.Digest}
+	var mismatch error
+	if err := wire.CheckProtocol(hello.Protocol); err != nil {
+		reply.Status, mismatch = wire.ReplyRefuseProtocol, err
+	} else if err := wire.Compare(ep.cfg.Digest, hello.Config); err != nil {
+		reply.Status, mismatch = wire.ReplyRefuseConfig, err
+	}
+	switch {
+	case mismatch != nil:
+		ep.refuse(now, i, false, mismatch)
+	case q.state == StateRefused:
+		// Refused earlier (by the peer's reply): keep saying so.
+		reply.Status = wire.ReplyRefuseConfig
+	default:
+		if !q.helloSeen {
+			q.helloSeen, q.theirNonce = true, hello.Nonce
+		}
+		ep.maybeConnect(now, i)
+	}
+	out, err := wire.AppendHelloReply(ep.sbuf[:0], ep.cfg.Token, q.seq, &reply)
+	if err != nil {
+		return nil // unreachable: the status is valid
+	}
+	q.replied, q.lastReply = true, now
+	q.st.RepliesSent++
+	return ep.send(now, i, out)
+}
+
+// onHelloReply takes the answer to our Hello.
+func (ep *Endpoint[I]) onHelloReply(now time.Duration, i int, h wire.Header, p []byte) error {
+	q := &ep.peers[i]
+	var hr wire.HelloReply
+	if _, err := wire.DecodeHelloReply(p, ep.cfg.Token, &hr); err != nil {
+		q.st.Malformed++
+		return nil
+	}
+	if hr.Nonce != q.nonce {
+		q.st.Stale++
+		return nil
+	}
+	q.window.Accept(h.Seq)
+	ep.heard(now, i)
+	// Run the replier's checks ourselves, so that both sides name the same
+	// field, whatever the status says.
+	err := wire.CheckProtocol(hr.Protocol)
+	if err == nil {
+		err = wire.Compare(ep.cfg.Digest, hr.Config)
+	}
+	if err == nil && hr.Status != wire.ReplyAccept {
+		err = ErrRefused // the peer refused for a reason we cannot see
+	}
+	if err != nil {
+		ep.refuse(now, i, true, err)
+		return nil
+	}
+	q.helloAcked = true
+	ep.maybeConnect(now, i)
+	return nil
+}
+
+// refuse makes a handshaking peer i refused and raises EventRefused. A
+// peer that is already connected stays connected: its configuration cannot
+// change within a match, so a mismatching Hello or reply then is a stray
+// (a restarted peer process, or a token holder's forgery) that only gets
+// its refusal.
+func (ep *Endpoint[I]) refuse(now time.Duration, i int, byPeer bool, err error) {
+	q := &ep.peers[i]
+	if q.state != StateHandshaking {
+		return
+	}
+	q.state = StateRefused
+	ep.event(Event{Kind: EventRefused, Peer: core.PeerID(i), At: now,
+		Err: &HandshakeError{Peer: core.PeerID(i), ByPeer: byPeer, Err: err}})
+}
+
+// maybeConnect connects peer i once both directions are validated.
+func (ep *Endpoint[I]) maybeConnect(now time.Duration, i int) {
+	q := &ep.peers[i]
+	if q.state != StateHandshaking || !q.helloAcked || !q.helloSeen {
+		return
+	}
+	q.state = StateConnected
+	q.lastSent = now // the keep-alive timer starts now
+	ep.event(Event{Kind: EventConnected, Peer: core.PeerID(i), At: now})
+}
+
+// sendHello sends our Hello to peer i.
+func (ep *Endpoint[I]) sendHello(now time.Duration, i int) error {
+	q := &ep.peers[i]
+	hello := wire.Hello{Protocol: wire.Protocol, Nonce: q.nonce, Config: ep.cfg.Digest}
+	out, err := wire.AppendHello(ep.sbuf[:0], ep.cfg.Token, q.seq, &hello)
+	if err != nil {
+		return err
+	}
+	q.helloSent, q.lastHello = true, now
+	q.st.HellosSent++
+	return ep.send(now, i, out)
+}

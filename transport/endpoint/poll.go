@@ -1,0 +1,236 @@
+package endpoint
+
+import (
+	"errors"
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/transport"
+	"github.com/rollstep/rollstep/transport/wire"
+)
+
+// Poll reads up to Config.MaxPoll datagrams from the Conn, at now, and
+// handles each: Hellos are answered, HelloReplies complete or refuse the
+// handshake, KeepAlives are recorded (and answered when the peer was sent
+// nothing for half the keep-alive interval), Leaves and quality reports
+// are recorded, and input packets of connected peers are decoded and handed
+// to r (which may be nil to discard them). Datagrams from unknown
+// addresses, with another token, malformed, replayed or early are dropped
+// and counted (see PeerStats); they change no other state and are never
+// answered. Every valid packet marks its peer heard at now and resumes an
+// interrupted peer.
+//
+// Poll returns the number of datagrams read and an error: the Conn's
+// Receive error, which stops it (ErrClosed, for example), or else the first
+// error of the Conn's Send while answering, which does not (the failure is
+// also counted in PeerStats.SendErrors). Errors of r.Receive are counted in
+// PeerStats.Rejected, not returned. In steady state Poll allocates
+// nothing.
+func (ep *Endpoint[I]) Poll(now time.Duration, r Receiver[I]) (int, error) {
+	if ep.closed {
+		return 0, ErrClosed
+	}
+	ep.polls++
+	var sendErr error // the first failed answer; it does not stop Poll
+	for n := 0; n < ep.cfg.MaxPoll; n++ {
+		size, from, ok, err := ep.conn.Receive(ep.rbuf)
+		if err != nil {
+			return n, err
+		}
+		if !ok {
+			return n, sendErr
+		}
+		i, known := ep.lookup(from)
+		if !known {
+			ep.unknown++
+			ep.unknownBytes += uint64(size)
+			if i, ok := ep.stranger(from, ep.rbuf[:size]); ok {
+				if err := ep.handle(now, i, ep.rbuf[:size], r); err != nil && sendErr == nil {
+					sendErr = err
+				}
+			}
+			continue
+		}
+		if err := ep.handle(now, i, ep.rbuf[:size], r); err != nil && sendErr == nil {
+			sendErr = err
+		}
+	}
+	ep.pollLimited++
+	return ep.cfg.MaxPoll, sendErr
+}
+
+// handle processes datagram p from peer i. It returns only Conn errors.
+func (ep *Endpoint[I]) handle(now time.Duration, i int, p []byte, r Receiver[I]) error {
+	q := &ep.peers[i]
+	q.st.PacketsReceived++
+	q.st.BytesReceived += uint64(len(p))
+	h, err := wire.ParseHeader(p, ep.cfg.Token)
+	if err != nil {
+		if errors.Is(err, wire.ErrWrongToken) {
+			q.st.WrongToken++
+		} else {
+			q.st.Malformed++
+		}
+		return nil
+	}
+	// A disconnected or departed peer is finished: nothing it sends counts.
+	// A refused peer still gets its Hellos answered (with the refusal).
+	if q.state == StateDisconnected || q.state == StateLeft ||
+		(q.state == StateRefused && h.Type != wire.TypeHello) {
+		q.st.Stale++
+		return nil
+	}
+	if q.window.Check(h.Seq) != nil {
+		q.st.Replayed++
+		return nil
+	}
+	switch h.Type {
+	case wire.TypeHello:
+		return ep.onHello(now, i, h, p)
+	case wire.TypeHelloReply:
+		return ep.onHelloReply(now, i, h, p)
+	case wire.TypeInput:
+		return ep.onInput(now, i, h, p, r)
+	case wire.TypeKeepAlive:
+		return ep.onKeepAlive(now, i, h, p)
+	case wire.TypeLeave:
+		var l wire.Leave
+		if _, err := wire.DecodeLeave(p, ep.cfg.Token, &l); err != nil {
+			q.st.Malformed++
+			return nil
+		}
+		q.window.Accept(h.Seq)
+		q.heard, q.lastHeard = true, now
+		q.state = StateLeft
+		ep.event(Event{Kind: EventLeft, Peer: core.PeerID(i), At: now, Reason: l.Reason, Frame: l.Frame})
+	case wire.TypeQuality:
+		if !q.state.live() {
+			q.st.Early++
+			return nil
+		}
+		var qu wire.Quality
+		if _, err := wire.DecodeQuality(p, ep.cfg.Token, &qu); err != nil {
+			q.st.Malformed++
+			return nil
+		}
+		q.window.Accept(h.Seq)
+		ep.heard(now, i)
+		q.st.Quality, q.st.HasQuality = qu, true
+	default:
+		q.st.Malformed++
+	}
+	return nil
+}
+
+// heard marks peer i heard at now and resumes it if it was interrupted.
+func (ep *Endpoint[I]) heard(now time.Duration, i int) {
+	q := &ep.peers[i]
+	q.heard, q.lastHeard = true, now
+	if q.state == StateInterrupted {
+		q.state = StateConnected
+		ep.event(Event{Kind: EventResumed, Peer: core.PeerID(i), At: now})
+	}
+}
+
+// onInput decodes an input packet of a connected peer and hands it to r.
+func (ep *Endpoint[I]) onInput(now time.Duration, i int, h wire.Header, p []byte, r Receiver[I]) error {
+	q := &ep.peers[i]
+	if !q.state.live() {
+		q.st.Early++
+		return nil
+	}
+	if _, err := ep.codec.DecodeInput(p, ep.cfg.Token, &ep.msg); err != nil {
+		q.st.Malformed++
+		return nil
+	}
+	q.window.Accept(h.Seq)
+	ep.heard(now, i)
+	m := &ep.msg
+	q.stamp(now, m.Stamp)
+	if m.HasEcho {
+		q.observeRTT(now - m.Echo - m.EchoDelay)
+	}
+	q.st.InputsReceived++
+	if r != nil {
+		if err := r.Receive(now, core.PeerID(i), m); err != nil {
+			q.st.Rejected++
+		}
+	}
+	return nil
+}
+
+// onKeepAlive records a connected peer's KeepAlive and answers it when
+// the peer was sent nothing for half the keep-alive interval.
+func (ep *Endpoint[I]) onKeepAlive(now time.Duration, i int, h wire.Header, p []byte) error {
+	q := &ep.peers[i]
+	if !q.state.live() {
+		q.st.Early++
+		return nil
+	}
+	var k wire.KeepAlive
+	if _, err := wire.DecodeKeepAlive(p, ep.cfg.Token, &k); err != nil {
+		q.st.Malformed++
+		return nil
+	}
+	q.window.Accept(h.Seq)
+	ep.heard(now, i)
+	q.stamp(now, k.Stamp)
+	if k.HasEcho {
+		q.observeRTT(now - k.Echo - k.EchoDelay)
+	}
+	if now-q.lastSent >= ep.cfg.KeepAliveInterval/2 {
+		return ep.sendKeepAlive(now, i)
+	}
+	return nil
+}
+
+// Forgetter is implemented by Conns that give a datagram from a new source
+// address a provisional PeerID until the layer above vouches for it, such
+// as transport/udp with AcceptUnknown. Forget drops such a peer.
+type Forgetter interface {
+	Forget(id transport.PeerID) error
+}
+
+// Rebinder is implemented by Conns whose peers' addresses can change, such
+// as transport/udp behind a NAT. Rebind moves peer id to the address from
+// which provisional peer from sent, and forgets from.
+type Rebinder interface {
+	Rebind(id, from transport.PeerID) error
+}
+
+// stranger handles datagram p from address from, which is not in the
+// table. With a Forgetter Conn, a stranger whose datagram does not carry
+// this match's token is forgotten, freeing its provisional slot. With a
+// Rebinder Conn, a Hello that repeats the nonce of a connected peer's
+// Hello is that peer at a new address (its NAT mapping changed; a peer
+// repeats its Hello while it hears nothing, see Tick): the endpoint
+// rebinds the peer there and returns its index, so the Hello is handled
+// as the peer's. Other strangers are only counted and never answered.
+func (ep *Endpoint[I]) stranger(from transport.PeerID, p []byte) (int, bool) {
+	h, err := wire.ParseHeader(p, ep.cfg.Token)
+	if err != nil {
+		if f, ok := ep.conn.(Forgetter); ok {
+			f.Forget(from)
+		}
+		return 0, false
+	}
+	rb, ok := ep.conn.(Rebinder)
+	if !ok || h.Type != wire.TypeHello {
+		return 0, false
+	}
+	var hello wire.Hello
+	if _, err := wire.DecodeHello(p, ep.cfg.Token, &hello); err != nil {
+		return 0, false
+	}
+	for i := range ep.peers {
+		q := &ep.peers[i]
+		if q.state.live() && q.helloSeen && q.theirNonce == hello.Nonce {
+			if rb.Rebind(q.addr, from) != nil {
+				return 0, false
+			}
+			q.st.Rebinds++
+			return i, true
+		}
+	}
+	return 0, false
+}

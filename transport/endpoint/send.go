@@ -1,0 +1,226 @@
+package endpoint
+
+import (
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/transport/wire"
+)
+
+// Send encodes each of the engine's messages (core.Ready.Messages) with the
+// peer's next sequence number and sends it, at now. Messages to peers that
+// are not connected (handshaking, refused, disconnected, left) are not sent
+// and are counted in PeerStats.Unsent: core repeats every unacknowledged
+// input in every message, so nothing is lost by skipping one. An input
+// packet that cannot carry the whole message carries its oldest inputs
+// (see wire.Fit) and is counted in PeerStats.Truncated. Send tries every
+// message and returns the first error: ErrUnknownPeer for a message to a
+// peer outside the table, an encoding error (a message core would never
+// produce), or the Conn's. In steady state it allocates nothing.
+func (ep *Endpoint[I]) Send(now time.Duration, msgs []core.Outgoing[I]) error {
+	if ep.closed {
+		return ErrClosed
+	}
+	var first error
+	for _, o := range msgs {
+		if err := ep.sendMessage(now, o.To, o.Message); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+func (ep *Endpoint[I]) sendMessage(now time.Duration, to core.PeerID, m *core.Message[I]) error {
+	if to < 0 || int(to) >= len(ep.peers) {
+		return ErrUnknownPeer
+	}
+	q := &ep.peers[to]
+	if !q.state.live() {
+		q.st.Unsent++
+		return nil
+	}
+	out, fit, err := ep.codec.AppendInput(ep.sbuf[:0], ep.cfg.Token, q.seq, m)
+	if err != nil {
+		return err
+	}
+	if !fit.Complete() {
+		q.st.Truncated++
+	}
+	q.st.InputsSent++
+	return ep.send(now, int(to), out)
+}
+
+// send sends datagram p to peer i, consuming a sequence number.
+func (ep *Endpoint[I]) send(now time.Duration, i int, p []byte) error {
+	q := &ep.peers[i]
+	q.seq++
+	q.lastSent = now
+	if err := ep.conn.Send(q.addr, p); err != nil {
+		q.st.SendErrors++
+		return err
+	}
+	q.st.PacketsSent++
+	q.st.BytesSent += uint64(len(p))
+	return nil
+}
+
+// Tick runs the timers at now, peer by peer: it sends (or repeats) the
+// Hello of a handshaking or interrupted peer every HelloInterval (the
+// latter so that a peer can rebind us if our address changed), sends a
+// KeepAlive to a
+// connected peer that was sent nothing for KeepAliveInterval, raises
+// EventInterrupted after InterruptTimeout and EventDisconnected after
+// DisconnectTimeout of silence, and EventDisconnected with
+// ErrHandshakeTimeout when a handshake outlasts HandshakeTimeout, counted
+// from the first Tick. A timer of length d armed at t fires in the first
+// Tick with now >= t+d. Tick returns the first error of the Conn's Send,
+// after trying every peer. In steady state it allocates nothing.
+func (ep *Endpoint[I]) Tick(now time.Duration) error {
+	if ep.closed {
+		return ErrClosed
+	}
+	if !ep.started {
+		ep.started, ep.start = true, now
+	}
+	var first error
+	keep := func(err error) {
+		if err != nil && first == nil {
+			first = err
+		}
+	}
+	for i := range ep.peers {
+		q := &ep.peers[i]
+		switch q.state {
+		case StateHandshaking:
+			if now-ep.start >= ep.cfg.HandshakeTimeout {
+				q.state = StateDisconnected
+				ep.event(Event{Kind: EventDisconnected, Peer: core.PeerID(i), At: now, Err: ErrHandshakeTimeout})
+				continue
+			}
+			if !q.helloAcked && (!q.helloSent || now-q.lastHello >= ep.cfg.HelloInterval) {
+				keep(ep.sendHello(now, i))
+			}
+		case StateConnected, StateInterrupted:
+			silence := now - q.lastHeard
+			if silence >= ep.cfg.DisconnectTimeout {
+				q.state = StateDisconnected
+				ep.event(Event{Kind: EventDisconnected, Peer: core.PeerID(i), At: now})
+				continue
+			}
+			if q.state == StateConnected && silence >= ep.cfg.InterruptTimeout {
+				q.state = StateInterrupted
+				ep.event(Event{Kind: EventInterrupted, Peer: core.PeerID(i), At: now})
+			}
+			// While interrupted, repeat our Hello (same nonce): if our
+			// address changed, it lets the peer find us (see Rebinder).
+			if q.state == StateInterrupted && now-q.lastHello >= ep.cfg.HelloInterval {
+				keep(ep.sendHello(now, i))
+			}
+			if now-q.lastSent >= ep.cfg.KeepAliveInterval {
+				keep(ep.sendKeepAlive(now, i))
+			}
+		}
+	}
+	return first
+}
+
+// Deadline returns the earliest time at which Tick has something to do
+// (a Hello, a KeepAlive or a timeout), so a host or a test can sleep or
+// jump virtual time until then; ok is false when no timer is armed. Before
+// the first Tick it returns 0 and true.
+func (ep *Endpoint[I]) Deadline() (at time.Duration, ok bool) {
+	if !ep.started {
+		return 0, true
+	}
+	set := func(t time.Duration) {
+		if !ok || t < at {
+			at, ok = t, true
+		}
+	}
+	for i := range ep.peers {
+		q := &ep.peers[i]
+		switch q.state {
+		case StateHandshaking:
+			set(ep.start + ep.cfg.HandshakeTimeout)
+			if !q.helloAcked {
+				set(q.lastHello + ep.cfg.HelloInterval)
+			}
+		case StateConnected:
+			set(q.lastHeard + ep.cfg.InterruptTimeout)
+			set(q.lastSent + ep.cfg.KeepAliveInterval)
+		case StateInterrupted:
+			set(q.lastHeard + ep.cfg.DisconnectTimeout)
+			set(q.lastSent + ep.cfg.KeepAliveInterval)
+			set(q.lastHello + ep.cfg.HelloInterval)
+		}
+	}
+	return at, ok
+}
+
+// sendKeepAlive sends a KeepAlive to peer i, echoing the newest stamp
+// received from it.
+func (ep *Endpoint[I]) sendKeepAlive(now time.Duration, i int) error {
+	q := &ep.peers[i]
+	k := wire.KeepAlive{Stamp: max(now, 0)}
+	if q.hasEcho {
+		k.Echo, k.EchoDelay, k.HasEcho = q.echo, max(now-q.echoAt, 0), true
+	}
+	out, err := wire.AppendKeepAlive(ep.sbuf[:0], ep.cfg.Token, q.seq, &k)
+	if err != nil {
+		return err
+	}
+	q.st.KeepAlivesSent++
+	return ep.send(now, i, out)
+}
+
+// Leave tells every connected or handshaking peer that we leave the match
+// at frame, sending Config.LeaveCopies copies of a Leave to each (at once:
+// a quitting host may not tick again). Peers stay in their state; the
+// endpoint can still Poll and Close. It returns the first error, after
+// trying every peer.
+func (ep *Endpoint[I]) Leave(now time.Duration, reason wire.LeaveReason, frame core.Frame) error {
+	if ep.closed {
+		return ErrClosed
+	}
+	l := wire.Leave{Reason: reason, Frame: frame}
+	var first error
+	for i := range ep.peers {
+		q := &ep.peers[i]
+		if q.state.final() {
+			continue
+		}
+		for range ep.cfg.LeaveCopies {
+			out, err := wire.AppendLeave(ep.sbuf[:0], ep.cfg.Token, q.seq, &l)
+			if err == nil {
+				err = ep.send(now, i, out)
+			}
+			if err != nil {
+				if first == nil {
+					first = err
+				}
+				break
+			}
+		}
+	}
+	return first
+}
+
+// SendQuality sends a quality report to connected peer p. It returns
+// ErrUnknownPeer for a peer outside the table, and does nothing for a peer
+// that is not connected.
+func (ep *Endpoint[I]) SendQuality(now time.Duration, p core.PeerID, qu *wire.Quality) error {
+	if ep.closed {
+		return ErrClosed
+	}
+	if p < 0 || int(p) >= len(ep.peers) {
+		return ErrUnknownPeer
+	}
+	if !ep.peers[p].state.live() {
+		return nil
+	}
+	out, err := wire.AppendQuality(ep.sbuf[:0], ep.cfg.Token, ep.peers[p].seq, qu)
+	if err != nil {
+		return err
+	}
+	return ep.send(now, int(p), out)
+}

@@ -1,0 +1,123 @@
+package endpoint
+
+import (
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/transport"
+	"github.com/rollstep/rollstep/transport/wire"
+)
+
+// PeerStats describes one remote peer. Bytes are datagram payloads; the
+// Wire methods add transport.HeaderOverhead per datagram, as transport/sim
+// counts.
+type PeerStats struct {
+	Addr  transport.PeerID // the peer's transport address
+	State PeerState        // where the peer is in its life cycle
+
+	Heard     bool          // a valid packet has arrived from the peer
+	LastHeard time.Duration // when the newest valid packet arrived, if Heard
+
+	// RTT is the smoothed round-trip time measured from the echoes of
+	// KeepAlive and input packets, Jitter its mean deviation; valid when
+	// RTTSamples > 0.
+	RTT        time.Duration
+	Jitter     time.Duration
+	RTTSamples int
+
+	PacketsSent     uint64 // datagrams sent to the peer, of every type
+	BytesSent       uint64 // their payload bytes
+	PacketsReceived uint64 // datagrams received from the peer's address, valid or not
+	BytesReceived   uint64 // their payload bytes
+
+	HellosSent     uint64 // Hellos sent
+	RepliesSent    uint64 // HelloReplies sent
+	InputsSent     uint64 // input packets sent
+	KeepAlivesSent uint64 // KeepAlives sent
+	InputsReceived uint64 // input packets handed to the Receiver
+	Rebinds        uint64 // moves to a new address (see Rebinder)
+
+	Truncated  uint64 // input packets that could not carry the whole message
+	Unsent     uint64 // engine messages not sent: handshake incomplete or peer gone
+	SendErrors uint64 // Conn.Send failures
+
+	// Dropped datagrams, by reason. None of them changes any state but
+	// these counters.
+	WrongToken uint64 // another match's token
+	Malformed  uint64 // not a valid packet (garbage, truncated, bad fields)
+	Replayed   uint64 // a sequence number already seen or too old
+	Early      uint64 // input or keep-alive before the handshake completed
+	Limited    uint64 // Hellos over the reply rate (one per HelloInterval/2)
+	Stale      uint64 // HelloReplies to another nonce, or packets after the peer's end
+	Rejected   uint64 // input messages the Receiver refused (core's *MessageError)
+
+	// Quality is the newest quality report from the peer, if HasQuality.
+	Quality    wire.Quality
+	HasQuality bool
+}
+
+// WireBytesSent returns BytesSent plus transport.HeaderOverhead per packet.
+func (s *PeerStats) WireBytesSent() uint64 {
+	return s.BytesSent + transport.HeaderOverhead*s.PacketsSent
+}
+
+// WireBytesReceived returns BytesReceived plus transport.HeaderOverhead per
+// packet.
+func (s *PeerStats) WireBytesReceived() uint64 {
+	return s.BytesReceived + transport.HeaderOverhead*s.PacketsReceived
+}
+
+// Stats are an Endpoint's counters; see Endpoint.Stats.
+type Stats struct {
+	Polls        uint64 // calls of Poll
+	PollLimited  uint64 // Poll calls that stopped at Config.MaxPoll datagrams
+	Unknown      uint64 // datagrams from addresses not in the peer table, dropped
+	UnknownBytes uint64 // their payload bytes
+	// Peers has one entry per peer, indexed by core.PeerID. It is owned by
+	// the endpoint and overwritten by the next call of Stats.
+	Peers []PeerStats
+}
+
+// Stats returns the endpoint's counters.
+func (ep *Endpoint[I]) Stats() Stats {
+	for i := range ep.peers {
+		ep.statsBuf[i] = ep.peerStats(i)
+	}
+	return Stats{Polls: ep.polls, PollLimited: ep.pollLimited, Unknown: ep.unknown,
+		UnknownBytes: ep.unknownBytes, Peers: ep.statsBuf}
+}
+
+// Peer returns the counters of peer p; ok is false if p is not in the
+// table.
+func (ep *Endpoint[I]) Peer(p core.PeerID) (s PeerStats, ok bool) {
+	if p < 0 || int(p) >= len(ep.peers) {
+		return PeerStats{}, false
+	}
+	return ep.peerStats(int(p)), true
+}
+
+func (ep *Endpoint[I]) peerStats(i int) PeerStats {
+	q := &ep.peers[i]
+	s := q.st
+	s.Addr, s.State = q.addr, q.state
+	s.Heard, s.LastHeard = q.heard, q.lastHeard
+	s.RTT, s.Jitter, s.RTTSamples = q.srtt, q.rttvar, q.samples
+	return s
+}
+
+// FillStats writes the byte and packet counters of every peer into the
+// engine's stats s (s.Peers[p] for core.PeerID p), with
+// transport.HeaderOverhead counted per datagram, as transport/sim and the
+// scenario simulator count bandwidth. Entries of s.Peers past the peer
+// table are left alone.
+func (ep *Endpoint[I]) FillStats(s *core.Stats) {
+	for i := range ep.peers {
+		if i >= len(s.Peers) {
+			return
+		}
+		st := &ep.peers[i].st
+		d := &s.Peers[i]
+		d.BytesSent, d.PacketsSent = st.WireBytesSent(), st.PacketsSent
+		d.BytesReceived, d.PacketsReceived = st.WireBytesReceived(), st.PacketsReceived
+	}
+}

@@ -1,0 +1,221 @@
+package endpoint
+
+import (
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/transport/wire"
+)
+
+const ms = time.Millisecond
+
+func TestKeepAlive(t *testing.T) {
+	t.Run("idle", func(t *testing.T) {
+		m := connected(t) // connected at 40 ms, now 100 ms
+		m.run(2*time.Second, ms)
+		for i, nd := range m.nodes {
+			s, _ := nd.ep.Peer(0)
+			// Sent at 240, 440, ..., 1840 ms: every 200 ms after the
+			// connection, and never answered (each side sent within 100 ms).
+			if s.KeepAlivesSent != 9 {
+				t.Errorf("node %d sent %d keep-alives in 2 s, want 9", i, s.KeepAlivesSent)
+			}
+			if s.RTTSamples == 0 || s.RTT != 40*ms {
+				t.Errorf("node %d: RTT %v from %d samples, want 40ms", i, s.RTT, s.RTTSamples)
+			}
+			if len(nd.events) != 0 {
+				t.Errorf("node %d events = %v, want none", i, nd.events)
+			}
+		}
+	})
+	t.Run("inputs flow", func(t *testing.T) {
+		m := connected(t)
+		var msg core.Message[testInput]
+		for now := m.net.Now() + ms; now <= 2*time.Second; now += ms {
+			m.step(now)
+			if now%(16*ms) == 0 {
+				msg.Stamp = now
+				for i, nd := range m.nodes {
+					msg.Inputs = []core.InputRun[testInput]{{Player: core.PlayerHandle(i), Start: msg.Frame, Values: []testInput{1}}}
+					mustNil(t, nd.ep.Send(now, []core.Outgoing[testInput]{{To: 0, Message: &msg}}))
+				}
+				msg.Frame++
+			}
+		}
+		for i, nd := range m.nodes {
+			s, _ := nd.ep.Peer(0)
+			if s.KeepAlivesSent != 0 || s.InputsSent == 0 {
+				t.Errorf("node %d sent %d keep-alives and %d inputs, want 0 and some", i, s.KeepAlivesSent, s.InputsSent)
+			}
+			if got := uint64(len(nd.rx.msgs)); got != s.InputsReceived || got < 100 {
+				t.Errorf("node %d received %d messages, InputsReceived %d", i, got, s.InputsReceived)
+			}
+		}
+	})
+	t.Run("answered", func(t *testing.T) {
+		// Node 1 stays silent except for answers: node 0's keep-alives are
+		// answered at once, so node 0 measures the RTT.
+		m := connected(t)
+		a, b := m.nodes[0], m.nodes[1]
+		for now := m.net.Now() + ms; now <= time.Second; now += ms {
+			m.net.RunUntil(now)
+			mustPoll(t)(a.ep.Poll(now, nil))
+			mustNil(t, a.ep.Tick(now))
+			mustPoll(t)(b.ep.Poll(now, nil)) // b never ticks
+		}
+		sa, _ := a.ep.Peer(0)
+		sb, _ := b.ep.Peer(0)
+		if sb.KeepAlivesSent == 0 || sb.KeepAlivesSent > sa.KeepAlivesSent {
+			t.Errorf("node 1 answered %d of %d keep-alives", sb.KeepAlivesSent, sa.KeepAlivesSent)
+		}
+		if sa.RTT != 40*ms {
+			t.Errorf("node 0 RTT = %v, want 40ms", sa.RTT)
+		}
+	})
+}
+
+// silentPeer returns a connected mesh in which only node 0 runs from now
+// on, and the time node 0 last heard node 1.
+func silentPeer(t *testing.T) (*mesh, time.Duration) {
+	m := connected(t)
+	s, _ := m.nodes[0].ep.Peer(0)
+	return m, s.LastHeard
+}
+
+// tick0 advances the network and node 0 alone to now.
+func tick0(t *testing.T, m *mesh, now time.Duration) []Event {
+	t.Helper()
+	m.net.RunUntil(now)
+	mustPoll(t)(m.nodes[0].ep.Poll(now, nil))
+	mustNil(t, m.nodes[0].ep.Tick(now))
+	return m.nodes[0].ep.Events()
+}
+
+func TestSilence(t *testing.T) {
+	t.Run("boundaries", func(t *testing.T) {
+		m, heard := silentPeer(t)
+		for _, c := range []struct {
+			at   time.Duration
+			want []Event
+		}{
+			{heard + 499*ms, nil},
+			{heard + 500*ms, []Event{{Kind: EventInterrupted, At: heard + 500*ms}}},
+			{heard + 2499*ms, nil},
+			{heard + 2500*ms, []Event{{Kind: EventDisconnected, At: heard + 2500*ms}}},
+			{heard + 10*time.Second, nil},
+		} {
+			if got := tick0(t, m, c.at); !slices.Equal(got, c.want) {
+				t.Errorf("Tick(%v) events = %v, want %v", c.at, got, c.want)
+			}
+		}
+		if st := m.nodes[0].ep.State(0); st != StateDisconnected {
+			t.Errorf("state = %v, want disconnected", st)
+		}
+		// A disconnected peer is finished: neither answered nor sent to.
+		before, _ := m.nodes[0].ep.Peer(0)
+		m.step(m.net.Now() + time.Second)
+		after, _ := m.nodes[0].ep.Peer(0)
+		if after.PacketsSent != before.PacketsSent || len(m.nodes[0].events) != 0 {
+			t.Errorf("sent %d packets and raised %v after the disconnect", after.PacketsSent-before.PacketsSent, m.nodes[0].events)
+		}
+	})
+	t.Run("resumed", func(t *testing.T) {
+		m, heard := silentPeer(t)
+		if got := tick0(t, m, heard+600*ms); len(got) != 1 || got[0].Kind != EventInterrupted {
+			t.Fatalf("events = %v, want interrupted", got)
+		}
+		if got := m.nodes[0].ep.State(0); got != StateInterrupted {
+			t.Fatalf("state = %v, want interrupted", got)
+		}
+		// Node 1 comes back: its keep-alive arrives 20 ms after it is sent.
+		back := heard + 700*ms
+		m.net.RunUntil(back)
+		mustNil(t, m.nodes[1].ep.Tick(back))
+		want := []Event{{Kind: EventResumed, At: back + 20*ms}}
+		if got := tick0(t, m, back+19*ms); len(got) != 0 {
+			t.Errorf("events at %v = %v, want none", back+19*ms, got)
+		}
+		if got := tick0(t, m, back+20*ms); !slices.Equal(got, want) {
+			t.Errorf("events = %v, want %v", got, want)
+		}
+		if got := m.nodes[0].ep.State(0); got != StateConnected {
+			t.Errorf("state = %v, want connected", got)
+		}
+	})
+	t.Run("handshake timeout", func(t *testing.T) {
+		m := newMesh(t, 2, link20ms, nil) // node 1 never runs
+		tick0(t, m, 0)
+		if got := tick0(t, m, DefaultHandshakeTimeout-ms); len(got) != 0 {
+			t.Errorf("events before the timeout = %v", got)
+		}
+		got := tick0(t, m, DefaultHandshakeTimeout)
+		if len(got) != 1 || got[0].Kind != EventDisconnected || !errors.Is(got[0].Err, ErrHandshakeTimeout) {
+			t.Errorf("events = %v, want disconnected with ErrHandshakeTimeout", got)
+		}
+	})
+	t.Run("deadline", func(t *testing.T) {
+		m, heard := silentPeer(t)
+		at, ok := m.nodes[0].ep.Deadline()
+		// Connected at 40 ms: the first keep-alive is due at 240 ms, before
+		// the interruption at heard+500 ms.
+		if !ok || at != 240*ms {
+			t.Errorf("Deadline() = %v, %v; want 240ms, true (heard at %v)", at, ok, heard)
+		}
+	})
+}
+
+func TestLeave(t *testing.T) {
+	m := connected(t)
+	now := m.net.Now()
+	mustNil(t, m.nodes[0].ep.Leave(now, wire.LeaveQuit, 77))
+	m.run(now+100*ms, ms)
+	want := []Event{{Kind: EventLeft, At: now + 20*ms, Reason: wire.LeaveQuit, Frame: 77}}
+	if got := m.nodes[1].events; !slices.Equal(got, want) {
+		t.Errorf("events = %v, want %v", got, want)
+	}
+	s, _ := m.nodes[1].ep.Peer(0)
+	if s.State != StateLeft || s.Stale != DefaultLeaveCopies-1 {
+		t.Errorf("state %v, %d stale copies; want left, %d", s.State, s.Stale, DefaultLeaveCopies-1)
+	}
+	var msg core.Message[testInput]
+	mustNil(t, m.nodes[1].ep.Send(now, []core.Outgoing[testInput]{{To: 0, Message: &msg}}))
+	if s, _ := m.nodes[1].ep.Peer(0); s.Unsent != 1 {
+		t.Errorf("Unsent = %d after sending to a departed peer, want 1", s.Unsent)
+	}
+}
+
+func TestDisconnect(t *testing.T) {
+	m := connected(t)
+	a := m.nodes[0].ep
+	if err := a.Disconnect(5); !errors.Is(err, ErrUnknownPeer) {
+		t.Errorf("Disconnect(5) = %v, want ErrUnknownPeer", err)
+	}
+	mustNil(t, a.Disconnect(0))
+	before, _ := a.Peer(0)
+	m.run(m.net.Now()+time.Second, ms)
+	after, _ := a.Peer(0)
+	if after.State != StateDisconnected || after.PacketsSent != before.PacketsSent || len(m.nodes[0].events) != 0 {
+		t.Errorf("state %v, %d packets sent, events %v after Disconnect", after.State, after.PacketsSent-before.PacketsSent, m.nodes[0].events)
+	}
+	if after.Stale == before.Stale {
+		t.Errorf("the peer's keep-alives were not dropped as stale")
+	}
+}
+
+func TestQuality(t *testing.T) {
+	m := connected(t)
+	q := wire.Quality{Frame: 12, RTT: 40 * ms, Jitter: 2 * ms, LossPermille: 25}
+	now := m.net.Now()
+	mustNil(t, m.nodes[0].ep.SendQuality(now, 0, &q))
+	if err := m.nodes[0].ep.SendQuality(now, 3, &q); !errors.Is(err, ErrUnknownPeer) {
+		t.Errorf("SendQuality(peer 3) = %v, want ErrUnknownPeer", err)
+	}
+	m.run(now+30*ms, ms)
+	s, _ := m.nodes[1].ep.Peer(0)
+	if !s.HasQuality || s.Quality != q {
+		t.Errorf("received quality %+v (%v), want %+v", s.Quality, s.HasQuality, q)
+	}
+}
