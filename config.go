@@ -1,0 +1,158 @@
+package rollstep
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/transport"
+	"github.com/rollstep/rollstep/transport/endpoint"
+)
+
+// Defaults for the zero fields of a Config.
+const (
+	// DefaultLockstepRate is the turns per second of Lockstep mode when
+	// Config.TickRate is 0.
+	DefaultLockstepRate = 10
+	// DefaultFrameRate is the frames per second of Rollback and Auto mode
+	// when Config.TickRate is 0.
+	DefaultFrameRate = 60
+	// DefaultMaxPrediction is the prediction window W of Rollback mode,
+	// and its bound in Auto mode, when Config.Prediction is 0.
+	DefaultMaxPrediction = 8
+	// DefaultDelayBudget is the felt lag Auto mode covers with input
+	// delay when Config.DelayBudget is 0.
+	DefaultDelayBudget = 100 * time.Millisecond
+)
+
+// ErrMode is returned by NewSession for a Config.Mode that is not
+// Lockstep, Rollback or Auto (including the zero ModeUnknown).
+var ErrMode = errors.New("rollstep: unknown mode")
+
+// ErrInvalidConfig is matched by errors NewSession returns for a field
+// that does not apply to the chosen mode.
+var ErrInvalidConfig = errors.New("rollstep: invalid config")
+
+// Peer is one remote peer of the match: its transport address and the
+// players it owns. Its index in Config.Peers is its core.PeerID.
+type Peer struct {
+	Addr    transport.PeerID    // the peer's address on the Conn
+	Players []core.PlayerHandle // the players whose inputs it produces
+}
+
+// Config configures a session of any mode. Mode, Players, Peers and (for a
+// playing peer) Local must be set; every other zero field means the
+// default of the chosen front end, as its comment says. Every peer of a
+// match uses the same Mode-independent match fields (Players, TickRate,
+// ChecksumInterval, Game): the handshake compares them. Peers of one match
+// may run different modes only if they agree on these and on the input
+// framing, which Lockstep/Auto and Rollback do not share: use one mode
+// family per match.
+type Config struct {
+	// Mode picks the front end; ModeUnknown is refused.
+	Mode Mode
+
+	// Players is the number of players in the match.
+	Players int
+	// Local lists the players this session produces inputs for.
+	Local []core.PlayerHandle
+	// Peers lists the remote peers; every player is local or owned by
+	// exactly one peer.
+	Peers []Peer
+
+	// TickRate is the frames per second: turns per second in Lockstep
+	// (0 means DefaultLockstepRate), frames per second in Rollback and
+	// Auto (0 means DefaultFrameRate).
+	TickRate int
+	// TicksPerTurn is the game steps per frame (Lockstep and Auto only; 0
+	// means 1).
+	TicksPerTurn int
+
+	// InputDelay is the initial input delay D in frames; 0 means the front
+	// end's default. MaxDelay bounds the adaptive D (0: the front end's
+	// default); FixedDelay keeps D at InputDelay.
+	InputDelay int
+	MaxDelay   int  // bound of the adaptive D
+	FixedDelay bool // keep D at InputDelay
+
+	// Prediction is W in Rollback mode and the largest W in Auto mode; 0
+	// means DefaultMaxPrediction. It must be 0 in Lockstep mode.
+	Prediction int
+	// DelayBudget is the felt lag Auto mode covers with delay before it
+	// predicts; 0 means DefaultDelayBudget. Auto mode only.
+	DelayBudget time.Duration
+
+	// HoldInputs makes Lockstep and Auto inputs state-style, as Rollback's
+	// always are: AddLocalInput sets the input the player holds and every
+	// frame uses the newest. By default Lockstep and Auto queue inputs as
+	// commands, one per frame, the zero input when none is queued (see
+	// lockstep.Config.HoldInputs).
+	HoldInputs bool
+
+	// MaxStepsPerUpdate bounds the frames one Update runs; the rest run
+	// in later Updates. 0 means the front end's default (4).
+	MaxStepsPerUpdate int
+	// ChecksumInterval is core.Config.ChecksumInterval; 0 means 1.
+	ChecksumInterval int
+	// Game identifies the game build in the handshake digest.
+	Game [16]byte
+	// Transport configures the connection (token, timeouts, nonce
+	// source); its Digest is ignored.
+	Transport endpoint.Config
+	// StepClock, when set, measures this machine's step time so that
+	// Lockstep and Auto pacing follow the slowest CPU (see
+	// lockstep.Config.StepClock). Ignored in Rollback mode.
+	StepClock func() time.Duration
+}
+
+// period returns the frame period of c in its mode.
+func (c *Config) period() time.Duration {
+	r := c.TickRate
+	if r == 0 {
+		r = DefaultFrameRate
+		if c.Mode == Lockstep {
+			r = DefaultLockstepRate
+		}
+	}
+	if r < 1 {
+		return 0
+	}
+	return time.Second / time.Duration(r)
+}
+
+// Validate reports the first problem with c: an error matching ErrMode or
+// ErrInvalidConfig, or the chosen front end's validation error. It does
+// not modify c.
+func (c Config) Validate() error {
+	if err := c.check(); err != nil {
+		return err
+	}
+	if c.Mode == Rollback {
+		return rollbackConfig(&c).Validate()
+	}
+	return lockstepConfig(&c).Validate()
+}
+
+// check reports fields that do not apply to c's mode.
+func (c *Config) check() error {
+	bad := func(field, reason string) error {
+		return fmt.Errorf("%w: %s %s in mode %v", ErrInvalidConfig, field, reason, c.Mode)
+	}
+	switch c.Mode {
+	case Lockstep, Rollback, Auto:
+	default:
+		return fmt.Errorf("%w: Mode is %d", ErrMode, int(c.Mode))
+	}
+	switch {
+	case c.TickRate < 0:
+		return bad("TickRate", fmt.Sprintf("is %d", c.TickRate))
+	case c.Mode == Lockstep && c.Prediction != 0:
+		return bad("Prediction", "must be 0 (lockstep never predicts)")
+	case c.Mode == Rollback && c.TicksPerTurn > 1:
+		return bad("TicksPerTurn", "applies to lockstep and auto only")
+	case c.Mode != Auto && c.DelayBudget != 0:
+		return bad("DelayBudget", "applies to auto only")
+	}
+	return nil
+}

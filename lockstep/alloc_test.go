@@ -1,0 +1,74 @@
+package lockstep
+
+import (
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/transport/sim"
+)
+
+// TestUpdateAllocs: after warm-up, an Update that receives, runs a turn
+// and sends allocates nothing, and neither does a stalled one.
+func TestUpdateAllocs(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		link sim.LinkConfig
+	}{
+		{"running", sim.LinkConfig{Latency: sim.Latency{Base: 20 * ms}}},
+		{"stalling", sim.LinkConfig{Latency: sim.Latency{Base: 200 * ms, Jitter: 50 * ms}, Loss: 0.1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newMatch(t, 3, 31, tc.link, Config{TurnPeriod: 20 * ms, InputDelay: 2, FixedDelay: true})
+			m.run(5 * time.Second)
+			for _, p := range m.peers { // the test game's own record must not grow
+				p.sums = append(make([]uint64, 0, len(p.sums)+10000), p.sums...)
+			}
+			seq := [3]uint32{100000, 100000, 100000}
+			allocs := testing.AllocsPerRun(2000, func() {
+				m.now += 5 * ms
+				m.net.RunUntil(m.now)
+				for i, p := range m.peers {
+					seq[i]++
+					_ = p.sess.AddLocalInput(core.PlayerHandle(i), tInput{Seq: seq[i]})
+					if err := p.sess.Update(m.now); err != nil {
+						t.Fatal(err)
+					}
+					_ = p.sess.Stats()
+					_, _, _ = p.sess.Previous(), p.sess.State(), p.sess.Fraction()
+				}
+			})
+			if allocs != 0 {
+				t.Fatalf("%v allocations per round of Updates, want 0", allocs)
+			}
+			// AllocsPerRun rounds down; count every allocation of 500 more
+			// rounds too.
+			var before, after runtime.MemStats
+			stalls := 0
+			runtime.ReadMemStats(&before)
+			for range 500 {
+				m.now += 5 * ms
+				m.net.RunUntil(m.now)
+				for i, p := range m.peers {
+					seq[i]++
+					_ = p.sess.AddLocalInput(core.PlayerHandle(i), tInput{Seq: seq[i]})
+					_ = p.sess.Update(m.now)
+					for _, ev := range p.sess.Events() {
+						if _, ok := ev.(*StallEvent); ok {
+							stalls++
+						}
+					}
+				}
+			}
+			runtime.ReadMemStats(&after)
+			if n := after.Mallocs - before.Mallocs; n != 0 {
+				t.Fatalf("%d allocations in 500 rounds of Updates, want 0", n)
+			}
+			if tc.name == "stalling" && stalls == 0 {
+				t.Fatal("no turn stalled: the test proves nothing")
+			}
+			t.Logf("%d stalled turns", stalls)
+		})
+	}
+}

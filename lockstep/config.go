@@ -1,0 +1,247 @@
+package lockstep
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/transport"
+	"github.com/rollstep/rollstep/transport/endpoint"
+)
+
+// Defaults for the zero fields of a Config.
+const (
+	// DefaultTurnPeriod is the turn length T when Config.TurnPeriod is 0.
+	DefaultTurnPeriod = 100 * time.Millisecond
+	// DefaultDelay is the initial input delay D when Config.Delay is 0.
+	DefaultDelay = 2
+	// DefaultMaxDelay bounds the adaptive D when Config.MaxDelay is 0.
+	DefaultMaxDelay = 16
+	// DefaultMaxQueuedInputs is the per-player input queue length when
+	// Config.MaxQueuedInputs is 0.
+	DefaultMaxQueuedInputs = 32
+	// DefaultMaxStepsPerUpdate bounds the turns one Update runs when
+	// Config.MaxStepsPerUpdate is 0.
+	DefaultMaxStepsPerUpdate = 4
+	// DefaultDelayBudget is the felt-lag budget of auto mode when
+	// Config.DelayBudget is 0.
+	DefaultDelayBudget = 100 * time.Millisecond
+)
+
+// ErrInvalidConfig is matched by every *ConfigError.
+var ErrInvalidConfig = errors.New("lockstep: invalid config")
+
+// ConfigError names the Config field that NewSession refused and why. It
+// matches ErrInvalidConfig.
+type ConfigError struct {
+	Field  string // the offending field, such as "TurnPeriod"
+	Reason string // what is wrong with it, with the values
+}
+
+// Error returns "lockstep: invalid config: Field reason".
+func (e *ConfigError) Error() string { return "lockstep: invalid config: " + e.Field + " " + e.Reason }
+
+// Is reports whether target is ErrInvalidConfig.
+func (e *ConfigError) Is(target error) bool { return target == ErrInvalidConfig }
+
+// Peer is one remote peer of the match: its transport address and the
+// players it owns. Its index in Config.Peers is its core.PeerID.
+type Peer struct {
+	Addr    transport.PeerID    // the peer's address on the Conn
+	Players []core.PlayerHandle // the players whose inputs it produces
+}
+
+// Config configures a Session. Players, Peers and (for a playing peer)
+// Local must be set; every other zero field means the default in its
+// comment. Every peer of a match uses the same Players, TurnPeriod,
+// TicksPerTurn, ChecksumInterval and Game (the handshake compares a digest
+// of the first two and the last two; a mismatch is refused, naming the
+// field). NewSession copies the slices.
+type Config struct {
+	// Players is the number of players in the match, 1 to core.MaxPlayers.
+	Players int
+	// Local lists the players this session produces inputs for.
+	Local []core.PlayerHandle
+	// Peers lists the remote peers; every player is local or owned by
+	// exactly one peer.
+	Peers []Peer
+
+	// TurnPeriod is the turn length T at game speed 100 %; 0 means
+	// DefaultTurnPeriod. A turn is one engine frame.
+	TurnPeriod time.Duration
+	// TicksPerTurn is how many times the game's Step runs per turn: the
+	// first tick gets the turn's inputs, the others the zero input. 0
+	// means 1.
+	TicksPerTurn int
+
+	// InputDelay is the initial input delay D in turns; 0 means
+	// DefaultDelay.
+	InputDelay int
+	// MinDelay and MaxDelay bound the adaptive D; 0 means 1 (0 in auto
+	// mode) and DefaultMaxDelay.
+	MinDelay, MaxDelay int
+	// FixedDelay turns the delay controller off: D stays InputDelay.
+	FixedDelay bool
+	// DelayWindow is the number of turns per delay-controller window; 0
+	// means about one second of turns (at least 1). A window also closes
+	// when DelayWindow·TurnPeriod has passed, so stalls are acted on
+	// within about that time.
+	DelayWindow int
+
+	// MaxPrediction, when positive, makes the session a hybrid (auto
+	// mode): the controller covers latency with delay up to DelayBudget
+	// and predicts the rest, up to MaxPrediction turns (at most 64), and a
+	// misprediction is repaired by rollback. 0 is pure lockstep.
+	MaxPrediction int
+	// DelayBudget is the felt lag auto mode covers with delay; 0 means
+	// DefaultDelayBudget.
+	DelayBudget time.Duration
+
+	// MaxStepsPerUpdate bounds the turns one Update runs; the rest run in
+	// later Updates (see package core/pace). 0 means
+	// DefaultMaxStepsPerUpdate.
+	MaxStepsPerUpdate int
+	// HoldInputs makes inputs state-style, as in package rollback:
+	// AddLocalInput sets the input the player holds, and every turn
+	// schedules the newest one (turns skipped when D rises get it too).
+	// By default inputs are command-style: queued, one per turn, the zero
+	// I when none is queued.
+	HoldInputs bool
+	// MaxQueuedInputs bounds each local player's queue of inputs given to
+	// AddLocalInput and not yet scheduled; 0 means
+	// DefaultMaxQueuedInputs.
+	MaxQueuedInputs int
+	// ResendInterval is how often a stalled session repeats its messages
+	// (a running one sends once per turn); 0 means TurnPeriod/4, at most
+	// 50 ms.
+	ResendInterval time.Duration
+
+	// ChecksumInterval is core.Config.ChecksumInterval; 0 means 1.
+	ChecksumInterval int
+	// LogRetention is core.Config.LogRetention: confirmed turns of inputs
+	// kept for replays; 0 keeps none.
+	LogRetention int
+	// Game identifies the game build in the handshake digest.
+	Game [16]byte
+
+	// Transport configures the connection: Token, timeouts (a peer silent
+	// for DisconnectTimeout is dropped at an agreed frame) and Rand.
+	// Transport.Digest is ignored: the session computes it.
+	Transport endpoint.Config
+
+	// StepClock, when set, is read before and after the game's Steps of a
+	// turn to measure this machine's step time, which is reported to every
+	// peer so that pacing follows the slowest CPU. Nil means the step time
+	// is taken as 0. It is the only clock the session reads.
+	StepClock func() time.Duration
+}
+
+// withDefaults returns a copy of c with defaults filled in and slices
+// copied.
+func (c Config) withDefaults() Config {
+	if c.TurnPeriod == 0 {
+		c.TurnPeriod = DefaultTurnPeriod
+	}
+	if c.TicksPerTurn == 0 {
+		c.TicksPerTurn = 1
+	}
+	if c.InputDelay == 0 {
+		c.InputDelay = DefaultDelay
+	}
+	if c.MinDelay == 0 && c.MaxPrediction == 0 {
+		c.MinDelay = 1
+	}
+	if c.MaxDelay == 0 {
+		c.MaxDelay = DefaultMaxDelay
+	}
+	if c.DelayWindow == 0 && c.TurnPeriod > 0 {
+		c.DelayWindow = max(1, int(time.Second/c.TurnPeriod))
+	}
+	if c.DelayBudget == 0 {
+		c.DelayBudget = DefaultDelayBudget
+	}
+	if c.MaxStepsPerUpdate == 0 {
+		c.MaxStepsPerUpdate = DefaultMaxStepsPerUpdate
+	}
+	if c.MaxQueuedInputs == 0 {
+		c.MaxQueuedInputs = DefaultMaxQueuedInputs
+	}
+	if c.ResendInterval == 0 {
+		c.ResendInterval = min(c.TurnPeriod/4, 50*time.Millisecond)
+	}
+	c.Local = append([]core.PlayerHandle(nil), c.Local...)
+	peers := make([]Peer, len(c.Peers))
+	for i, p := range c.Peers {
+		peers[i] = Peer{Addr: p.Addr, Players: append([]core.PlayerHandle(nil), p.Players...)}
+	}
+	c.Peers = peers
+	return c
+}
+
+// Validate reports the first problem with c, defaults filled in, as a
+// *ConfigError (or the engine's *core.ConfigError for the player tables).
+// It does not modify c.
+func (c Config) Validate() error {
+	d := c.withDefaults()
+	bad := func(field, format string, args ...any) error {
+		return &ConfigError{Field: field, Reason: fmt.Sprintf(format, args...)}
+	}
+	switch {
+	case d.TurnPeriod < time.Millisecond:
+		return bad("TurnPeriod", "%v is under 1ms", d.TurnPeriod)
+	case d.TicksPerTurn < 1 || d.TicksPerTurn > 64:
+		return bad("TicksPerTurn", "%d is outside 1..64", d.TicksPerTurn)
+	case d.MaxDelay < 1 || d.MaxDelay > 128:
+		return bad("MaxDelay", "%d is outside 1..128", d.MaxDelay)
+	case d.MinDelay < 0 || d.MinDelay > d.MaxDelay:
+		return bad("MinDelay", "%d is outside 0..MaxDelay (%d)", d.MinDelay, d.MaxDelay)
+	case d.MaxPrediction == 0 && d.MinDelay < 1:
+		return bad("MinDelay", "is 0 but lockstep (MaxPrediction 0) needs a delay of at least 1")
+	case d.InputDelay < d.MinDelay || d.InputDelay > d.MaxDelay:
+		return bad("InputDelay", "%d is outside MinDelay..MaxDelay (%d..%d)", d.InputDelay, d.MinDelay, d.MaxDelay)
+	case d.DelayWindow < 1:
+		return bad("DelayWindow", "%d is negative", d.DelayWindow)
+	case d.MaxPrediction < 0 || d.MaxPrediction > 64:
+		return bad("MaxPrediction", "%d is outside 0..64", d.MaxPrediction)
+	case d.DelayBudget < 0:
+		return bad("DelayBudget", "%v is negative", d.DelayBudget)
+	case d.MaxStepsPerUpdate < 1:
+		return bad("MaxStepsPerUpdate", "%d is negative", d.MaxStepsPerUpdate)
+	case d.MaxQueuedInputs < 1 || d.MaxQueuedInputs > 1<<16:
+		return bad("MaxQueuedInputs", "%d is outside 1..65536", d.MaxQueuedInputs)
+	case d.ResendInterval < 0:
+		return bad("ResendInterval", "%v is negative", d.ResendInterval)
+	case len(d.Peers) == 0:
+		return bad("Peers", "is empty: a match needs a remote peer")
+	}
+	for i, p := range d.Peers {
+		for j := range i {
+			if d.Peers[j].Addr == p.Addr {
+				return bad("Peers", "%v is listed twice", p.Addr)
+			}
+		}
+	}
+	if err := d.engineConfig().Validate(); err != nil {
+		return err
+	}
+	return d.Transport.Validate()
+}
+
+// engineConfig returns the core configuration of c (defaults filled in).
+func (c *Config) engineConfig() core.Config {
+	peers := make([][]core.PlayerHandle, len(c.Peers))
+	for i, p := range c.Peers {
+		peers[i] = p.Players
+	}
+	return core.Config{
+		Players:          c.Players,
+		Local:            c.Local,
+		Peers:            peers,
+		InputDelay:       c.InputDelay,
+		MaxInputDelay:    c.MaxDelay,
+		MaxPrediction:    c.MaxPrediction,
+		ChecksumInterval: c.ChecksumInterval,
+		LogRetention:     c.LogRetention,
+	}
+}

@@ -1,0 +1,89 @@
+// Package lockstep is rollstep's lockstep front end: no peer runs a turn
+// until it holds every player's input for it. It is a policy over the one
+// engine of package core (input delay D ≥ 1, prediction window W = 0; see
+// DESIGN.md §1 and §7), suited to RTS games and anything with a large
+// state: the bandwidth is the inputs', whatever the state's size.
+//
+// # Turns
+//
+// A turn lasts T (Config.TurnPeriod) and is one engine frame made of
+// Config.TicksPerTurn calls of the game's Step: the first gets the turn's
+// inputs, the others the zero input. Each turn, every local player's
+// oldest queued input (AddLocalInput; the zero I if none) is scheduled D
+// turns ahead and sent to every peer. A turn runs when T has passed since
+// the previous one (the fixed-timestep accumulator of package core/pace,
+// bounded to Config.MaxStepsPerUpdate turns per Update) and every input
+// for it is held. So with one-way latency L, the pace settles at
+// max(T, L/D, Tcpu): with T = 100 ms, D = 2 and L = 300 ms, a turn's
+// inputs arrive 300 ms after the turn two before it ran, and turns come
+// every 150 ms.
+//
+// Inputs are command-style by default: each turn takes the oldest queued
+// input of a local player, or the zero I (no command) when none is
+// queued. With Config.HoldInputs they are state-style, as in package
+// rollback: every turn takes the newest input given.
+//
+// # Adaptive delay
+//
+// Every Config.DelayWindow turns (about a second) the session gives the
+// controller of package core/delay the round trip to the slowest peer, its
+// jitter and the window's stall time. D rises at once when stalls appear
+// and falls by one only after sustained slack. When D falls, the engine
+// discards the inputs of the turns that already have one
+// (core.ErrInputDiscarded); the session keeps such an input queued for
+// the next turn, so no command is lost. When D rises, the engine fills the
+// skipped turns with copies of the previous input; the session gives the
+// game the zero input for those, so no command is applied twice.
+//
+// # Stalls, slow machines and dropped peers
+//
+// A due turn whose inputs are missing stalls. The session counts the wait
+// per turn (StallEvent, Stats.LastTurnStall) and per peer waited for
+// (Stats.PeerStall), and repeats its messages every ResendInterval. Each
+// player's input carries its machine's step time per turn
+// (Config.StepClock), so every peer paces turns at the slowest reported
+// step time when it exceeds T, instead of stalling on it. A peer silent
+// for Config.Transport.DisconnectTimeout is dropped: the survivors agree,
+// through the engine, on one turn from which its players' inputs are
+// core.InputDisconnected, even when they notice the silence at different
+// times (core.DisconnectEvent carries it).
+//
+// # Pause and game speed
+//
+// Pause, Resume and SetSpeed are commands on a reserved system channel:
+// the session wraps the game's input type in an envelope whose header
+// carries them, and the game's state in a world whose system part applies
+// them, so every peer pauses, resumes or changes speed at the same turn
+// (PauseEvent, SpeedEvent). The same 16-byte header carries the player's
+// step time (so the reports are agreed, turn by turn, by every peer) and a
+// count of its commands, which tells the engine's copies of a command
+// (when D rises, or in a prediction) from a new one. The header changes
+// only when the player acts or its step time does, so the wire codec's
+// XOR-delta coding makes it nearly free on idle turns and costs a few
+// bytes per command. While paused, turns keep running (inputs and
+// checksums flow) but the game's Step is not called; local game inputs
+// stay queued until the game resumes, and inputs already scheduled for
+// paused turns are dropped.
+//
+// # Auto mode
+//
+// With Config.MaxPrediction > 0 the session is the hybrid of DESIGN.md
+// §1: the controller covers latency with delay up to Config.DelayBudget
+// and predicts the rest (W up to MaxPrediction), repairing mispredictions
+// by rollback, switching at any turn as the link changes. The root
+// package's Auto mode is this.
+//
+// # Host loop
+//
+//  1. Build the session with NewSession over a transport.Conn; it
+//     handshakes with every peer (the config digest must match) before
+//     turn 0.
+//  2. Each frame of the game loop, read the clock once: now.
+//  3. For each local player, AddLocalInput when the player acts (a
+//     command-style game) or once per turn (a state-style game).
+//  4. Call Update(now): it receives, drops silent peers, runs the due
+//     turns whose inputs are held, and sends.
+//  5. Play Effects, handle Events (a type switch).
+//  6. Render Lerp(Previous(), State(), Fraction()); never write them.
+//  7. At the end, Close.
+package lockstep

@@ -1,0 +1,325 @@
+package lockstep
+
+import (
+	"errors"
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/core/delay"
+	"github.com/rollstep/rollstep/core/pace"
+	"github.com/rollstep/rollstep/fixed"
+	"github.com/rollstep/rollstep/state"
+	"github.com/rollstep/rollstep/transport"
+	"github.com/rollstep/rollstep/transport/endpoint"
+	"github.com/rollstep/rollstep/transport/wire"
+)
+
+// ErrClosed is returned by every method of a Session after Close.
+var ErrClosed = errors.New("lockstep: session closed")
+
+// ErrQueueFull is returned by AddLocalInput when the player already has
+// Config.MaxQueuedInputs inputs waiting for a turn, and by Pause, Resume
+// and SetSpeed when 8 system commands are waiting.
+var ErrQueueFull = errors.New("lockstep: input queue full")
+
+// ErrRefused is matched by the error Update returns once the handshake
+// with a peer was refused: the peers' match configurations differ (the
+// wrapped *endpoint.HandshakeError names the field). The session then
+// does nothing more; Close it.
+var ErrRefused = errors.New("lockstep: handshake refused")
+
+// ErrBadSpeed is returned by SetSpeed for a percentage outside 1..1000.
+var ErrBadSpeed = errors.New("lockstep: speed outside 1..1000 percent")
+
+// stepUnit is the resolution of step-time reports.
+const stepUnit = 100 * time.Microsecond
+
+// Session is one peer's lockstep session: it owns the engine, the
+// endpoint over the Conn, the pacer and the delay controller. The game
+// loop drives it with Update; see the package documentation. It is not
+// safe for concurrent use and starts no goroutine.
+type Session[S any, I comparable] struct {
+	cfg   Config
+	eng   *core.Engine[world[S], envelope[I]]
+	ep    *endpoint.Endpoint[envelope[I]]
+	game  *wrapGame[S, I]
+	pacer pace.Pacer
+	ctl   *delay.Controller
+
+	locals []local[I]
+	prev   S // the game state before the latest turn, for interpolation
+
+	started  bool
+	closed   bool
+	refused  error // set once a handshake is refused; Update returns it
+	logBuf   []core.Input[envelope[I]]
+	now      time.Duration
+	lastSend time.Duration
+	added    core.Frame // the local inputs made at turn added are scheduled, if addedOK
+	addedOK  bool
+	copied   core.Frame // prev is the state before turn copied-1 (0: initial)
+
+	// Stall accounting: waiting is the mask of peers waited for since the
+	// last check, turnWaiting the union over the current turn's wait.
+	waiting, turnWaiting uint64
+	peerStall            []time.Duration
+	stats                Stats
+
+	// Delay-controller window, since winStart.
+	winStart time.Duration
+	winTurns int
+	winStall time.Duration
+	winDeep  int
+	winStep  time.Duration // largest step time in the window
+	report   uint16        // step time reported, in stepUnit
+
+	// What the latest Update produced; events may point into stalls.
+	events    []Event
+	stalls    []StallEvent
+	effects   []core.FrameEffect
+	cancelled []core.FrameEffect
+
+	// Last system state reported by events.
+	paused bool
+	speed  int
+}
+
+// NewSession returns a session at turn 0 whose game state is a copy of
+// initial, talking to cfg.Peers over conn. It validates cfg (a
+// *ConfigError or *core.ConfigError) and that S and I are
+// arena-serializable (a *state.ValidationError). conn is owned by the
+// session from now on; Close closes it.
+func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S, conn transport.Conn) (*Session[S, I], error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if game == nil {
+		return nil, &ConfigError{Field: "game", Reason: "is nil"}
+	}
+	if conn == nil {
+		return nil, &ConfigError{Field: "conn", Reason: "is nil"}
+	}
+	if err := state.Validate[S](); err != nil {
+		return nil, err
+	}
+	if err := state.Validate[envelope[I]](); err != nil {
+		return nil, err
+	}
+	c := cfg.withDefaults()
+	g := &wrapGame[S, I]{user: game, ticks: c.TicksPerTurn, hold: c.HoldInputs,
+		in: make([]core.Input[I], c.Players), idle: make([]core.Input[I], c.Players)}
+	w := &world[S]{User: initial}
+	eng, err := core.NewEngine(c.engineConfig(), core.Game[world[S], envelope[I]](g), w)
+	if err != nil {
+		return nil, err
+	}
+	if !c.HoldInputs {
+		eng.SetPredictor(predictCommand[I])
+	}
+	rate := max(1, min(65535, int(time.Second/c.TurnPeriod)))
+	dg, err := wire.DigestOf[envelope[I]](c.Players, rate, c.ChecksumInterval, c.Game)
+	if err != nil {
+		return nil, err
+	}
+	ecfg := c.Transport
+	ecfg.Digest = dg
+	addrs := make([]transport.PeerID, len(c.Peers))
+	for i, p := range c.Peers {
+		addrs[i] = p.Addr
+	}
+	ep, err := endpoint.New[envelope[I]](ecfg, conn, addrs)
+	if err != nil {
+		return nil, err
+	}
+	pc, err := pace.New(pace.Config{Period: c.TurnPeriod, MaxSteps: c.MaxStepsPerUpdate})
+	if err != nil {
+		return nil, err
+	}
+	pol := delay.Policy{MinDelay: c.MinDelay, MaxDelay: c.MaxDelay}
+	if c.MaxPrediction > 0 {
+		pol.Auto, pol.MaxPrediction, pol.Budget = true, c.MaxPrediction, c.DelayBudget
+	}
+	s := &Session[S, I]{
+		cfg: c, eng: eng, ep: ep, game: g, pacer: pc, ctl: delay.New(pol, c.InputDelay),
+		prev: initial, peerStall: make([]time.Duration, len(c.Peers)),
+		events:  make([]Event, 0, 16),
+		stalls:  make([]StallEvent, 0, c.MaxStepsPerUpdate),
+		effects: make([]core.FrameEffect, 0, 16), cancelled: make([]core.FrameEffect, 0, 16),
+		speed:  100,
+		logBuf: make([]core.Input[envelope[I]], 0, c.Players),
+	}
+	for _, p := range c.Local {
+		s.locals = append(s.locals, local[I]{player: p,
+			inputs: newRing[I](c.MaxQueuedInputs), cmds: newRing[sysCmd](maxQueuedCommands)})
+	}
+	return s, nil
+}
+
+// findLocal returns the local record of player p.
+func (s *Session[S, I]) findLocal(p core.PlayerHandle) *local[I] {
+	for i := range s.locals {
+		if s.locals[i].player == p {
+			return &s.locals[i]
+		}
+	}
+	return nil
+}
+
+// AddLocalInput queues local player p's input. Each turn takes the oldest
+// queued input of every local player, or the zero I when none is queued,
+// and schedules it D turns ahead; so a command-style game (zero I = no
+// command) adds inputs whenever the player acts. With Config.HoldInputs
+// it sets the input p holds instead, and every turn schedules the newest
+// (a state-style game calls it every rendered frame). The value is
+// copied. It returns core.ErrNotLocal for a
+// player that is not local, ErrQueueFull when the queue is full and
+// ErrClosed after Close.
+func (s *Session[S, I]) AddLocalInput(p core.PlayerHandle, input I) error {
+	if s.closed {
+		return ErrClosed
+	}
+	l := s.findLocal(p)
+	if l == nil {
+		return core.ErrNotLocal
+	}
+	if s.cfg.HoldInputs {
+		l.held = input
+		return nil
+	}
+	if !l.inputs.push(input) {
+		return ErrQueueFull
+	}
+	return nil
+}
+
+// Pause asks, on behalf of local player p, for the game to pause. The
+// command rides the player's next turn input; every peer pauses at the
+// same turn and reports a PauseEvent. While paused, turns keep running
+// (inputs and checksums flow) but the game's Step is not called.
+func (s *Session[S, I]) Pause(p core.PlayerHandle) error { return s.command(p, cmdPause, 0) }
+
+// Resume asks, on behalf of local player p, for a paused game to resume.
+func (s *Session[S, I]) Resume(p core.PlayerHandle) error { return s.command(p, cmdResume, 0) }
+
+// SetSpeed asks, on behalf of local player p, for the game speed to become
+// percent (1 to 1000) of normal: a turn then lasts TurnPeriod·100/percent.
+// Every peer changes speed at the same turn and reports a SpeedEvent.
+func (s *Session[S, I]) SetSpeed(p core.PlayerHandle, percent int) error {
+	if percent < 1 || percent > 1000 {
+		return ErrBadSpeed
+	}
+	return s.command(p, cmdSpeed, uint16(percent))
+}
+
+func (s *Session[S, I]) command(p core.PlayerHandle, kind uint8, arg uint16) error {
+	if s.closed {
+		return ErrClosed
+	}
+	l := s.findLocal(p)
+	if l == nil {
+		return core.ErrNotLocal
+	}
+	if !l.cmds.push(sysCmd{kind: kind, arg: arg}) {
+		return ErrQueueFull
+	}
+	return nil
+}
+
+// State returns the game state after turn Frame()-1. It is owned by the
+// session: read it to render, never write it or keep it past the next
+// Update.
+func (s *Session[S, I]) State() *S { return &s.eng.State().User }
+
+// Previous returns the game state before the latest turn, for rendering
+// interpolation: draw Lerp(Previous(), State(), Fraction()). It is owned
+// by the session and valid until the next Update; never write it.
+func (s *Session[S, I]) Previous() *S { return &s.prev }
+
+// Fraction returns the elapsed fraction of the current turn, in
+// [0, fixed.One]: how far the renderer is between Previous and State. It
+// stays at fixed.One while a due turn waits for inputs.
+func (s *Session[S, I]) Fraction() fixed.F { return s.pacer.Fraction() }
+
+// Frame returns the current turn: the next one to run.
+func (s *Session[S, I]) Frame() core.Frame { return s.eng.Frame() }
+
+// ConfirmedFrame returns the newest turn that can never be simulated
+// again; ok is false before turn 0 is. In pure lockstep it is Frame()-1;
+// in auto mode predicted turns may follow it.
+func (s *Session[S, I]) ConfirmedFrame() (f core.Frame, ok bool) { return s.eng.ConfirmedFrame() }
+
+// LogRange returns the turns whose inputs the input log holds (see
+// Config.LogRetention): start <= f < end.
+func (s *Session[S, I]) LogRange() (start, end core.Frame) { return s.eng.LogRange() }
+
+// ReadLog appends the confirmed inputs of turn f, one per player in
+// handle order, to dst and returns it: the replay of a match. Values are
+// the inputs as scheduled (a copy of a command, made when D rose, appears
+// again here, though the game got the zero input for it). It returns
+// core.ErrFrameNotLogged for a turn outside LogRange.
+func (s *Session[S, I]) ReadLog(f core.Frame, dst []core.Input[I]) ([]core.Input[I], error) {
+	raw, err := s.eng.ReadLog(f, s.logBuf[:0])
+	s.logBuf = raw[:0]
+	if err != nil {
+		return dst, err
+	}
+	for _, in := range raw {
+		dst = append(dst, core.Input[I]{Value: in.Value.Input, Status: in.Status})
+	}
+	return dst, nil
+}
+
+// Paused reports whether the game is paused at the current turn.
+func (s *Session[S, I]) Paused() bool { return s.eng.State().Sys.Paused != 0 }
+
+// Events returns the events raised by the latest Update, in order. The
+// slice is owned by the session and valid until the next Update.
+func (s *Session[S, I]) Events() []Event { return s.events }
+
+// Effects returns the effects emitted by the turns the latest Update ran,
+// and the effects a rollback cancelled (auto mode only). The slices are
+// owned by the session and valid until the next Update.
+func (s *Session[S, I]) Effects() (emitted, cancelled []core.FrameEffect) {
+	return s.effects, s.cancelled
+}
+
+// Stats returns the session's counters. The slices in it are owned by the
+// session and overwritten by the next call.
+func (s *Session[S, I]) Stats() Stats {
+	st := s.stats
+	st.Engine = s.eng.Stats()
+	s.ep.FillStats(&st.Engine)
+	st.TurnPeriod = s.pacer.Period()
+	st.Stall = s.pacer.Stalled()
+	st.PeerStall = s.peerStall
+	st.Prediction = s.eng.Prediction()
+	if len(s.locals) > 0 {
+		st.Delay, _ = s.eng.InputDelay(s.locals[0].player)
+	} else {
+		st.Delay = s.ctl.Current().Delay
+	}
+	st.StepTime = time.Duration(s.report) * stepUnit
+	st.SlowestStep = s.slowestStep()
+	sys := &s.eng.State().Sys
+	st.Paused, st.Speed = sys.Paused != 0, sys.speed()
+	st.Turns, st.Played = int64(get32(sys.Frame)), int64(get32(sys.Played))
+	return st
+}
+
+// Peer returns the connection counters and life-cycle state of remote
+// peer p; ok is false if p is not a peer of the match.
+func (s *Session[S, I]) Peer(p core.PeerID) (st endpoint.PeerStats, ok bool) { return s.ep.Peer(p) }
+
+// Close sends a Leave to every peer and closes the Conn. Later calls
+// return ErrClosed.
+func (s *Session[S, I]) Close() error {
+	if s.closed {
+		return ErrClosed
+	}
+	s.closed = true
+	err := s.ep.Leave(s.now, wire.LeaveQuit, s.eng.Frame())
+	if cerr := s.ep.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

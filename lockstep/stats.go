@@ -1,0 +1,43 @@
+package lockstep
+
+import (
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+)
+
+// Stats are a Session's counters; see Session.Stats.
+type Stats struct {
+	// Engine holds the engine's counters. Its per-peer byte and packet
+	// counters come from the endpoint and count transport.HeaderOverhead
+	// per datagram, as transport/sim does.
+	Engine core.Stats
+	// Turns is the number of turns run; Played the number in which the
+	// game stepped (not paused).
+	Turns, Played int64
+	// TurnPeriod is the current pacing period: TurnPeriod·100/speed, or
+	// the slowest reported step time if longer.
+	TurnPeriod time.Duration
+	// Delay and Prediction are the current D and W of the local players.
+	Delay, Prediction int
+	// Stall is the total time turns waited for inputs; StalledTurns how
+	// many turns waited; LastTurnStall and MaxTurnStall the wait of the
+	// latest turn and of the worst.
+	Stall                       time.Duration
+	StalledTurns                uint64        // turns that waited
+	LastTurnStall, MaxTurnStall time.Duration // the latest turn's wait, the worst
+
+	// PeerStall[i] is the time spent waiting for core.PeerID i's inputs
+	// (a wait for two peers counts for both). Owned by the session and
+	// overwritten by the next call of Stats.
+	PeerStall []time.Duration
+	// StepTime is this machine's step time per turn as reported to the
+	// peers; SlowestStep the largest report of any player.
+	StepTime, SlowestStep time.Duration
+	// Requeued counts inputs that the engine discarded after D was lowered
+	// and that the session queued again for the next turn.
+	Requeued uint64
+	// Paused and Speed are the game's system state at the current turn.
+	Paused bool
+	Speed  int // percent
+}

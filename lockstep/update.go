@@ -1,0 +1,331 @@
+package lockstep
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/core/delay"
+	"github.com/rollstep/rollstep/transport/endpoint"
+)
+
+// Update does one round of the session's work at now (a monotonic time
+// chosen by the host; the session reads no clock): it runs the
+// connection's timers, receives every datagram that arrived, drops peers
+// that were silent for the disconnect timeout, and runs every turn that is
+// due (at most Config.MaxStepsPerUpdate) and whose inputs are all held,
+// sending this peer's inputs after each. A due turn whose inputs are
+// missing stalls: the session repeats its messages every ResendInterval and
+// counts the wait. It returns the first error of the Conn, ErrClosed, or,
+// from the moment a peer's handshake is refused (a different match
+// configuration, named by the wrapped *endpoint.HandshakeError), an error
+// matching ErrRefused: the match cannot be played as configured.
+func (s *Session[S, I]) Update(now time.Duration) error {
+	if s.closed {
+		return ErrClosed
+	}
+	s.now = now
+	s.events = s.events[:0]
+	s.stalls = s.stalls[:0]
+	s.effects = s.effects[:0]
+	s.cancelled = s.cancelled[:0]
+	err := s.ep.Tick(now)
+	if _, perr := s.ep.Poll(now, s.eng); err == nil {
+		err = perr
+	}
+	for _, ev := range s.ep.Events() {
+		s.events = append(s.events, ev)
+		switch ev.Kind {
+		case endpoint.EventDisconnected, endpoint.EventLeft:
+			_ = s.eng.DisconnectPeer(ev.Peer) // ev.Peer is in the table
+		case endpoint.EventRefused:
+			if s.refused == nil {
+				s.refused = fmt.Errorf("%w: %w", ErrRefused, ev.Err)
+			}
+		}
+	}
+	if s.refused != nil {
+		return s.refused
+	}
+	if !s.started {
+		if !s.ep.Handshaken() {
+			return err
+		}
+		s.started = true
+		s.pacer.Update(now) // starts the turn clock
+		s.lastSend, s.winStart = now, now
+		return err
+	}
+	before := s.pacer.Stalled()
+	s.pacer.Update(now)
+	s.chargeStall(s.pacer.Stalled() - before)
+	// Every turn takes one granted step; a block or a speed change
+	// withdraws the rest.
+	for s.pacer.Granted() > 0 {
+		ok, serr := s.turn(now)
+		if err == nil {
+			err = serr
+		}
+		if !ok {
+			break
+		}
+	}
+	return err
+}
+
+// turn tries to run the current turn. It returns whether it ran.
+func (s *Session[S, I]) turn(now time.Duration) (bool, error) {
+	f := s.eng.Frame()
+	// A turn's inputs are made when it runs, not when it is due: a turn
+	// that cannot run schedules nothing, so the lockstep pace is
+	// max(T, L/D). Such a turn only repeats the messages, every
+	// ResendInterval; the engine builds them in Advance, which then stalls
+	// (should it step after all, the turn D ahead misses this input and
+	// the engine fills it, as when D rises).
+	known, waiting := s.remote(f)
+	ready := f < known+core.Frame(s.eng.Prediction())
+	if !ready {
+		s.pacer.Block()
+		s.waiting = waiting
+		s.turnWaiting |= waiting
+		if now-s.lastSend < s.cfg.ResendInterval {
+			return false, nil
+		}
+	}
+	if ready && (!s.addedOK || s.added != f) {
+		s.addedOK = s.addLocal()
+		s.added = f
+	}
+	if s.copied != f+1 {
+		s.prev = s.eng.State().User
+		s.copied = f + 1
+	}
+	var t0 time.Duration
+	if s.cfg.StepClock != nil {
+		t0 = s.cfg.StepClock()
+	}
+	r := s.eng.Advance(now)
+	var cpu time.Duration
+	if s.cfg.StepClock != nil {
+		cpu = s.cfg.StepClock() - t0
+	}
+	s.collect(r)
+	if !r.Stepped {
+		if ready { // the engine refused the local input (no acks): retry
+			s.pacer.Block()
+			if now-s.lastSend < s.cfg.ResendInterval {
+				return false, nil
+			}
+		}
+		return false, s.send(now, r)
+	}
+	if !ready { // the pacer was blocked above: grant the turn again
+		s.pacer.Update(now)
+	}
+	stall, _ := s.pacer.Step()
+	if stall > 0 {
+		s.stats.StalledTurns++
+		s.stats.LastTurnStall = stall
+		s.stats.MaxTurnStall = max(s.stats.MaxTurnStall, stall)
+		s.winStall += stall
+		// A pointer into a slab reused every Update: boxing the value
+		// would allocate once per stalled turn.
+		s.stalls = append(s.stalls, StallEvent{Frame: f, Stall: stall, Waiting: s.turnWaiting})
+		s.events = append(s.events, &s.stalls[len(s.stalls)-1])
+	} else {
+		s.stats.LastTurnStall = 0
+	}
+	s.waiting, s.turnWaiting = 0, 0
+	s.winStep = max(s.winStep, cpu)
+	if r.RolledBack && r.Resimulated >= s.ctl.DeepDepth() {
+		s.winDeep++
+	}
+	s.observeSystem()
+	err := s.send(now, r)
+	s.winTurns++
+	// A window closes after DelayWindow turns, or after as long as they
+	// take at full pace, so that stalls (fewer turns) are acted on soon.
+	if s.winTurns >= s.cfg.DelayWindow || now-s.winStart >= time.Duration(s.cfg.DelayWindow)*s.cfg.TurnPeriod {
+		s.control()
+		s.winStart = now
+	}
+	return true, err
+}
+
+// addLocal schedules one input of every local player for turn Frame()+D. An
+// input the engine discards (D was just lowered: the turn already has
+// one) stays queued for the next turn. While the game is paused, game
+// inputs stay queued (the zero I is scheduled) and only system commands
+// go out. It returns false if the engine refused an input for want of
+// acknowledgements (retry later).
+func (s *Session[S, I]) addLocal() bool {
+	ok := true
+	paused := s.Paused()
+	var zero I
+	for i := range s.locals {
+		l := &s.locals[i]
+		in, queued := l.held, false
+		if !s.cfg.HoldInputs && !paused { // a paused game keeps its inputs queued
+			in, queued = l.inputs.peek()
+		}
+		cmd, hasCmd := l.cmds.peek()
+		env := envelope[I]{Input: in}
+		put16(&env.Step, s.report)
+		count := l.count
+		if !s.cfg.HoldInputs && in != zero {
+			count++
+		}
+		put16(&env.Count, count)
+		seq, cur := l.seq, l.cmd
+		if hasCmd {
+			seq, cur = seq+1, cmd
+		}
+		env.Cmd = cur.kind
+		put16(&env.Seq, seq)
+		put16(&env.Arg, cur.arg)
+		switch err := s.eng.AddLocalInput(l.player, env); err {
+		case nil:
+			l.count = count
+			if queued {
+				l.inputs.pop()
+			}
+			if hasCmd {
+				l.cmds.pop()
+				l.seq, l.cmd = seq, cur
+			}
+		case core.ErrInputDiscarded:
+			if queued {
+				s.stats.Requeued++
+			}
+		default:
+			ok = false
+		}
+	}
+	return ok
+}
+
+// collect gathers what one Advance produced for the caller.
+func (s *Session[S, I]) collect(r *core.Ready[envelope[I]]) {
+	s.effects = append(s.effects, r.Effects...)
+	s.cancelled = append(s.cancelled, r.Cancelled...)
+	for _, ev := range r.Events {
+		if d, ok := ev.(core.DesyncEvent[world[S]]); ok {
+			out := core.DesyncEvent[S]{Peer: d.Peer, Frame: d.Frame, Since: d.Since, Local: d.Local, Remote: d.Remote}
+			if d.Snapshot != nil {
+				out.Snapshot = &d.Snapshot.User
+			}
+			ev = out
+		}
+		s.events = append(s.events, ev)
+	}
+}
+
+// send sends the messages of r.
+func (s *Session[S, I]) send(now time.Duration, r *core.Ready[envelope[I]]) error {
+	s.lastSend = now
+	return s.ep.Send(now, r.Messages)
+}
+
+// remote returns the first turn for which some remote input is missing
+// (remote players whose disconnect is agreed and whose inputs are all
+// held up to it count as known for ever), and the mask of the peers whose
+// inputs for turn f are missing.
+func (s *Session[S, I]) remote(f core.Frame) (known core.Frame, waiting uint64) {
+	known = core.Frame(1<<31 - 1)
+	st := s.eng.Stats()
+	for i, p := range s.cfg.Peers {
+		held := st.Peers[i].Held
+		gone := true
+		for _, pl := range p.Players {
+			if at, ok := s.eng.Disconnected(pl); !ok || held < at {
+				gone = false
+			}
+		}
+		if gone {
+			continue
+		}
+		known = min(known, held)
+		if held <= f {
+			waiting |= 1 << i
+		}
+	}
+	return known, waiting
+}
+
+// chargeStall adds d of stall to every peer waited for.
+func (s *Session[S, I]) chargeStall(d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	for i := range s.peerStall {
+		if s.waiting&(1<<i) != 0 {
+			s.peerStall[i] += d
+		}
+	}
+}
+
+// observeSystem reports pause and speed changes of the current state and
+// sets the pacing period from the speed and the slowest step time.
+func (s *Session[S, I]) observeSystem() {
+	sys := &s.eng.State().Sys
+	since := core.Frame(get32(sys.Since))
+	by := core.PlayerHandle(sys.By)
+	if p := sys.Paused != 0; p != s.paused {
+		s.paused = p
+		s.events = append(s.events, PauseEvent{Frame: since, Player: by, Paused: p})
+	}
+	if v := sys.speed(); v != s.speed {
+		s.speed = v
+		s.events = append(s.events, SpeedEvent{Frame: since, Player: by, Percent: v})
+	}
+	period := max(s.cfg.TurnPeriod*100/time.Duration(s.speed), s.slowestStep(), time.Millisecond)
+	if period != s.pacer.Period() {
+		_ = s.pacer.SetPeriod(period) // positive
+	}
+}
+
+// slowestStep returns the largest step time any player reports.
+func (s *Session[S, I]) slowestStep() time.Duration {
+	sys := &s.eng.State().Sys
+	var m uint16
+	for p := range s.cfg.Players {
+		m = max(m, get16(sys.Step[p]))
+	}
+	return time.Duration(m) * stepUnit
+}
+
+// control closes a delay-controller window: it updates the step-time
+// report and asks the controller for D (and W in auto mode).
+func (s *Session[S, I]) control() {
+	rep := min((s.winStep+stepUnit-1)/stepUnit, 65535)
+	s.report = uint16(rep)
+	st := s.eng.Stats()
+	m := measurement(st, s.pacer.Period(), s.winTurns, s.winStall, s.winDeep)
+	s.winTurns, s.winStall, s.winDeep, s.winStep = 0, 0, 0, 0
+	if s.cfg.FixedDelay {
+		return
+	}
+	rec := s.ctl.Update(m)
+	if !rec.Changed {
+		return
+	}
+	for i := range s.locals {
+		_ = s.eng.SetInputDelay(s.locals[i].player, rec.Delay) // within MaxDelay
+	}
+	if s.cfg.MaxPrediction > 0 {
+		_ = s.eng.SetPrediction(rec.Prediction) // within MaxPrediction
+	}
+	s.events = append(s.events, DelayEvent{Frame: s.eng.Frame(), Delay: rec.Delay, Prediction: s.eng.Prediction()})
+}
+
+// measurement builds the controller's view of one window: the round trip
+// to the slowest connected peer, the stalls and the deep rollbacks.
+func measurement(st core.Stats, period time.Duration, turns int, stall time.Duration, deep int) delay.Measurement {
+	m := delay.Measurement{FramePeriod: period, Frames: turns, Stall: stall, DeepRollbacks: deep}
+	for _, p := range st.Peers {
+		if p.Connected && p.RTTSamples > 0 && p.RTT+2*p.Jitter > m.RTT+2*m.Jitter {
+			m.RTT, m.Jitter = p.RTT, p.Jitter
+		}
+	}
+	return m
+}

@@ -1,0 +1,320 @@
+package rollstep
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/transport"
+	"github.com/rollstep/rollstep/transport/wire"
+)
+
+// MaxParams is the most bytes of opaque game parameters a MatchConfig
+// carries, so that an offer fits one datagram.
+const MaxParams = 1024
+
+// Defaults for the zero fields of a NegotiationConfig.
+const (
+	// DefaultOfferInterval is how often an unacknowledged offer is sent
+	// again.
+	DefaultOfferInterval = 100 * time.Millisecond
+	// DefaultNegotiationTimeout bounds a negotiation.
+	DefaultNegotiationTimeout = 10 * time.Second
+)
+
+// ErrNegotiationTimeout is returned by Negotiation.Update when the
+// negotiation has not completed within NegotiationConfig.Timeout.
+var ErrNegotiationTimeout = errors.New("rollstep: match negotiation timed out")
+
+// ErrOfferRefused is matched by the error Negotiation.Update returns on
+// the authority when a follower's adopt callback refused the offer.
+var ErrOfferRefused = errors.New("rollstep: match offer refused")
+
+// ErrBadMatchConfig is returned by NewOffer for a MatchConfig out of
+// range.
+var ErrBadMatchConfig = errors.New("rollstep: bad match config")
+
+// MatchConfig is the part of a match the authority (player 0) may decide
+// and offer instead of every peer pre-agreeing on it: the initial state of
+// every peer is built from it.
+type MatchConfig struct {
+	Players  int      // players in the match, 1 to core.MaxPlayers
+	TickRate int      // frames (or turns) per second, 1 to 65535
+	Seed     uint64   // the match's random seed
+	Game     [16]byte // the game build
+	Params   []byte   // opaque game parameters (map, rules), at most MaxParams bytes
+}
+
+// Digest returns a hash of the canonical encoding of m. Use it as
+// Config.Game of the session built after the negotiation: the session
+// handshake then refuses any peer that adopted another config.
+func (m MatchConfig) Digest() [16]byte {
+	sum := sha256.Sum256(appendMatch(nil, &m))
+	var d [16]byte
+	copy(d[:], sum[:])
+	return d
+}
+
+func (m MatchConfig) validate() error {
+	switch {
+	case m.Players < 1 || m.Players > core.MaxPlayers:
+		return fmt.Errorf("%w: Players %d is outside 1..%d", ErrBadMatchConfig, m.Players, core.MaxPlayers)
+	case m.TickRate < 1 || m.TickRate > 65535:
+		return fmt.Errorf("%w: TickRate %d is outside 1..65535", ErrBadMatchConfig, m.TickRate)
+	case len(m.Params) > MaxParams:
+		return fmt.Errorf("%w: %d bytes of Params, more than %d", ErrBadMatchConfig, len(m.Params), MaxParams)
+	}
+	return nil
+}
+
+// NegotiationConfig configures a Negotiation. The zero value is useful.
+type NegotiationConfig struct {
+	// Token is the match's session token (the session's
+	// Config.Transport.Token); packets with another token are ignored.
+	Token uint64
+	// Interval is how often the authority repeats its offer to followers
+	// that have not acknowledged it; 0 means DefaultOfferInterval.
+	Interval time.Duration
+	// Timeout bounds the negotiation, from the first Update; 0 means
+	// DefaultNegotiationTimeout.
+	Timeout time.Duration
+}
+
+// Negotiation agrees on a MatchConfig before a session exists, over the
+// Conn the session will then own. The authority (NewOffer) sends its offer
+// to every follower, again every Interval until each acknowledges it; a
+// follower (NewAccept) adopts the first valid offer through its callback,
+// acknowledges it and is done. A follower's session Hello also counts as
+// its acknowledgement, since it only starts after adopting, so the
+// authority completes even when every acknowledgement is lost. Like a
+// session it is driven by Update(now), reads no clock and starts no
+// goroutine. Negotiation packets are not wire packets: a session's
+// endpoint drops late ones as malformed.
+type Negotiation struct {
+	conn      transport.Conn
+	cfg       NegotiationConfig
+	authority bool
+	peers     []transport.PeerID // the followers, or the authority
+	acked     []bool
+	match     MatchConfig
+	offer     []byte // the encoded offer (authority)
+	adopt     func(MatchConfig) error
+	buf       []byte
+
+	started   bool
+	start     time.Duration
+	offered   bool // an offer was sent, at lastOffer
+	lastOffer time.Duration
+	done      bool
+	err       error
+}
+
+// NewOffer returns the authority's side of a negotiation of m with the
+// followers at the given addresses. It returns an error matching
+// ErrBadMatchConfig when m is out of range.
+func NewOffer(conn transport.Conn, cfg NegotiationConfig, followers []transport.PeerID, m MatchConfig) (*Negotiation, error) {
+	if err := m.validate(); err != nil {
+		return nil, err
+	}
+	m.Params = append([]byte(nil), m.Params...)
+	n := newNegotiation(conn, cfg, followers)
+	n.authority, n.match = true, m
+	n.offer = appendPacket(nil, kindOffer, cfg.Token, m.Digest(), &m)
+	n.done = len(followers) == 0
+	return n, nil
+}
+
+// NewAccept returns a follower's side of a negotiation with the authority
+// at address authority. adopt is called once, from Update, with the
+// offered config (its Params are the follower's to keep); a non-nil error
+// refuses the offer, and Update returns it.
+func NewAccept(conn transport.Conn, cfg NegotiationConfig, authority transport.PeerID, adopt func(MatchConfig) error) (*Negotiation, error) {
+	if adopt == nil {
+		return nil, fmt.Errorf("%w: adopt is nil", ErrInvalidConfig)
+	}
+	n := newNegotiation(conn, cfg, []transport.PeerID{authority})
+	n.adopt = adopt
+	return n, nil
+}
+
+func newNegotiation(conn transport.Conn, cfg NegotiationConfig, peers []transport.PeerID) *Negotiation {
+	if cfg.Interval <= 0 {
+		cfg.Interval = DefaultOfferInterval
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultNegotiationTimeout
+	}
+	return &Negotiation{conn: conn, cfg: cfg, peers: append([]transport.PeerID(nil), peers...),
+		acked: make([]bool, len(peers)), buf: make([]byte, transport.MaxDatagram)}
+}
+
+// Config returns the agreed MatchConfig; it is valid once Update reported
+// done.
+func (n *Negotiation) Config() MatchConfig { return n.match }
+
+// Update receives and answers negotiation packets and repeats the offer,
+// at now. It returns done once the authority's every follower
+// acknowledged, or once the follower adopted the offer; then build the
+// initial state from Config and the session over the same Conn (with
+// Config.Game set to Config().Digest()). It returns ErrNegotiationTimeout,
+// an error matching ErrOfferRefused, the adopt callback's error or the
+// Conn's error; errors are final. A follower may go on calling Update
+// after done, until its session takes the Conn, to acknowledge the
+// authority's repeated offers again.
+func (n *Negotiation) Update(now time.Duration) (done bool, err error) {
+	if n.err != nil || (n.done && n.authority) {
+		return n.done, n.err
+	}
+	if !n.started {
+		n.started, n.start = true, now
+	}
+	for n.err == nil && (!n.done || !n.authority) {
+		size, from, ok, rerr := n.conn.Receive(n.buf)
+		if rerr != nil {
+			n.err = rerr
+			break
+		}
+		if !ok {
+			break
+		}
+		n.handle(from, n.buf[:size])
+	}
+	if n.err == nil && !n.done && n.authority && (!n.offered || now-n.lastOffer >= n.cfg.Interval) {
+		n.offered, n.lastOffer = true, now
+		for i, a := range n.peers {
+			if !n.acked[i] {
+				if serr := n.conn.Send(a, n.offer); serr != nil && n.err == nil {
+					n.err = serr
+				}
+			}
+		}
+	}
+	if n.err == nil && !n.done && now-n.start >= n.cfg.Timeout {
+		n.err = ErrNegotiationTimeout
+	}
+	return n.done, n.err
+}
+
+// handle processes one datagram from address from.
+func (n *Negotiation) handle(from transport.PeerID, p []byte) {
+	i := -1
+	for j, a := range n.peers {
+		if a == from {
+			i = j
+		}
+	}
+	if i < 0 {
+		return
+	}
+	kind, digest, m, err := decodePacket(p, n.cfg.Token)
+	if err != nil {
+		// A follower's session Hello means it adopted the offer.
+		if h, herr := wire.ParseHeader(p, n.cfg.Token); n.authority && herr == nil && h.Type == wire.TypeHello {
+			n.ack(i)
+		}
+		return
+	}
+	switch {
+	case n.authority && kind == kindAck && digest == n.match.Digest():
+		n.ack(i)
+	case n.authority && kind == kindRefuse && digest == n.match.Digest():
+		n.err = fmt.Errorf("%w by %v", ErrOfferRefused, from)
+	case !n.authority && kind == kindOffer:
+		reply := kindAck
+		if n.done { // a repeated offer: our acknowledgement was lost
+			if digest != n.match.Digest() {
+				return
+			}
+		} else if aerr := n.adopt(m); aerr != nil {
+			n.err, reply = aerr, kindRefuse
+		} else {
+			n.match, n.done = m, true
+		}
+		ack := appendPacket(nil, reply, n.cfg.Token, digest, nil)
+		for range 3 { // redundancy: the session's Hellos back it up
+			if serr := n.conn.Send(from, ack); serr != nil {
+				break
+			}
+		}
+	}
+}
+
+func (n *Negotiation) ack(i int) {
+	n.acked[i] = true
+	for _, a := range n.acked {
+		if !a {
+			return
+		}
+	}
+	n.done = true
+}
+
+// Packet kinds and layout: "RSN1", kind, token (8, little-endian), the
+// offer's digest (16); an offer then carries the MatchConfig encoding.
+const (
+	kindOffer  byte = 1
+	kindAck    byte = 2
+	kindRefuse byte = 3
+	headerLen       = 4 + 1 + 8 + 16
+)
+
+var negMagic = [4]byte{'R', 'S', 'N', '1'}
+
+var errNotNegotiation = errors.New("rollstep: not a negotiation packet")
+
+func appendPacket(dst []byte, kind byte, token uint64, digest [16]byte, m *MatchConfig) []byte {
+	dst = append(dst, negMagic[:]...)
+	dst = append(dst, kind)
+	dst = binary.LittleEndian.AppendUint64(dst, token)
+	dst = append(dst, digest[:]...)
+	if m != nil {
+		dst = appendMatch(dst, m)
+	}
+	return dst
+}
+
+// appendMatch appends the canonical encoding of m: players (1), tick rate
+// (2), seed (8), game (16), params length (2), params.
+func appendMatch(dst []byte, m *MatchConfig) []byte {
+	dst = append(dst, byte(m.Players))
+	dst = binary.LittleEndian.AppendUint16(dst, uint16(m.TickRate))
+	dst = binary.LittleEndian.AppendUint64(dst, m.Seed)
+	dst = append(dst, m.Game[:]...)
+	dst = binary.LittleEndian.AppendUint16(dst, uint16(len(m.Params)))
+	return append(dst, m.Params...)
+}
+
+// decodePacket decodes a negotiation packet of session token. It never
+// panics; an offer must be complete, in range and match its digest.
+func decodePacket(p []byte, token uint64) (kind byte, digest [16]byte, m MatchConfig, err error) {
+	if len(p) < headerLen || [4]byte(p[:4]) != negMagic || binary.LittleEndian.Uint64(p[5:13]) != token {
+		return 0, digest, m, errNotNegotiation
+	}
+	kind, digest = p[4], [16]byte(p[13:29])
+	body := p[headerLen:]
+	switch kind {
+	case kindAck, kindRefuse:
+		if len(body) != 0 {
+			return 0, digest, m, errNotNegotiation
+		}
+		return kind, digest, m, nil
+	case kindOffer:
+	default:
+		return 0, digest, m, errNotNegotiation
+	}
+	if len(body) < 29 || int(binary.LittleEndian.Uint16(body[27:29])) != len(body)-29 {
+		return 0, digest, m, errNotNegotiation
+	}
+	m = MatchConfig{Players: int(body[0]), TickRate: int(binary.LittleEndian.Uint16(body[1:3])),
+		Seed: binary.LittleEndian.Uint64(body[3:11]), Game: [16]byte(body[11:27])}
+	if len(body) > 29 {
+		m.Params = append([]byte(nil), body[29:]...)
+	}
+	if m.validate() != nil || m.Digest() != digest {
+		return 0, digest, MatchConfig{}, errNotNegotiation
+	}
+	return kind, digest, m, nil
+}

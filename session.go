@@ -1,0 +1,183 @@
+package rollstep
+
+import (
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/fixed"
+	"github.com/rollstep/rollstep/lockstep"
+	"github.com/rollstep/rollstep/rollback"
+	"github.com/rollstep/rollstep/transport"
+)
+
+// Event is an advisory event of a session: the event types of the chosen
+// front end (see lockstep.Event and rollback.Event) and of package core.
+// Use a type switch.
+type Event = any
+
+// Stats are the counters every front end has; the front end's own Stats
+// (through AsLockstep or AsRollback) say more.
+type Stats struct {
+	// Mode is the session's mode.
+	Mode Mode
+	// Engine holds the engine's counters, with the transport's bytes and
+	// packets per peer.
+	Engine core.Stats
+	// Delay and Prediction are the local players' current D and W.
+	Delay, Prediction int
+}
+
+// Session is what every front end offers the game loop (DESIGN.md §7):
+// AddLocalInput, Update(now) (receive, simulate as far as allowed, send),
+// the state to render with its predecessor and the elapsed fraction of the
+// current frame, the effects and events of the latest Update, counters,
+// and Close. Implementations are not safe for concurrent use.
+type Session[S any, I comparable] interface {
+	// AddLocalInput gives local player p's input; see the front end for
+	// when it applies.
+	AddLocalInput(p core.PlayerHandle, input I) error
+	// Update does one round of work at now, a monotonic time chosen by
+	// the host.
+	Update(now time.Duration) error
+	// State returns the current state; read it, never write it or keep it
+	// past the next Update.
+	State() *S
+	// Previous returns the state before the latest frame, for rendering
+	// interpolation, under the same rules as State.
+	Previous() *S
+	// Fraction returns the elapsed fraction of the current frame, in
+	// [0, fixed.One]: draw Lerp(Previous(), State(), Fraction()).
+	Fraction() fixed.F
+	// Frame returns the current frame (turn in lockstep): the next to run.
+	Frame() core.Frame
+	// Events returns the events of the latest Update (rollback: since the
+	// previous call); the slice is the session's.
+	Events() []Event
+	// Effects returns the effects to play and to cancel from the latest
+	// Update; the slices are the session's.
+	Effects() (play, cancel []core.FrameEffect)
+	// Stats returns the common counters.
+	Stats() Stats
+	// Close leaves the match and closes the Conn.
+	Close() error
+}
+
+// NewSession returns a session of cfg.Mode: a *lockstep.Session for
+// Lockstep, a *rollback.Session for Rollback, and a *lockstep.Session with
+// a prediction window for Auto. It returns an error matching ErrMode or
+// ErrInvalidConfig, or the front end's error.
+func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S, conn transport.Conn) (Session[S, I], error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	switch cfg.Mode {
+	case Rollback:
+		s, err := rollback.NewSession(rollbackConfig(&cfg), game, initial, conn)
+		if err != nil {
+			return nil, err
+		}
+		return rollbackSession[S, I]{s}, nil
+	default:
+		s, err := lockstep.NewSession(lockstepConfig(&cfg), game, initial, conn)
+		if err != nil {
+			return nil, err
+		}
+		return lockstepSession[S, I]{s, cfg.Mode}, nil
+	}
+}
+
+// AsLockstep returns the *lockstep.Session behind s, for its own methods
+// (Pause, SetSpeed, …), if s is a Lockstep or Auto session.
+func AsLockstep[S any, I comparable](s Session[S, I]) (*lockstep.Session[S, I], bool) {
+	l, ok := s.(lockstepSession[S, I])
+	return l.Session, ok
+}
+
+// AsRollback returns the *rollback.Session behind s, if s is a Rollback
+// session.
+func AsRollback[S any, I comparable](s Session[S, I]) (*rollback.Session[S, I], bool) {
+	r, ok := s.(rollbackSession[S, I])
+	return r.Session, ok
+}
+
+// lockstepSession adapts a *lockstep.Session to Session.
+type lockstepSession[S any, I comparable] struct {
+	*lockstep.Session[S, I]
+	mode Mode
+}
+
+// Stats returns the common counters.
+func (s lockstepSession[S, I]) Stats() Stats {
+	st := s.Session.Stats()
+	return Stats{Mode: s.mode, Engine: st.Engine, Delay: st.Delay, Prediction: st.Prediction}
+}
+
+// rollbackSession adapts a *rollback.Session to Session.
+type rollbackSession[S any, I comparable] struct {
+	*rollback.Session[S, I]
+}
+
+// Stats returns the common counters.
+func (s rollbackSession[S, I]) Stats() Stats {
+	st := s.Session.Stats()
+	return Stats{Mode: Rollback, Engine: st.Engine, Delay: st.Delay, Prediction: st.Engine.Prediction}
+}
+
+func peersOf[P any](ps []Peer, conv func(Peer) P) []P {
+	out := make([]P, len(ps))
+	for i, p := range ps {
+		out[i] = conv(p)
+	}
+	return out
+}
+
+// lockstepConfig maps cfg (Lockstep or Auto) to the lockstep front end's.
+func lockstepConfig(cfg *Config) lockstep.Config {
+	c := lockstep.Config{
+		Players: cfg.Players, Local: cfg.Local,
+		Peers: peersOf(cfg.Peers, func(p Peer) lockstep.Peer {
+			return lockstep.Peer{Addr: p.Addr, Players: p.Players}
+		}),
+		TurnPeriod:        cfg.period(),
+		TicksPerTurn:      cfg.TicksPerTurn,
+		InputDelay:        cfg.InputDelay,
+		MaxDelay:          cfg.MaxDelay,
+		FixedDelay:        cfg.FixedDelay,
+		MaxStepsPerUpdate: cfg.MaxStepsPerUpdate,
+		ChecksumInterval:  cfg.ChecksumInterval,
+		Game:              cfg.Game,
+		Transport:         cfg.Transport,
+		StepClock:         cfg.StepClock,
+		HoldInputs:        cfg.HoldInputs,
+	}
+	if cfg.Mode == Auto {
+		c.MaxPrediction = cfg.Prediction
+		if c.MaxPrediction == 0 {
+			c.MaxPrediction = DefaultMaxPrediction
+		}
+		c.DelayBudget = cfg.DelayBudget
+		if c.DelayBudget == 0 {
+			c.DelayBudget = DefaultDelayBudget
+		}
+	}
+	return c
+}
+
+// rollbackConfig maps cfg (Rollback) to the rollback front end's.
+func rollbackConfig(cfg *Config) rollback.Config {
+	return rollback.Config{
+		Players: cfg.Players, Local: cfg.Local,
+		Peers: peersOf(cfg.Peers, func(p Peer) rollback.Peer {
+			return rollback.Peer{Addr: p.Addr, Players: p.Players}
+		}),
+		TickRate:          cfg.TickRate,
+		Game:              cfg.Game,
+		ChecksumInterval:  cfg.ChecksumInterval,
+		Prediction:        cfg.Prediction,
+		InputDelay:        cfg.InputDelay,
+		MaxDelay:          cfg.MaxDelay,
+		FixedDelay:        cfg.FixedDelay,
+		MaxStepsPerUpdate: cfg.MaxStepsPerUpdate,
+		Transport:         cfg.Transport,
+	}
+}
