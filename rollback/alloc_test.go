@@ -1,0 +1,39 @@
+package rollback
+
+import (
+	"testing"
+	"time"
+
+	"github.com/rollstep/rollstep/transport/sim"
+)
+
+// TestSteadyStateUpdateAllocatesNothing measures one round of both
+// sessions' Update (receive, rollback, step, send) over a 40 ms link,
+// with spectators streaming, after warm-up.
+func TestSteadyStateUpdateAllocatesNothing(t *testing.T) {
+	m, w := newWatched(t, 31, sim.LinkConfig{Latency: sim.Latency{Base: ms(40), Jitter: ms(5)}}, StreamConfig{})
+	w.run(t, m, 3*time.Second)
+	now := m.net.Now()
+	allocs := testing.AllocsPerRun(200, func() {
+		now += m.render
+		m.net.RunUntil(now)
+		for _, nd := range m.nodes {
+			_ = nd.s.AddLocalInput(nd.s.cfg.Local[0], m.input(nd.s.cfg.Local[0], nd.s.Frame()))
+			if err := nd.s.Update(now); err != nil {
+				t.Fatal(err)
+			}
+			nd.s.Events()
+		}
+		if err := w.sp.Update(now); err != nil {
+			t.Fatal(err)
+		}
+		w.sp.Events()
+	})
+	if allocs != 0 {
+		t.Errorf("steady-state Update allocates %v times per round, want 0", allocs)
+	}
+	if st := m.nodes[0].s.Stats(); st.Engine.Rollbacks == 0 {
+		t.Errorf("no rollback happened: the measurement missed the rollback path")
+	}
+	m.checkAgreement()
+}

@@ -1,0 +1,88 @@
+// Package rollback is rollstep's GGPO-style front end: a session predicts
+// the inputs of remote players, runs ahead of them by up to W frames
+// (the prediction window, 8 by default), and when a real input differs
+// from its prediction it loads the state saved before that frame and
+// re-simulates, within the same Update. It suits fighting games and other
+// games with a small state; see DESIGN.md §1 and §7.
+//
+// A Session is a thin policy over the one engine of package core, with
+// W > 0 and a small input delay D (0 to 2 frames, chosen once a second
+// by the delay policy of core/delay from the measured round trip unless
+// fixed). The engine does the prediction, rollback, confirmation, desync
+// detection and disconnect agreement; the session adds the game loop's
+// fixed timestep (core/pace), the network (transport/endpoint over a
+// transport.Conn: handshake, keep-alives, timeouts), timesync, the
+// spectator stream and the events the game sees.
+//
+// # Host loop
+//
+// Each rendered frame:
+//
+//  1. Read the clock once: now (a monotonic time.Duration; the session
+//     reads no clock itself).
+//  2. For each local player, read the device and call AddLocalInput with
+//     the input the player holds. Every frame simulated until the next
+//     call uses it.
+//  3. Call Update(now). It receives, runs the timers, simulates the frames
+//     the fixed timestep owes (at most Config.MaxStepsPerUpdate; a long
+//     hitch is caught up over the following calls), rolls back when a
+//     correction arrived, and sends.
+//  4. Play the effects Effects returns and stop the cancelled ones; they
+//     are delivered once per frame even when a frame is re-simulated.
+//  5. Handle Events: desyncs, disconnects, timesync recommendations, ...
+//  6. Render Previous and State blended by Fraction. Both are copies:
+//     rendering can read them but never write the simulation.
+//
+// At the end of the match, Close sends a Leave to every peer and closes
+// the Conn.
+//
+// # Starting
+//
+// Every peer is configured with the same match (players, tick rate,
+// checksum interval, game build and input type); the endpoint compares a
+// digest of it in the handshake and refuses a mismatch naming the field
+// (RefusedEvent, then Update returns ErrRefused). Frame 0 runs once every
+// peer is connected (StartedEvent). The initial state is built by the
+// game from the shared match parameters on every peer.
+//
+// # Timesync
+//
+// A peer that runs ahead of another makes it roll back more. Every
+// message carries the sender's current frame, which, unlike the frame of
+// its newest input, does not depend on the sender's D. Each tick the
+// session estimates every peer's frame now from the newest one reported,
+// half the smoothed round trip and the time since it arrived, averages
+// its advantage over a window (one second), and when it is at least
+// TimesyncConfig.MinAdvantage frames raises a TimesyncEvent and skips
+// that many frame periods (at most MaxWait), unless Manual is set, in
+// which case the game calls Wait. Arithmetic is in int64 nanoseconds,
+// clamped to ±MaxAdvantage frames, so a peer paused for hours overflows
+// nothing. A stall (W exhausted) also slips the local schedule: the
+// fixed timestep does not catch up time spent waiting for inputs.
+//
+// # Disconnects
+//
+// A peer silent for the interrupt timeout raises InterruptedEvent (and
+// ResumedEvent if heard again); silent for the disconnect timeout, or
+// leaving, it raises PeerLostEvent, and the engines of the remaining
+// peers agree on the frame from which its players' inputs are
+// disconnected (core.DisconnectEvent, the same frame everywhere).
+//
+// # Spectators
+//
+// A host lists spectators' addresses in Config.Spectators; each runs
+// NewSpectator against the host. The host streams only confirmed inputs,
+// optionally StreamConfig.Delay frames late, and never waits for a
+// spectator: one more than StreamConfig.MaxLag frames behind is dropped.
+// A spectator plays at the tick rate and catches up faster, at most
+// MaxStepsPerUpdate frames per Update, when it has fallen behind. When the
+// host leaves, is lost, or drops it, a StreamEndedEvent ends it cleanly.
+//
+// # Sync test
+//
+// NewSyncTest runs a game with every player local and, after every frame,
+// rolls back CheckDistance frames, re-simulates and compares checksums; a
+// *SyncTestError names the first frame and the fields that differ. The
+// rollstep_synctest build tag turns the same check on inside every
+// Session (core.DefaultSyncTest), reported as core.SyncTestEvent.
+package rollback

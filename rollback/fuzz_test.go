@@ -1,0 +1,56 @@
+package rollback
+
+import (
+	"encoding/binary"
+	"testing"
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/transport/sim"
+)
+
+// FuzzSpectatorStream feeds a spectator arbitrary stream messages, as a
+// hostile or broken host could send them (the wire codec has already
+// bounded their sizes): it must never panic, never feed its engine past
+// the horizon, and keep simulating.
+func FuzzSpectatorStream(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 0, 3, 1, 2, 3})
+	f.Add([]byte{1, 5, 0, 0, 8, 9, 9, 9, 9, 9, 9, 9, 9, 0xff, 0xff})
+	f.Add([]byte{0, 0, 0, 0, 64, 1, 1, 1, 1, 2, 2, 2, 2, 3, 0, 1, 0, 0, 0})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		nw, _ := sim.New(sim.Config{})
+		sp, err := NewSpectator[pair, uint16](SpectatorConfig{Host: 1, Transport: testConfig(2, 0, 1).Transport}, pairGame{leakAt: -1}, pair{}, nw.NewEndpoint())
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := &core.Message[uint16]{}
+		for len(data) >= 5 && !sp.Ended() {
+			p := core.PlayerHandle(data[0] % 3) // 2 is out of range
+			start := core.Frame(int16(binary.LittleEndian.Uint16(data[1:])))
+			n := int(data[3]) % 70
+			mode := data[4]
+			data = data[5:]
+			vals := make([]uint16, 0, n)
+			for k := 0; k < n && len(data) >= 2; k++ {
+				vals = append(vals, binary.LittleEndian.Uint16(data))
+				data = data[2:]
+			}
+			*m = core.Message[uint16]{Inputs: []core.InputRun[uint16]{{Player: p, Start: start, Values: vals}}}
+			if mode&1 != 0 {
+				m.Gone = 1 << (mode >> 1 & 1)
+				m.Held[mode>>1&1] = core.Frame(mode >> 2)
+			}
+			_ = sp.rx.Receive(time.Duration(len(data)), 0, m)
+			for q := range 2 {
+				if sp.next[q] > sp.eng.Frame()+sp.horizon {
+					t.Fatalf("player %d fed to frame %d, past the horizon of frame %d", q, sp.next[q], sp.eng.Frame())
+				}
+			}
+			for range 4 {
+				if !sp.eng.Advance(0).Stepped {
+					break
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,217 @@
+package rollback
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/core/pace"
+	"github.com/rollstep/rollstep/fixed"
+	"github.com/rollstep/rollstep/transport"
+	"github.com/rollstep/rollstep/transport/endpoint"
+)
+
+// SpectatorConfig configures a Spectator. Players, TickRate,
+// ChecksumInterval and Game must equal the host's (the handshake compares
+// them).
+type SpectatorConfig struct {
+	// Host is the address of the host session on the Conn.
+	Host transport.PeerID
+	// Players is the number of players; 0 means 2.
+	Players int
+	// TickRate is the frame rate; 0 means 60.
+	TickRate int
+	// ChecksumInterval must equal the host's; 0 means 1.
+	ChecksumInterval int
+	// Game identifies the game build, as in Config.
+	Game [16]byte
+	// Buffer is how many received frames the spectator keeps unplayed to
+	// absorb jitter; with more it catches up faster than real time. 0
+	// means 2.
+	Buffer int
+	// MaxStepsPerUpdate bounds the frames one Update simulates, catch-up
+	// included; 0 means 8.
+	MaxStepsPerUpdate int
+	// Transport configures the endpoint, as in Config.
+	Transport endpoint.Config
+}
+
+// Spectator replays a match from the confirmed inputs one host streams
+// to it (see Config.Spectators): it never predicts and never rolls back,
+// plays at the tick rate and catches up faster, at most
+// MaxStepsPerUpdate frames per Update, when it is behind. The host never
+// waits for it. When the host leaves, is lost or drops it, a
+// StreamEndedEvent ends it cleanly. Not safe for concurrent use.
+type Spectator[S any, I comparable] struct {
+	cfg    SpectatorConfig
+	period time.Duration
+	eng    *core.Engine[S, I]
+	ep     *endpoint.Endpoint[I]
+	rx     specReceiver[S, I]
+	pacer  pace.Pacer
+
+	next    [core.MaxPlayers]core.Frame // frames of each player's inputs fed to the engine
+	goneAt  [core.MaxPlayers]core.Frame
+	gone    uint16 // players whose disconnect was fed to the engine
+	horizon core.Frame
+	msg     core.Message[I] // a message fed to the engine
+	reply   core.Message[I] // the acknowledgement sent to the host
+	out     [1]core.Outgoing[I]
+
+	connected, ended, closed bool
+	heardAt                  time.Duration // when the newest stream message arrived
+	repliedAt                time.Duration // when the newest acknowledgement was sent
+	replied                  bool
+
+	bufs       [2]S
+	view, prev *S
+	play       []core.FrameEffect
+	events     []Event
+	spare      []Event
+}
+
+// NewSpectator returns a spectator of the host at cfg.Host over conn,
+// starting from initial (the same initial state as the players'). The
+// handshake starts with the first Update.
+func NewSpectator[S any, I comparable](cfg SpectatorConfig, game core.Game[S, I], initial S, conn transport.Conn) (*Spectator[S, I], error) {
+	if cfg.Players == 0 {
+		cfg.Players = 2
+	}
+	if cfg.TickRate == 0 {
+		cfg.TickRate = 60
+	}
+	if cfg.Buffer == 0 {
+		cfg.Buffer = 2
+	}
+	if cfg.MaxStepsPerUpdate == 0 {
+		cfg.MaxStepsPerUpdate = 8
+	}
+	bad := func(field, format string, args ...any) error {
+		return &core.ConfigError{Field: field, Reason: fmt.Sprintf(format, args...)}
+	}
+	switch {
+	case cfg.TickRate < 1 || cfg.TickRate > maxTickRate:
+		return nil, bad("TickRate", "%d is outside 1..%d", cfg.TickRate, maxTickRate)
+	case cfg.Buffer < 0 || cfg.Buffer > 1024:
+		return nil, bad("Buffer", "%d is outside 0..1024", cfg.Buffer)
+	case cfg.MaxStepsPerUpdate < 1 || cfg.MaxStepsPerUpdate > 64:
+		return nil, bad("MaxStepsPerUpdate", "%d is outside 1..64", cfg.MaxStepsPerUpdate)
+	}
+	// Every player belongs to its own virtual peer, so a disconnect is
+	// agreed player by player (see feedGone).
+	cc := core.Config{Players: cfg.Players, DisableChecksums: true, MaxRunLength: streamRun}
+	for p := range cfg.Players {
+		cc.Peers = append(cc.Peers, []core.PlayerHandle{core.PlayerHandle(p)})
+	}
+	eng, err := core.NewEngine[S, I](cc, game, &initial)
+	if err != nil {
+		return nil, err
+	}
+	tc := cfg.Transport
+	tc.Digest, err = digest[I](cfg.Players, cfg.TickRate, cfg.ChecksumInterval, cfg.Game)
+	if err != nil {
+		return nil, bad("Game", "%v", err)
+	}
+	ep, err := endpoint.New[I](tc, conn, []transport.PeerID{cfg.Host})
+	if err != nil {
+		return nil, err
+	}
+	sp := &Spectator[S, I]{cfg: cfg, period: time.Second / time.Duration(cfg.TickRate), eng: eng, ep: ep}
+	sp.pacer, err = pace.New(pace.Config{Period: sp.period, MaxSteps: cfg.MaxStepsPerUpdate})
+	if err != nil {
+		return nil, bad("TickRate", "%v", err)
+	}
+	sp.rx.sp = sp
+	// The engine rejects frames this far past its current frame; stay well
+	// inside (MaxInputDelay 32 and MaxRunLength streamRun size its rings).
+	sp.horizon = 128
+	sp.msg.Inputs = make([]core.InputRun[I], 0, 1)
+	sp.bufs[0], sp.bufs[1] = initial, initial
+	sp.view, sp.prev = &sp.bufs[0], &sp.bufs[1]
+	sp.play = make([]core.FrameEffect, 0, 64)
+	sp.events = make([]Event, 0, 8)
+	sp.spare = make([]Event, 0, 8)
+	return sp, nil
+}
+
+// State returns the state after frame Frame()-1: a copy refreshed by
+// Update, so writing to it cannot affect the replay.
+func (sp *Spectator[S, I]) State() *S { return sp.view }
+
+// Previous returns the state shown before the newest Update that
+// simulated, for interpolation with Fraction.
+func (sp *Spectator[S, I]) Previous() *S { return sp.prev }
+
+// Fraction returns the elapsed part of the current frame period.
+func (sp *Spectator[S, I]) Fraction() fixed.F { return sp.pacer.Fraction() }
+
+// Frame returns the next frame the spectator simulates.
+func (sp *Spectator[S, I]) Frame() core.Frame { return sp.eng.Frame() }
+
+// Buffered returns how many received frames are not simulated yet.
+func (sp *Spectator[S, I]) Buffered() int { return int(sp.held() - sp.eng.Frame()) }
+
+// Ended reports whether the stream ended.
+func (sp *Spectator[S, I]) Ended() bool { return sp.ended }
+
+// Effects returns the effects of the frames the newest Update simulated;
+// they are final (a spectator never re-simulates). Valid until the next
+// Update.
+func (sp *Spectator[S, I]) Effects() []core.FrameEffect { return sp.play }
+
+// Events returns the events raised since the previous call and forgets
+// them; the slice is valid until the next call.
+func (sp *Spectator[S, I]) Events() []Event {
+	ev := sp.events
+	sp.events, sp.spare = sp.spare[:0], ev
+	return ev
+}
+
+// Stats returns the replay engine's counters (Frames simulated, Stall
+// time waiting for the stream). Its Peers are internal and left empty;
+// see Transport for the link to the host.
+func (sp *Spectator[S, I]) Stats() core.Stats {
+	st := sp.eng.Stats()
+	st.Peers = st.Peers[:0]
+	return st
+}
+
+// Transport returns the endpoint's counters for the link to the host
+// (Peers[0]): state, RTT, bytes and packets, dropped datagrams. Its
+// slice is owned by the spectator and overwritten by the next call.
+func (sp *Spectator[S, I]) Transport() endpoint.Stats { return sp.ep.Stats() }
+
+// Close closes the Conn. Later calls return ErrClosed.
+func (sp *Spectator[S, I]) Close() error {
+	if sp.closed {
+		return ErrClosed
+	}
+	sp.closed = true
+	return sp.ep.Close()
+}
+
+func (sp *Spectator[S, I]) event(ev Event) {
+	if len(sp.events) < maxQueuedEvents {
+		sp.events = append(sp.events, ev)
+	}
+}
+
+// held returns the first frame for which some player's input is unknown.
+func (sp *Spectator[S, I]) held() core.Frame {
+	h := core.Frame(1<<31 - 1)
+	for p := range sp.cfg.Players {
+		if sp.gone&(1<<p) == 0 {
+			h = min(h, sp.next[p])
+		}
+	}
+	return h
+}
+
+// end ends the stream once.
+func (sp *Spectator[S, I]) end(r EndReason, err error) {
+	if sp.ended {
+		return
+	}
+	sp.ended = true
+	sp.event(StreamEndedEvent{Reason: r, Frame: sp.eng.Frame(), Err: err})
+}

@@ -1,0 +1,199 @@
+package rollback
+
+import (
+	"testing"
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/state"
+	"github.com/rollstep/rollstep/transport/sim"
+)
+
+// watcher is a spectator of node 0 on the match's network.
+type watcher struct {
+	sp     *Spectator[pair, uint16]
+	conn   *sim.Endpoint
+	events []Event
+	mute   bool
+	most   int // most frames simulated by one Update
+}
+
+// addSpectator configures node 0 to stream to a new endpoint and returns
+// the spectator on it. Call before newMatch builds node 0: use in cfg.
+func newWatched(t *testing.T, seed uint64, link sim.LinkConfig, stream StreamConfig) (*match, *watcher) {
+	t.Helper()
+	m := newMatch(t, 2, seed, link, func(i int, c *Config) {
+		if i == 0 {
+			c.Spectators = append(c.Spectators, 2)
+			c.Spectate = stream
+		}
+	})
+	w := &watcher{conn: m.net.NewEndpoint()}
+	var err error
+	tc := testConfig(2, 0, seed).Transport
+	tc.Rand = seedReader(seed + 99)
+	w.sp, err = NewSpectator[pair, uint16](SpectatorConfig{Host: 0, Players: 2, Game: [16]byte{'t'}, Transport: tc}, pairGame{leakAt: -1}, pair{}, w.conn)
+	if err != nil {
+		t.Fatalf("NewSpectator: %v", err)
+	}
+	return m, w
+}
+
+// run steps the match and the spectator for d.
+func (w *watcher) run(t *testing.T, m *match, d time.Duration) {
+	end := m.net.Now() + d
+	for now := m.net.Now() + m.render; now <= end; now += m.render {
+		m.step(now)
+		if w.mute || w.sp.Ended() {
+			continue
+		}
+		before := w.sp.Frame()
+		if err := w.sp.Update(now); err != nil && err != ErrStreamEnded {
+			t.Fatalf("spectator Update: %v", err)
+		}
+		w.most = max(w.most, int(w.sp.Frame()-before))
+		w.events = append(w.events, w.sp.Events()...)
+	}
+}
+
+// checkReplay requires the spectator's state to equal node 0's confirmed
+// state of the same frame.
+func (w *watcher) checkReplay(t *testing.T, m *match) {
+	t.Helper()
+	f := w.sp.Frame() - 1
+	if f < 0 {
+		t.Fatal("spectator simulated nothing")
+	}
+	if got, want := state.Checksum(w.sp.State()), m.nodes[0].game.sums[f]; got != want {
+		t.Fatalf("spectator state at frame %d: checksum %#x, host %#x", f, got, want)
+	}
+}
+
+func TestSpectatorReplaysConfirmedInputsWithDelay(t *testing.T) {
+	m, w := newWatched(t, 21, sim.LinkConfig{Latency: sim.Latency{Base: ms(30), Jitter: ms(5)}, Loss: 0.05}, StreamConfig{Delay: 30})
+	w.run(t, m, 10*time.Second)
+	m.checkAgreement()
+	w.checkReplay(t, m)
+	c, _ := m.nodes[0].s.ConfirmedFrame()
+	if lag := c - w.sp.Frame(); lag < 30 || lag > 45 {
+		t.Errorf("spectator %d frames behind the host's confirmed frame, want the 30-frame delay and a little", lag)
+	}
+	if len(w.events) == 0 || !isType[StreamStartedEvent](w.events[0]) {
+		t.Errorf("events %v, want StreamStartedEvent first", w.events)
+	}
+	if m.count(0, isType[SpectatorJoinedEvent]) != 1 {
+		t.Errorf("host reported no SpectatorJoinedEvent")
+	}
+}
+
+func TestSpectatorCatchesUpBoundedPerUpdate(t *testing.T) {
+	m, w := newWatched(t, 22, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, StreamConfig{})
+	w.run(t, m, 2*time.Second)
+	w.mute = true
+	w.run(t, m, 2*time.Second) // 120 frames behind, below MaxLag
+	w.mute = false
+	w.most = 0
+	w.run(t, m, 2*time.Second)
+	if w.most > 8 || w.most < 2 {
+		t.Errorf("at most %d frames per Update while catching up, want 2..8", w.most)
+	}
+	if b := w.sp.Buffered(); b > 4 {
+		t.Errorf("still %d frames buffered after 2 s of catch-up", b)
+	}
+	w.checkReplay(t, m)
+	for i := range 2 {
+		if st := m.nodes[i].s.Stats().Engine; st.StallTime > 100*time.Millisecond {
+			t.Errorf("node %d stalled %v: a spectator held a player back", i, st.StallTime)
+		}
+	}
+}
+
+func TestSpectatorTooFarBehindIsDropped(t *testing.T) {
+	m, w := newWatched(t, 23, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, StreamConfig{MaxLag: 60})
+	w.run(t, m, time.Second)
+	w.mute = true
+	w.run(t, m, 1500*time.Millisecond)
+	w.mute = false
+	w.run(t, m, time.Second)
+	var left SpectatorLeftEvent
+	for _, ev := range m.nodes[0].events {
+		if e, ok := ev.(SpectatorLeftEvent); ok {
+			left = e
+		}
+	}
+	if !left.Dropped || left.Lag <= 60 {
+		t.Errorf("host event %+v, want dropped with lag over 60", left)
+	}
+	end, ok := w.events[len(w.events)-1].(StreamEndedEvent)
+	if !ok || end.Reason != EndDropped {
+		t.Fatalf("spectator's last event %#v, want StreamEndedEvent{EndDropped}", w.events[len(w.events)-1])
+	}
+	if err := w.sp.Update(m.net.Now()); err != ErrStreamEnded {
+		t.Errorf("Update after the end = %v, want ErrStreamEnded", err)
+	}
+	w.checkReplay(t, m)
+}
+
+func TestSpectatorEndsWhenHostLeaves(t *testing.T) {
+	m, w := newWatched(t, 24, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, StreamConfig{})
+	w.run(t, m, 2*time.Second)
+	if err := m.nodes[0].s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	m.nodes[0].closed = true
+	w.run(t, m, time.Second)
+	end, ok := w.events[len(w.events)-1].(StreamEndedEvent)
+	if !ok || end.Reason != EndLeft || end.Frame != w.sp.Frame() {
+		t.Fatalf("last event %#v, want StreamEndedEvent{EndLeft} at the spectator's frame", w.events[len(w.events)-1])
+	}
+	if m.count(1, isType[PeerLostEvent]) != 1 {
+		t.Errorf("the other player did not see the host leave")
+	}
+}
+
+func TestSpectatorEndsWhenHostIsLost(t *testing.T) {
+	m, w := newWatched(t, 25, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, StreamConfig{})
+	w.run(t, m, 2*time.Second)
+	m.nodes[0].mute = true
+	w.run(t, m, 4*time.Second)
+	end, ok := w.events[len(w.events)-1].(StreamEndedEvent)
+	if !ok || end.Reason != EndLost {
+		t.Fatalf("last event %#v, want StreamEndedEvent{EndLost}", w.events[len(w.events)-1])
+	}
+	w.checkReplay(t, m)
+}
+
+// TestSpectatorSeesDisconnectedPlayer drops a player mid-match: the
+// spectator replays the agreed disconnect frame exactly.
+func TestSpectatorSeesDisconnectedPlayer(t *testing.T) {
+	m, w := newWatched(t, 26, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, StreamConfig{})
+	w.run(t, m, 2*time.Second)
+	m.nodes[1].mute = true
+	w.run(t, m, 5*time.Second)
+	if m.count(0, isType[core.DisconnectEvent]) != 1 {
+		t.Fatal("host did not disconnect player 1")
+	}
+	w.checkReplay(t, m)
+	t.Logf("host at %d, spectator at %d", m.nodes[0].s.Frame(), w.sp.Frame())
+	if c, _ := m.nodes[0].s.ConfirmedFrame(); w.sp.Frame() < c-4 {
+		t.Errorf("spectator stopped at frame %d after the disconnect", w.sp.Frame())
+	}
+}
+
+// TestSpectatorWaitsForSlowMatchStart connects the spectator while a
+// player is still missing for longer than the disconnect timeout: the
+// host's heartbeats keep the stream open until the match starts.
+func TestSpectatorWaitsForSlowMatchStart(t *testing.T) {
+	m, w := newWatched(t, 27, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, StreamConfig{})
+	m.nodes[1].mute = true
+	w.run(t, m, 4*time.Second)
+	m.nodes[1].mute = false
+	w.run(t, m, 3*time.Second)
+	if w.sp.Ended() {
+		t.Fatalf("stream ended before the match started: %v", w.events)
+	}
+	if w.sp.Frame() < 100 {
+		t.Errorf("spectator at frame %d, want the match replayed", w.sp.Frame())
+	}
+	w.checkReplay(t, m)
+}

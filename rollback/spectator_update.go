@@ -1,0 +1,151 @@
+package rollback
+
+import (
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/transport/endpoint"
+)
+
+// Update does one round of the spectator's loop at now: it reads the
+// host's stream, simulates the frames the fixed timestep owes, and more
+// (up to MaxStepsPerUpdate in all) while more than Buffer frames wait,
+// and acknowledges what it holds. After the stream ended it returns
+// ErrStreamEnded; Conn errors are returned as they are.
+func (sp *Spectator[S, I]) Update(now time.Duration) error {
+	if sp.closed {
+		return ErrClosed
+	}
+	if sp.ended {
+		return ErrStreamEnded
+	}
+	sp.play = sp.play[:0]
+	if _, err := sp.ep.Poll(now, &sp.rx); err != nil {
+		return err
+	}
+	if err := sp.ep.Tick(now); err != nil {
+		return err
+	}
+	for _, e := range sp.ep.Events() {
+		switch e.Kind {
+		case endpoint.EventConnected:
+			sp.connected, sp.heardAt = true, now
+			sp.pacer.Update(now)
+			sp.event(StreamStartedEvent{})
+		case endpoint.EventRefused:
+			sp.end(EndRefused, e.Err)
+		case endpoint.EventDisconnected:
+			sp.end(EndLost, e.Err)
+		case endpoint.EventLeft:
+			sp.end(EndLeft, nil)
+		}
+	}
+	if !sp.connected || sp.ended {
+		return nil
+	}
+	if now-sp.heardAt >= sp.ep.Config().DisconnectTimeout {
+		sp.end(EndLost, nil) // keep-alives only: the stream itself stopped
+		return nil
+	}
+	n := sp.pacer.Update(now)
+	if extra := sp.Buffered() - sp.cfg.Buffer; extra > n {
+		n = min(extra, sp.cfg.MaxStepsPerUpdate)
+	}
+	changed := false
+	for range n {
+		r := sp.eng.Advance(now)
+		if !r.Stepped {
+			sp.pacer.Block()
+			break
+		}
+		changed = true
+		sp.play = append(sp.play, r.Effects...)
+		sp.pacer.Step() // false when catching up beyond the schedule
+	}
+	if changed {
+		sp.view, sp.prev = sp.prev, sp.view
+		*sp.view = *sp.eng.State()
+	}
+	if sp.replied && now-sp.repliedAt < sp.period {
+		return nil // one acknowledgement per frame period is plenty
+	}
+	sp.replied, sp.repliedAt = true, now
+	sp.reply.Frame = sp.eng.Frame()
+	sp.reply.Held[0] = sp.held()
+	sp.reply.Stamp = now
+	sp.out[0] = core.Outgoing[I]{To: 0, Message: &sp.reply}
+	return sp.ep.Send(now, sp.out[:])
+}
+
+// specReceiver feeds the host's stream messages to the spectator.
+type specReceiver[S any, I comparable] struct{ sp *Spectator[S, I] }
+
+// Receive implements endpoint.Receiver.
+func (r *specReceiver[S, I]) Receive(now time.Duration, _ core.PeerID, m *core.Message[I]) error {
+	sp := r.sp
+	players := sp.cfg.Players
+	all := uint16(1)<<players - 1
+	if m.Gone == all {
+		sp.end(EndDropped, nil)
+		return nil
+	}
+	sp.heardAt = now
+	limit := sp.eng.Frame() + sp.horizon
+	for i := range m.Inputs {
+		run := &m.Inputs[i]
+		p := run.Player
+		if p < 0 || int(p) >= players || sp.gone&(1<<p) != 0 {
+			continue
+		}
+		// Only the part that extends what the engine holds, inside its
+		// horizon and before a disconnect.
+		skip := sp.next[p] - run.Start
+		if skip < 0 || int(skip) >= len(run.Values) {
+			continue
+		}
+		end := min(run.Start+core.Frame(len(run.Values)), limit)
+		if m.Gone&(1<<p) != 0 {
+			end = min(end, m.Held[p])
+		}
+		if end <= sp.next[p] {
+			continue
+		}
+		vals := run.Values[skip : skip+(end-sp.next[p])]
+		sp.msg.Frame = sp.eng.Frame()
+		sp.msg.Gone, sp.msg.Held = 0, [core.MaxPlayers]core.Frame{}
+		sp.msg.Inputs = append(sp.msg.Inputs[:0], core.InputRun[I]{Player: p, Start: sp.next[p], Values: vals})
+		if err := sp.eng.Receive(now, core.PeerID(p), &sp.msg); err != nil {
+			return err
+		}
+		sp.next[p] = end
+	}
+	sp.msg.Inputs = sp.msg.Inputs[:0]
+	for p := range players {
+		if m.Gone&(1<<p) != 0 && sp.gone&(1<<p) == 0 && sp.next[p] >= m.Held[p] {
+			sp.feedGone(now, core.PlayerHandle(p), m.Held[p])
+		}
+	}
+	return nil
+}
+
+// feedGone makes the engine agree that player p is disconnected from
+// frame g: the engine declares p's virtual peer gone and every other
+// remaining virtual peer votes g.
+func (sp *Spectator[S, I]) feedGone(now time.Duration, p core.PlayerHandle, g core.Frame) {
+	sp.gone |= 1 << p
+	sp.goneAt[p] = g
+	_ = sp.eng.DisconnectPeer(core.PeerID(p))
+	for q := range sp.cfg.Players {
+		if sp.gone&(1<<q) != 0 {
+			continue
+		}
+		sp.msg.Frame, sp.msg.Gone = sp.eng.Frame(), sp.gone
+		sp.msg.Held = [core.MaxPlayers]core.Frame{}
+		for o := range sp.cfg.Players {
+			if sp.gone&(1<<o) != 0 {
+				sp.msg.Held[o] = sp.goneAt[o]
+			}
+		}
+		_ = sp.eng.Receive(now, core.PeerID(q), &sp.msg)
+	}
+}

@@ -1,0 +1,130 @@
+package rollback
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/rollstep/rollstep/core"
+)
+
+// pair is a small game state for the tests: two counters and a history.
+type pair struct {
+	Frame int32
+	Pad   int32
+	Pos   [8]int64
+	Acc   uint64
+	Hist  [8]uint64
+}
+
+// leak is package state a deliberately non-deterministic Step reads.
+var leak int64
+
+// pairGame is deterministic unless leakAt >= 0, from which frame on Step
+// also adds a counter kept outside the state.
+type pairGame struct{ leakAt int32 }
+
+func (g pairGame) Step(s *pair, in []core.Input[uint16], fx *core.Effects) {
+	f := s.Frame
+	s.Frame++
+	for p, i := range in {
+		if i.Status == core.InputDisconnected {
+			continue
+		}
+		s.Pos[p] += int64(i.Value%5) - 2
+		s.Acc = s.Acc*6364136223846793005 + uint64(i.Value) + uint64(p) + 1
+		if i.Value%8 == 1 {
+			fx.Emit(core.Effect{Kind: 1, Args: [3]int64{int64(p), int64(f)}})
+		}
+	}
+	if g.leakAt >= 0 && f >= g.leakAt {
+		leak++
+		s.Pos[1] += leak
+	}
+	s.Hist[f%8] ^= s.Acc
+}
+
+func TestSyncTestCatchesNonDeterministicStep(t *testing.T) {
+	st, err := NewSyncTest[pair, uint16](SyncTestConfig{CheckDistance: 3}, pairGame{leakAt: 40}, pair{})
+	if err != nil {
+		t.Fatalf("NewSyncTest: %v", err)
+	}
+	err = st.Run(100, func(f core.Frame, p core.PlayerHandle) uint16 { return uint16(f)*3 + uint16(p) })
+	var se *SyncTestError
+	if !errors.As(err, &se) || !errors.Is(err, ErrSyncTest) {
+		t.Fatalf("Run = %v, want a *SyncTestError", err)
+	}
+	if se.Frame != 40 {
+		t.Errorf("Frame = %d, want 40 (the first frame that reads outside state)", se.Frame)
+	}
+	if len(se.Paths) != 1 || se.Paths[0] != "Pos[1]" {
+		t.Errorf("Paths = %q, want [Pos[1]]", se.Paths)
+	}
+	if !strings.Contains(err.Error(), "frame 40") || !strings.Contains(err.Error(), "Pos[1]") {
+		t.Errorf("Error() = %q, want it to name frame 40 and Pos[1]", err)
+	}
+	if st.Frame() != 41 {
+		t.Errorf("Frame() = %d, want 41: the failing frame was simulated", st.Frame())
+	}
+	if again := st.AdvanceFrame(); again != err {
+		t.Errorf("AdvanceFrame after failure = %v, want the same error", again)
+	}
+}
+
+func TestSyncTestPassesDeterministicStep(t *testing.T) {
+	for _, k := range []int{1, 2, 8} {
+		st, err := NewSyncTest[pair, uint16](SyncTestConfig{Players: 3, CheckDistance: k}, pairGame{leakAt: -1}, pair{})
+		if err != nil {
+			t.Fatalf("NewSyncTest(k=%d): %v", k, err)
+		}
+		effects := 0
+		for f := range 300 {
+			for p := range 3 {
+				if f%(p+2) == 0 { // players give inputs at different rates
+					_ = st.AddLocalInput(core.PlayerHandle(p), uint16(f*7+p))
+				}
+			}
+			if err := st.AdvanceFrame(); err != nil {
+				t.Fatalf("k=%d frame %d: %v", k, f, err)
+			}
+			effects += len(st.Effects())
+		}
+		if st.Frame() != 300 || st.State().Frame != 300 {
+			t.Errorf("k=%d: Frame() = %d, state frame %d, want 300", k, st.Frame(), st.State().Frame)
+		}
+		if effects == 0 {
+			t.Errorf("k=%d: no effects delivered", k)
+		}
+	}
+}
+
+func TestSyncTestMatchesPlainLoop(t *testing.T) {
+	st, _ := NewSyncTest[pair, uint16](SyncTestConfig{CheckDistance: 4}, pairGame{leakAt: -1}, pair{})
+	input := func(f core.Frame, p core.PlayerHandle) uint16 { return uint16(f*5) ^ uint16(p) }
+	if err := st.Run(200, input); err != nil {
+		t.Fatal(err)
+	}
+	var s pair
+	var fx core.Effects
+	in := make([]core.Input[uint16], 2)
+	for f := range core.Frame(200) {
+		for p := range in {
+			in[p] = core.Input[uint16]{Value: input(f, core.PlayerHandle(p)), Status: core.InputConfirmed}
+		}
+		pairGame{leakAt: -1}.Step(&s, in, &fx)
+	}
+	if *st.State() != s {
+		t.Errorf("state after the sync test differs from a plain loop")
+	}
+}
+
+func TestNewSyncTestRejectsBadConfig(t *testing.T) {
+	for _, c := range []SyncTestConfig{{CheckDistance: 65}, {CheckDistance: -1}, {Players: 17}} {
+		if _, err := NewSyncTest[pair, uint16](c, pairGame{}, pair{}); !errors.Is(err, core.ErrInvalidConfig) {
+			t.Errorf("NewSyncTest(%+v) = %v, want ErrInvalidConfig", c, err)
+		}
+	}
+	if _, err := NewSyncTest[pair, uint16](SyncTestConfig{}, nil, pair{}); !errors.Is(err, core.ErrInvalidConfig) {
+		t.Errorf("nil game: %v, want ErrInvalidConfig", err)
+	}
+}

@@ -1,0 +1,247 @@
+package rollback
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/transport/sim"
+)
+
+const tick60 = time.Second / 60
+
+func TestTimesyncAdvantageUsesCurrentFrameNotInputFrame(t *testing.T) {
+	ts := newTimesync(TimesyncConfig{Window: 1, MinAdvantage: 2, MaxWait: 8}, tick60, 1)
+	// The peer reported frame 100 with inputs up to frame 110 (D = 10),
+	// 20 ms ago, over a 40 ms one-way link: it is now at about 103.6.
+	ts.observe(0, 100, 110, 0)
+	now := 20 * time.Millisecond
+	if got := ts.advantage(0, 104, now, 40*time.Millisecond) / tick60; got != 0 {
+		t.Errorf("advantage at frame 104 = %d frames, want 0 (the peer's D must not count)", got)
+	}
+	ts.sample(0, 110, now, 40*time.Millisecond)
+	ev, ok := ts.tick()
+	if !ok || ev.Advantage != 6 || ev.Wait != 6 || ev.RemoteDelay != 10 || !ev.Applied {
+		t.Errorf("tick = %+v, %v; want advantage 6, wait 6, remote delay 10, applied", ev, ok)
+	}
+}
+
+func TestTimesyncRecommendsOnlyAboveThresholdAndCapsWait(t *testing.T) {
+	ts := newTimesync(TimesyncConfig{Window: 4, MinAdvantage: 2, MaxWait: 5}, tick60, 2)
+	ts.observe(0, 50, 50, 0)
+	ts.observe(1, 20, 20, 0)
+	for range 3 {
+		ts.sample(0, 51, 0, 0) // ahead of peer 0 by 1
+		ts.sample(1, 51, 0, 0) // ahead of peer 1 by 31
+		if _, ok := ts.tick(); ok {
+			t.Fatal("recommendation before the window ended")
+		}
+	}
+	ts.sample(0, 51, 0, 0)
+	ts.sample(1, 51, 0, 0)
+	ev, ok := ts.tick()
+	if !ok || ev.Peer != 1 || ev.Advantage != 31 || ev.Wait != 5 {
+		t.Errorf("tick = %+v, want peer 1, advantage 31, wait capped at 5", ev)
+	}
+	ts.forget(1)
+	for range 4 {
+		ts.sample(0, 51, 0, 0)
+		ev, ok = ts.tick()
+	}
+	if !ok || ev.Wait != 0 || ev.Advantage != 1 {
+		t.Errorf("below the threshold: %+v, want advantage 1 and no wait", ev)
+	}
+}
+
+// TestTimesyncClampsHugeAdvantage is the "background tab" case: a peer
+// silent for hours, or frames near the int32 limit, must neither overflow
+// nor produce an absurd recommendation.
+func TestTimesyncClampsHugeAdvantage(t *testing.T) {
+	ts := newTimesync(TimesyncConfig{Window: 1, MinAdvantage: 2, MaxWait: 8}, tick60, 1)
+	ts.observe(0, 0, 0, 0)
+	limit := MaxAdvantage * tick60
+	for _, c := range []struct {
+		name  string
+		local core.Frame
+		now   time.Duration
+		want  time.Duration
+	}{
+		{"peer silent for 5 hours", 10, 5 * time.Hour, -limit},
+		{"local frame at the int32 limit", math.MaxInt32, 0, limit},
+		{"peer silent for 290 years", 0, math.MaxInt64, -limit},
+	} {
+		if got := ts.advantage(0, c.local, c.now, math.MaxInt64/2); got != c.want && c.want != -limit {
+			t.Errorf("%s: advantage %v, want %v", c.name, got, c.want)
+		} else if got < -limit || got > limit {
+			t.Errorf("%s: advantage %v outside ±%v", c.name, got, limit)
+		}
+	}
+	ts.observe(0, 0, 0, 0)
+	for range 1024 {
+		ts.sample(0, math.MaxInt32, 0, 0)
+	}
+	ev, _ := ts.tick()
+	if ev.Advantage != MaxAdvantage || ev.Wait != 8 {
+		t.Errorf("after clamped samples: %+v, want advantage %d and wait 8", ev, MaxAdvantage)
+	}
+}
+
+// TestTimesyncBalancesLateStarter starts node 1 300 ms late on a 50 ms
+// link, so node 0 starts its clock earlier and runs ahead; timesync must
+// make node 0, and only node 0, wait, until both are within a frame.
+func TestTimesyncBalancesLateStarter(t *testing.T) {
+	m := newMatch(t, 2, 3, sim.LinkConfig{Latency: sim.Latency{Base: ms(50)}}, nil)
+	m.nodes[1].mute = true
+	m.run(300 * time.Millisecond)
+	m.nodes[1].mute = false
+	m.run(6 * time.Second)
+	waits := func(i int) int {
+		return m.count(i, func(ev Event) bool { e, ok := ev.(TimesyncEvent); return ok && e.Wait > 0 })
+	}
+	if waits(0) == 0 || waits(1) != 0 {
+		t.Errorf("wait recommendations: node 0 %d, node 1 %d; want node 0 only", waits(0), waits(1))
+	}
+	st0, st1 := m.nodes[0].s.Stats(), m.nodes[1].s.Stats()
+	if st0.Waited == 0 {
+		t.Errorf("node 0 never waited")
+	}
+	if a := st0.Timesync.Advantage; a < -1 || a > 1 {
+		t.Errorf("node 0 advantage after balancing = %d frames, want within 1", a)
+	}
+	if d := m.nodes[0].s.Frame() - m.nodes[1].s.Frame(); d < -2 || d > 2 {
+		t.Errorf("frame difference %d at the same moment, want within 2", d)
+	}
+	t.Logf("node 0 waited %d frames; advantages %d / %d", st0.Waited, st0.Timesync.Advantage, st1.Timesync.Advantage)
+	m.checkAgreement()
+}
+
+// TestTimesyncIgnoresDifferentDelays gives the peers different input
+// delays (2 and 0). Estimating the peer's frame from its input frames, as
+// GGPO did, would make the D = 2 peer look two frames ahead and stall the
+// other; timesync must recommend no wait to either and see the other's D.
+func TestTimesyncIgnoresDifferentDelays(t *testing.T) {
+	m := newMatch(t, 2, 5, sim.LinkConfig{Latency: sim.Latency{Base: ms(30)}}, func(i int, c *Config) {
+		c.FixedDelay, c.InputDelay = true, 2-2*i
+	})
+	m.run(8 * time.Second)
+	for i := range 2 {
+		n := m.count(i, func(ev Event) bool { e, ok := ev.(TimesyncEvent); return ok && e.Wait > 0 })
+		st := m.nodes[i].s.Stats()
+		if n != 0 || st.Waited != 0 {
+			t.Errorf("node %d: %d wait recommendations, waited %d; want none", i, n, st.Waited)
+		}
+		if a := st.Timesync.Advantage; a < -1 || a > 1 {
+			t.Errorf("node %d advantage %d, want within 1", i, a)
+		}
+		if want := 2 - 2*(1-i); st.Timesync.RemoteDelay < want || st.Timesync.RemoteDelay > want+1 {
+			t.Errorf("node %d sees remote D %d, want %d", i, st.Timesync.RemoteDelay, want)
+		}
+	}
+	m.checkAgreement()
+}
+
+func TestManualTimesyncOnlyReports(t *testing.T) {
+	m := newMatch(t, 2, 3, sim.LinkConfig{Latency: sim.Latency{Base: ms(50)}}, func(i int, c *Config) {
+		c.Timesync.Manual = true
+	})
+	m.nodes[1].mute = true
+	m.run(300 * time.Millisecond)
+	m.nodes[1].mute = false
+	m.run(3 * time.Second)
+	var rec TimesyncEvent
+	for _, ev := range m.nodes[0].events {
+		if e, ok := ev.(TimesyncEvent); ok && e.Wait > 0 {
+			rec = e
+		}
+	}
+	if rec.Wait == 0 || rec.Applied {
+		t.Fatalf("no manual recommendation: %+v", rec)
+	}
+	if st := m.nodes[0].s.Stats(); st.Waited != 0 {
+		t.Errorf("manual mode waited %d frames by itself", st.Waited)
+	}
+	before := m.nodes[0].s.Frame()
+	if err := m.nodes[0].s.Wait(rec.Wait); err != nil {
+		t.Fatal(err)
+	}
+	m.run(time.Second)
+	if st := m.nodes[0].s.Stats(); st.Waited != uint64(rec.Wait) {
+		t.Errorf("Waited = %d after Wait(%d)", st.Waited, rec.Wait)
+	}
+	if got := m.nodes[0].s.Frame() - before; got > 60-core.Frame(rec.Wait)+1 {
+		t.Errorf("advanced %d frames in 1 s while waiting %d", got, rec.Wait)
+	}
+}
+
+// TestPeerPausedForTenMinutes is the "background tab" case at session
+// level: node 1's loop stops for ten minutes (the disconnect timeout is
+// longer). Node 0 stalls at W; its advantage samples clamp instead of
+// overflowing; when node 1 returns both play on in agreement, and no
+// recommendation exceeds MaxWait.
+func TestPeerPausedForTenMinutes(t *testing.T) {
+	m := newMatch(t, 2, 17, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, func(i int, c *Config) {
+		c.Transport.InterruptTimeout = time.Second
+		c.Transport.DisconnectTimeout = time.Hour
+	})
+	m.render = time.Second / 60
+	m.run(2 * time.Second)
+	m.nodes[1].mute = true
+	m.run(10 * time.Minute)
+	m.nodes[1].mute = false
+	start := m.nodes[0].s.Frame()
+	m.run(5 * time.Second)
+	if got := m.nodes[0].s.Frame() - start; got < 200 {
+		t.Errorf("node 0 advanced %d frames in the 5 s after the pause, want about 300", got)
+	}
+	for i := range 2 {
+		for _, ev := range m.nodes[i].events {
+			if e, ok := ev.(TimesyncEvent); ok && (e.Wait > 8 || e.Advantage > MaxAdvantage || e.Advantage < -MaxAdvantage) {
+				t.Errorf("node %d: absurd recommendation %+v", i, e)
+			}
+		}
+		if m.count(i, isType[PeerLostEvent]) != 0 {
+			t.Errorf("node %d dropped its peer", i)
+		}
+	}
+	st := m.nodes[0].s.Stats()
+	t.Logf("node 0 stalled %v; newest timesync %+v", st.Engine.StallTime.Round(time.Second), st.Timesync)
+	m.checkAgreement()
+}
+
+// TestTimesyncAbsorbsClockDrift runs node 1's clock 2 % slow for 30 s: node
+// 0 would drift 36 frames ahead. Timesync makes node 0 wait in small
+// steps instead of running into the prediction window and stalling.
+func TestTimesyncAbsorbsClockDrift(t *testing.T) {
+	m := newMatch(t, 2, 18, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, nil)
+	m.nodes[1].slow = 20
+	m.run(30 * time.Second)
+	st := m.nodes[0].s.Stats()
+	if st.Waited < 25 {
+		t.Errorf("node 0 waited %d frames over a 36-frame drift", st.Waited)
+	}
+	if st.Engine.StallTime > 200*time.Millisecond {
+		t.Errorf("node 0 stalled %v: timesync did not keep it inside the window", st.Engine.StallTime)
+	}
+	if w := m.nodes[1].s.Stats().Waited; w != 0 {
+		t.Errorf("the slow node waited %d frames", w)
+	}
+	t.Logf("node 0 waited %d frames, stalled %v; frames %d and %d", st.Waited, st.Engine.StallTime, m.nodes[0].s.Frame(), m.nodes[1].s.Frame())
+	m.checkAgreement()
+}
+
+// TestClockDriftWithoutTimesyncStalls is the control of
+// TestTimesyncAbsorbsClockDrift: with timesync off the fast node runs into
+// the prediction window and stalls.
+func TestClockDriftWithoutTimesyncStalls(t *testing.T) {
+	m := newMatch(t, 2, 18, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, func(i int, c *Config) {
+		c.Timesync.Disable = true
+	})
+	m.nodes[1].slow = 20
+	m.run(30 * time.Second)
+	st := m.nodes[0].s.Stats()
+	if st.Waited != 0 || st.Engine.StallTime < 200*time.Millisecond {
+		t.Errorf("without timesync: waited %d, stalled %v; want no waits and stalls", st.Waited, st.Engine.StallTime)
+	}
+	m.checkAgreement()
+}
