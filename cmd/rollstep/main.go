@@ -1,8 +1,3 @@
-// Command rollstep is the command-line companion of the rollstep library.
-//
-//	rollstep proxy [flags]  forward UDP between two addresses with seeded impairments
-//
-// Run a command with -h for its flags.
 package main
 
 import (
@@ -24,6 +19,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	switch args[0] {
+	case "sim":
+		return runSim(args[1:], stdout, stderr)
 	case "proxy":
 		return runProxy(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
@@ -40,6 +37,8 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `usage: rollstep <command> [flags]
 
 commands:
+  sim    run a match of simulated peers on a virtual-time network and report
+         stalls, rollbacks, bandwidth and desyncs per peer
   proxy  forward UDP between a listen and an upstream address over real
          sockets, applying seeded latency, loss, duplication, reordering
          and a bandwidth cap (the impairments of the sim network)

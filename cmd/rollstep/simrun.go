@@ -1,0 +1,310 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/rollstep/rollstep"
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/examples/units"
+	"github.com/rollstep/rollstep/state"
+	"github.com/rollstep/rollstep/transport/endpoint"
+	"github.com/rollstep/rollstep/transport/sim"
+)
+
+// hostTick is how often every simulated host runs its game loop (one
+// Update) in virtual time: fine enough that pacing is measured to the
+// millisecond.
+const hostTick = time.Millisecond
+
+// runSim runs rollstep sim and returns the exit code: 0 when every run
+// finished (whatever it found), 1 when a run could not be played, 2 for a
+// usage error.
+func runSim(args []string, stdout, stderr io.Writer) int {
+	o, err := parseSimFlags(args, stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		return 2
+	case err != nil:
+		fmt.Fprintf(stderr, "rollstep sim: %v\n", err)
+		return 2
+	}
+	modes := []simMode{o.mode}
+	if o.mode == modeBoth {
+		modes = []simMode{modeLockstep, modeRollback}
+	}
+	var runs []*simRun
+	for i, m := range modes {
+		r, err := simulate(&o, m)
+		if err != nil {
+			fmt.Fprintf(stderr, "rollstep sim: %s: %v\n", m, err)
+			return 1
+		}
+		runs = append(runs, r)
+		if o.json {
+			if err := r.report.writeJSON(stdout); err != nil {
+				fmt.Fprintf(stderr, "rollstep sim: %v\n", err)
+				return 1
+			}
+			continue
+		}
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		r.report.writeText(stdout, &o)
+	}
+	if o.chart != "" {
+		if err := writeChartFile(o.chart, runs); err != nil {
+			fmt.Fprintf(stderr, "rollstep sim: -chart: %v\n", err)
+			return 1
+		}
+	}
+	return 0
+}
+
+// simRun is one played match: its report and the trace the chart draws.
+type simRun struct {
+	report simReport
+	trace  []peerTrace
+}
+
+// peerTrace records one peer's steps over virtual time for the chart.
+type peerTrace struct {
+	steps  []time.Duration // when each new frame (turn) started
+	stalls []span          // when the peer waited for inputs
+	rolls  []time.Duration // when a rollback happened
+}
+
+// span is an interval of virtual time.
+type span struct{ from, to time.Duration }
+
+// simPeer is one simulated host: its network endpoint, its session, its
+// bot, and what the run records about it.
+type simPeer struct {
+	ep       *sim.Endpoint
+	sess     rollstep.Session[units.State, units.Order]
+	bot      *units.Bot
+	fed      core.Frame // the frame the bot last gave an input for, plus one
+	finalSum *finalChecksum
+	start    time.Duration // when its first frame ran
+	end      time.Duration // when it reached the target frame
+	report   peerReport
+	trace    peerTrace
+	desyncs  []desync
+	snaps    map[int32]*units.State // the local state after each desynced frame
+	rolls    uint64                 // rollbacks seen so far
+	stall    time.Duration          // stall time seen so far
+}
+
+// simulate plays one match of o in mode m.
+func simulate(o *simOptions, m simMode) (*simRun, error) {
+	netw, err := sim.New(sim.Config{Seed: o.seed, Link: o.link})
+	if err != nil {
+		return nil, err
+	}
+	initial, err := units.New(o.peers, o.units, o.seed)
+	if err != nil {
+		return nil, err
+	}
+	target, period := o.target(m)
+	eps := make([]*sim.Endpoint, o.peers)
+	for i := range eps {
+		eps[i] = netw.NewEndpoint()
+	}
+	peers := make([]*simPeer, o.peers)
+	for i := range peers {
+		p := &simPeer{ep: eps[i], bot: units.NewBot(i, 8, o.seed), finalSum: &finalChecksum{tick: target * int32(o.ticks(m))}}
+		cfg := o.sessionConfig(m, i, eps)
+		var game core.Game[units.State, units.Order] = recordingGame{p.finalSum, o.nudgeFor(i, m)}
+		if p.sess, err = rollstep.NewSession(cfg, game, initial, eps[i]); err != nil {
+			return nil, fmt.Errorf("peer %d: %w", i, err)
+		}
+		p.report.Peer = i
+		peers[i] = p
+	}
+	limit := time.Duration(target)*period*20 + time.Minute
+	var now time.Duration
+	for ; now <= limit; now += hostTick {
+		netw.RunUntil(now)
+		done := true
+		for i, p := range peers {
+			if err := p.host(i, now, target); err != nil {
+				return nil, fmt.Errorf("peer %d at %v: %w", i, now, err)
+			}
+			done = done && p.sess.Stats().Engine.ConfirmedEnd >= core.Frame(target)
+		}
+		if done {
+			break
+		}
+	}
+	if now > limit {
+		return nil, fmt.Errorf("the match did not reach frame %d in %v of virtual time", target, limit)
+	}
+	return finish(o, m, netw, peers, now, target), nil
+}
+
+// host runs peer i's game loop once at now: the bot's input for a new
+// frame, Update, then the bookkeeping of the report.
+func (p *simPeer) host(i int, now time.Duration, target int32) error {
+	if f := p.sess.Frame(); f >= p.fed && f < core.Frame(target) {
+		if err := p.sess.AddLocalInput(core.PlayerHandle(i), p.bot.Next(p.sess.State())); err != nil &&
+			!errors.Is(err, core.ErrInputDiscarded) {
+			return err
+		}
+		p.fed = f + 1
+	}
+	before := p.sess.Frame()
+	if err := p.sess.Update(now); err != nil {
+		return err
+	}
+	after := p.sess.Frame()
+	if after > before && before < core.Frame(target) {
+		if before == 0 {
+			p.start = now
+		}
+		for range min(after, core.Frame(target)) - before {
+			p.trace.steps = append(p.trace.steps, now)
+		}
+		if after >= core.Frame(target) {
+			p.end = now
+		}
+	}
+	st := p.sess.Stats()
+	p.recordDW(now, st)
+	if st.Engine.Rollbacks > p.rolls {
+		p.rolls = st.Engine.Rollbacks
+		p.trace.rolls = append(p.trace.rolls, now)
+	}
+	if total := stallTotal(p.sess); total > p.stall {
+		p.trace.stalls = append(p.trace.stalls, span{now - (total - p.stall), now})
+		p.stall = total
+	}
+	for _, ev := range p.sess.Events() {
+		p.event(i, ev)
+	}
+	return nil
+}
+
+// stallTotal returns the time the session has waited for remote inputs
+// so far: lockstep's per-turn stall accounting, or the engine's.
+func stallTotal(s rollstep.Session[units.State, units.Order]) time.Duration {
+	if l, ok := rollstep.AsLockstep(s); ok {
+		return l.Stats().Stall
+	}
+	return s.Stats().Engine.StallTime
+}
+
+// recordDW appends D and W to the report when they change.
+func (p *simPeer) recordDW(now time.Duration, st rollstep.Stats) {
+	ms := now.Milliseconds()
+	if n := len(p.report.Delay); n == 0 || p.report.Delay[n-1].Value != st.Delay {
+		p.report.Delay = append(p.report.Delay, timePoint{ms, st.Delay})
+	}
+	if n := len(p.report.Prediction); n == 0 || p.report.Prediction[n-1].Value != st.Prediction {
+		p.report.Prediction = append(p.report.Prediction, timePoint{ms, st.Prediction})
+	}
+}
+
+// event folds one session event into the report.
+func (p *simPeer) event(i int, ev rollstep.Event) {
+	switch e := ev.(type) {
+	case core.DesyncEvent[units.State]:
+		p.desyncs = append(p.desyncs, desync{Peer: i, Remote: globalPeer(i, e.Peer), FrameDetected: int32(e.Frame), FrameEarliest: int32(e.Since)})
+		if e.Snapshot != nil {
+			if p.snaps == nil {
+				p.snaps = map[int32]*units.State{}
+			}
+			p.snaps[int32(e.Frame)] = e.Snapshot
+		}
+	case core.DesyncFieldsEvent:
+		for k := range p.desyncs {
+			if d := &p.desyncs[k]; d.Remote == globalPeer(i, e.Peer) && d.FrameDetected == int32(e.Frame) {
+				d.Fields = d.Fields[:0]
+				for _, path := range e.Paths {
+					d.Fields = append(d.Fields, strings.TrimPrefix(path, "User."))
+				}
+			}
+		}
+	}
+}
+
+// globalPeer returns the simulator's index of the peer that peer i's
+// session calls id: its Config.Peers list every other peer in order.
+func globalPeer(i int, id core.PeerID) int {
+	if int(id) < i {
+		return int(id)
+	}
+	return int(id) + 1
+}
+
+// target returns the frames (turns) a match of mode m plays and their
+// period.
+func (o *simOptions) target(m simMode) (int32, time.Duration) {
+	if m == modeLockstep {
+		return int32(o.turns), o.turn
+	}
+	return int32(o.frames), time.Second / time.Duration(o.fps)
+}
+
+// ticks returns the game steps per engine frame in mode m.
+func (o *simOptions) ticks(m simMode) int {
+	if m == modeLockstep {
+		return o.ticksPerTurn
+	}
+	return 1
+}
+
+// sessionConfig returns peer i's session configuration.
+func (o *simOptions) sessionConfig(m simMode, i int, eps []*sim.Endpoint) rollstep.Config {
+	cfg := rollstep.Config{
+		Players:          o.peers,
+		Local:            []core.PlayerHandle{core.PlayerHandle(i)},
+		ChecksumInterval: o.checkEvery,
+		Game:             [16]byte{'u', 'n', 'i', 't', 's'},
+		Transport: endpoint.Config{
+			Token: o.seed*0x9e3779b97f4a7c15 + 1,
+			Rand:  rand.NewChaCha8(seedBytes(o.seed, i)),
+		},
+	}
+	for j, ep := range eps {
+		if j != i {
+			cfg.Peers = append(cfg.Peers, rollstep.Peer{Addr: ep.ID(), Players: []core.PlayerHandle{core.PlayerHandle(j)}})
+		}
+	}
+	switch m {
+	case modeLockstep:
+		cfg.Mode = rollstep.Lockstep
+		cfg.TickRate = int(time.Second / o.turn)
+		cfg.TicksPerTurn = o.ticksPerTurn
+	case modeRollback:
+		cfg.Mode = rollstep.Rollback
+		cfg.TickRate = o.fps
+	case modeAuto:
+		cfg.Mode = rollstep.Auto
+		cfg.TickRate = o.fps
+	}
+	if o.hasDelay {
+		cfg.InputDelay, cfg.FixedDelay = o.delay, true
+	}
+	if o.hasPred && m != modeLockstep {
+		cfg.Prediction = o.prediction
+	}
+	return cfg
+}
+
+// seedBytes derives peer i's handshake nonce seed from the scenario seed.
+func seedBytes(seed uint64, i int) [32]byte {
+	var b [32]byte
+	r := state.NewRand(seed ^ uint64(i+1)<<32)
+	for k := range b {
+		b[k] = byte(r.Uint32())
+	}
+	return b
+}
