@@ -23,6 +23,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runSim(args[1:], stdout, stderr)
 	case "proxy":
 		return runProxy(args[1:], stdout, stderr)
+	case "benchgate":
+		return runBenchgate(args[1:], stdout, stderr)
+	case "replay":
+		return runReplay(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		usage(stdout)
 		return 0
@@ -42,6 +46,8 @@ commands:
   proxy  forward UDP between a listen and an upstream address over real
          sockets, applying seeded latency, loss, duplication, reordering
          and a bandwidth cap (the impairments of the sim network)
+  benchgate  check go test -bench output (stdin) against bench/budgets.txt
+  replay     replay info FILE | replay verify FILE: show or re-simulate a replay
 
 Run 'rollstep <command> -h' for the flags of a command.
 `)

@@ -1,0 +1,244 @@
+package replay
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/hex"
+	"hash/crc32"
+	"io"
+	"strconv"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/state"
+)
+
+// Read reads one replay from r and opens it like Open. It reads exactly
+// the length the header announces (or less, and returns a
+// *TruncatedError, when r ends first), allocating in proportion to the
+// bytes actually read, whatever the header claims.
+func Read[S any, I comparable](r io.Reader, game [16]byte) (*Replay[S, I], error) {
+	var head [HeaderSize]byte
+	n, err := io.ReadFull(r, head[:])
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return nil, err
+	}
+	h, err := parseHeader(head[:n])
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	buf.Write(head[:])
+	if _, err := io.Copy(&buf, io.LimitReader(r, h.Size-HeaderSize)); err != nil {
+		return nil, err
+	}
+	return Open[S, I](buf.Bytes(), game)
+}
+
+// Open checks and decodes the replay in data, which it retains (do not
+// modify it). game is the game version hash of the running build; S and I
+// are the game's state and input types. It returns
+//
+//   - a *TruncatedError when data ends before the replay (every proper
+//     prefix of a valid replay gets this error);
+//   - a *CorruptError for bytes that are not a replay or are damaged (CRC
+//     failure, inconsistent sections, an invalid snapshot or input,
+//     trailing bytes);
+//   - a *VersionError for another format version;
+//   - a *MismatchError when the replay was recorded by another game build
+//     (Field "Game"), or with another state type (Field "StateLayout" or
+//     "StateSize") or input type (Field "InputSize" or "InputLayout");
+//   - the *state.ValidationError when S or I is not arena-serializable.
+//
+// Open never panics, whatever data holds, and its memory is bounded by the
+// bytes: the decoded inputs take at most about 32 times the input
+// section's length (a run of identical frames is stored once). It also
+// decodes every keyframe,
+// so a Player never meets a damaged one. Use Replay.CheckConfig to compare
+// the rest of the match configuration.
+func Open[S any, I comparable](data []byte, game [16]byte) (*Replay[S, I], error) {
+	h, err := parseHeader(data)
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) < h.Size {
+		return nil, &TruncatedError{Need: h.Size, Have: int64(len(data))}
+	}
+	if int64(len(data)) > h.Size {
+		return nil, &CorruptError{Offset: h.Size, Reason: strconv.Itoa(len(data)-int(h.Size)) + " bytes after the replay"}
+	}
+	if got := crc32.Checksum(data[HeaderSize:], castagnoli); got != h.bodyCRC {
+		return nil, &CorruptError{Offset: HeaderSize, Reason: "body crc mismatch"}
+	}
+	if err := checkTypes[S, I](&h, game); err != nil {
+		return nil, err
+	}
+	rp := &Replay[S, I]{b: body[I]{hdr: h, initial: data[HeaderSize:h.inputsOff]}}
+	if err := rp.b.parseInputs(data[h.inputsOff:h.sumsOff], h.inputsOff); err != nil {
+		return nil, err
+	}
+	for i := h.sumsOff; i < h.indexOff; i += 8 {
+		rp.b.sums = append(rp.b.sums, binary.LittleEndian.Uint64(data[i:]))
+	}
+	if err := rp.parseKeys(data); err != nil {
+		return nil, err
+	}
+	return rp, nil
+}
+
+// checkTypes compares what the header says about the game and its types
+// with game, S and I.
+func checkTypes[S any, I comparable](h *Header, game [16]byte) error {
+	if h.Game != game {
+		return &MismatchError{Field: "Game", Got: hex.EncodeToString(h.Game[:]), Want: hex.EncodeToString(game[:])}
+	}
+	sl, err := state.LayoutOf[S]()
+	if err != nil {
+		return err
+	}
+	il, err := state.LayoutOf[I]()
+	if err != nil {
+		return err
+	}
+	x := func(v uint64) string { return "0x" + strconv.FormatUint(v, 16) }
+	d := strconv.Itoa
+	switch {
+	case h.StateLayout != sl.Fingerprint():
+		return &MismatchError{Field: "StateLayout", Got: x(h.StateLayout), Want: x(sl.Fingerprint())}
+	case h.StateSize != sl.Size():
+		return &MismatchError{Field: "StateSize", Got: d(h.StateSize), Want: d(sl.Size())}
+	case int(h.Config.InputSize) != il.Size():
+		return &MismatchError{Field: "InputSize", Got: d(int(h.Config.InputSize)), Want: d(il.Size())}
+	case h.Config.InputLayout != il.Fingerprint():
+		return &MismatchError{Field: "InputLayout", Got: x(h.Config.InputLayout), Want: x(il.Fingerprint())}
+	}
+	return nil
+}
+
+// parseInputs decodes the input section sec, found at offset base, into
+// b.rows and b.ends. It accepts only the canonical encoding that encode
+// writes, so that a replay re-encodes to the same bytes.
+func (b *body[I]) parseInputs(sec []byte, base int64) error {
+	players := b.hdr.Players()
+	size := int(b.hdr.Config.InputSize)
+	var frame core.Frame
+	pos := 0
+	bad := func(reason string, err error) error {
+		return &CorruptError{Offset: base + int64(pos), Reason: reason, Err: err}
+	}
+	for pos < len(sec) {
+		run, n := binary.Uvarint(sec[pos:])
+		if n <= 0 || n != uvarintLen(run) {
+			return bad("bad run length", nil)
+		}
+		if run == 0 || run > uint64(b.hdr.Frames-frame) {
+			return bad("run length out of range", nil)
+		}
+		pos += n
+		if len(sec)-pos < 2 {
+			return bad("record ends early", nil)
+		}
+		mask := binary.LittleEndian.Uint16(sec[pos:])
+		first := len(b.ends) == 0
+		switch {
+		case mask>>players != 0:
+			return bad("change mask names a player beyond the count", nil)
+		case first && mask != 1<<players-1:
+			return bad("first record does not give every player", nil)
+		case mask == 0:
+			return bad("record repeats the previous one", nil)
+		}
+		pos += 2
+		k := len(b.rows)
+		if first {
+			b.rows = append(b.rows, make([]core.Input[I], players)...)
+		} else {
+			b.rows = append(b.rows, b.rows[k-players:k]...)
+		}
+		for p := range players {
+			if mask&(1<<p) == 0 {
+				continue
+			}
+			if pos >= len(sec) {
+				return bad("record ends early", nil)
+			}
+			in := core.Input[I]{Status: core.InputStatus(sec[pos])}
+			switch sec[pos] {
+			case diskDisconnected:
+				pos++
+			case diskConfirmed:
+				pos++
+				if len(sec)-pos < size {
+					return bad("record ends early", nil)
+				}
+				if err := state.DecodeRaw(sec[pos:pos+size], &in.Value); err != nil {
+					return bad("invalid input", err)
+				}
+				pos += size
+			default:
+				return bad("bad input status", nil)
+			}
+			if !first && in == b.rows[k-players+p] {
+				return bad("change mask names an unchanged input", nil)
+			}
+			b.rows[k+p] = in
+		}
+		frame += core.Frame(run)
+		b.ends = append(b.ends, frame)
+	}
+	if frame != b.hdr.Frames {
+		return bad("inputs cover "+strconv.Itoa(int(frame))+" frames, header says "+strconv.Itoa(int(b.hdr.Frames)), nil)
+	}
+	return nil
+}
+
+// uvarintLen returns the length of the minimal uvarint encoding of v.
+func uvarintLen(v uint64) int {
+	var buf [binary.MaxVarintLen64]byte
+	return binary.PutUvarint(buf[:], v)
+}
+
+// parseKeys reads the keyframe index and decodes the initial state and
+// every keyframe once, to reject damaged ones now.
+func (rp *Replay[S, I]) parseKeys(data []byte) error {
+	h := &rp.b.hdr
+	rp.enc = make([]byte, state.HeaderSize+h.StateSize)
+	if err := rp.loadInto(&rp.init, nil, rp.b.initial, HeaderSize); err != nil {
+		return err
+	}
+	rp.base = bytes.Clone(rp.enc)
+	count := int64(h.Frames) / int64(h.KeyframeInterval)
+	first := h.indexOff + 8*count
+	offs := make([]int64, 0, count+1)
+	for i := range count {
+		u := binary.LittleEndian.Uint64(data[h.indexOff+8*i:])
+		if u >= uint64(h.Size) || (i == 0 && u != uint64(first)) || (i > 0 && u <= uint64(offs[i-1])) {
+			return &CorruptError{Offset: h.indexOff + 8*i, Reason: "keyframe offsets out of order"}
+		}
+		offs = append(offs, int64(u))
+	}
+	if count == 0 && first != h.Size {
+		return &CorruptError{Offset: first, Reason: "bytes after the keyframe index"}
+	}
+	offs = append(offs, h.Size)
+	var s S
+	for i := range count {
+		rec := data[offs[i]:offs[i+1]]
+		rp.b.keys = append(rp.b.keys, rec)
+		if err := rp.loadInto(&s, rp.base, rec, offs[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// loadInto decodes stored snapshot rec (at file offset off) against base
+// into *s, through rp.enc.
+func (rp *Replay[S, I]) loadInto(s *S, base, rec []byte, off int64) error {
+	if err := rp.x.load(rp.enc, rec, base, off); err != nil {
+		return err
+	}
+	if err := state.Decode(rp.enc, s); err != nil {
+		return &CorruptError{Offset: off, Reason: "invalid snapshot", Err: err}
+	}
+	return nil
+}
