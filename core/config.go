@@ -41,7 +41,9 @@ type Config struct {
 	// DesyncEvent can carry the local state and name the differing fields;
 	// 0 means 32. A mismatch is found about one round trip after the frame
 	// is confirmed, so it must cover the frames of a round trip divided by
-	// ChecksumInterval, or the event carries no snapshot and no fields.
+	// ChecksumInterval, or the event carries no snapshot and the
+	// DesyncFieldsEvent is Incomplete. On detection the engine copies the
+	// state, so the search that names the fields does not depend on it.
 	SnapshotRetention int
 
 	// LogRetention is how many confirmed frames of inputs the input log

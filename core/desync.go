@@ -9,7 +9,6 @@ const (
 	maxSumsPerMessage = 8   // checksum reports per message
 	maxBlocks         = 64  // block hashes per BlockReport
 	maxPaths          = 16  // field paths per event
-	blocksResends     = 8   // messages that repeat our block hashes
 )
 
 // sumEntry is a checksum of the state after frame, valid when ok.
@@ -110,21 +109,18 @@ func (e *Engine[S, I]) compare(id PeerID, c Frame, local, remote uint64) {
 	q.desynced = true
 	n := e.cfg.ChecksumInterval
 	ev := DesyncEvent[S]{Peer: id, Frame: c, Since: max(0, c-Frame(n)+1), Local: local, Remote: remote}
+	var st *S
 	if e.snaps != nil {
-		if st, ok := e.snaps.Peek(int32(ckey(c, n))); ok {
+		if s, ok := e.snaps.Peek(int32(ckey(c, n))); ok {
+			st = s
 			cp := new(S)
 			*cp = *st
 			ev.Snapshot = cp
-			q.blocksFrame = c
-			q.blocksSend = blocksResends
-			q.bhash = blockHashesOf(st, blockSizeFor(sizeOf[S]()), q.bhash[:0])
 		}
 	}
 	e.stats.Desyncs++
 	e.event(ev)
-	if len(q.pendBlocks) > 0 && q.pendFrame == c && len(q.bhash) > 0 && !q.blocksDiffed {
-		e.diffBlocks(id, c, q.bhash, q.pendBlocks)
-	}
+	e.startHunt(id, c, st)
 }
 
 // receiveSums stores a peer's checksum reports and compares those whose
@@ -153,62 +149,4 @@ func (e *Engine[S, I]) receiveSums(id PeerID, reports []ChecksumReport) {
 		}
 		q.recvNext += Frame(n)
 	}
-}
-
-// receiveBlocks diffs a peer's block hashes against ours for the same
-// frame: the hashes computed when we detected the desync, else the
-// retained snapshot; failing both, they wait for our own detection.
-func (e *Engine[S, I]) receiveBlocks(id PeerID, b *BlockReport) {
-	q := &e.peers[id]
-	if q.blocksDiffed {
-		return
-	}
-	switch {
-	case q.desynced && q.blocksFrame == b.Frame && len(q.bhash) > 0:
-		e.diffBlocks(id, b.Frame, q.bhash, b.Hashes)
-	case e.snaps != nil:
-		if st, ok := e.snaps.Peek(int32(ckey(b.Frame, e.cfg.ChecksumInterval))); ok {
-			e.blockTmp = blockHashesOf(st, blockSizeFor(sizeOf[S]()), e.blockTmp[:0])
-			e.diffBlocks(id, b.Frame, e.blockTmp, b.Hashes)
-			return
-		}
-		fallthrough
-	default:
-		q.pendFrame, q.pendBlocks = b.Frame, append(q.pendBlocks[:0], b.Hashes...)
-	}
-}
-
-// diffBlocks reports the fields of the blocks whose hashes differ.
-func (e *Engine[S, I]) diffBlocks(id PeerID, f Frame, mine, theirs []uint64) {
-	q := &e.peers[id]
-	q.blocksDiffed = true
-	size := sizeOf[S]()
-	bs := blockSizeFor(size)
-	var paths []string
-	for i, h := range mine {
-		if i >= len(theirs) || h == theirs[i] {
-			continue
-		}
-		for off := i * bs; off < min((i+1)*bs, size) && len(paths) < maxPaths; off++ {
-			p, ok := fieldAtOf[S](off)
-			if ok && (len(paths) == 0 || paths[len(paths)-1] != p) {
-				paths = append(paths, p)
-			}
-		}
-	}
-	e.event(DesyncFieldsEvent{Peer: id, Frame: f, Paths: paths})
-}
-
-// blockSizeFor picks a block size giving at most maxBlocks blocks, a
-// multiple of 8 bytes.
-func blockSizeFor(size int) int {
-	bs := (size + maxBlocks - 1) / maxBlocks
-	bs = (bs + 7) / 8 * 8
-	return max(bs, 8)
-}
-
-// blockCount is the number of blocks of a state of size bytes.
-func blockCount(size int) int {
-	bs := blockSizeFor(size)
-	return (size + bs - 1) / bs
 }

@@ -34,6 +34,11 @@ func (e *Engine[S, I]) declareGone(p PlayerHandle) {
 	}
 	q := &e.peers[e.owner[p]]
 	q.gone = true
+	if q.hunt.active {
+		q.hunt.reason = "the peer disconnected"
+		q.hunt.stack = q.hunt.stack[:0]
+		e.huntDone(e.owner[p])
+	}
 	for _, o := range q.players {
 		e.goneMask |= 1 << o
 	}

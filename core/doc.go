@@ -58,8 +58,37 @@
 // after every N-th confirmed frame is checksummed and sent to every peer.
 // Only confirmed frames are compared, so predictions and rollbacks never
 // raise a false desync. A mismatch raises a DesyncEvent with both
-// checksums and the retained local state; the peers then exchange block
-// hashes of that state and a DesyncFieldsEvent names the differing fields.
+// checksums and the retained local state (Config.SnapshotRetention).
+//
+// # Naming the differing fields
+//
+// Then the peers narrow the difference down without sending their states.
+// Each engine keeps a copy of its state after the desynced frame and runs
+// its own search, the other peer answering it:
+//
+//  1. Query: the hashes of the blocks of one byte range, cut into at most
+//     64 blocks of ceil(length/64) bytes (Message.Blocks; the first range
+//     is the whole state).
+//  2. Answer: the peer hashes the same blocks of its own state after that
+//     frame and returns a 64-bit mask of those that differ
+//     (Message.Answer), or Unavailable when it no longer holds the state.
+//  3. Each differing block becomes a range, searched in memory order: one
+//     that lies inside a single leaf field names that field; any other is
+//     queried again, 64 times smaller. A 1 MiB state takes three or four
+//     rounds to name a field.
+//
+// A DesyncFieldsEvent then names exactly the leaf fields whose bytes
+// differ, at most 16, in memory order, or says why it is Incomplete (more
+// fields differ, 64 queries spent, a state expired, the peer
+// disconnected). The pending query rides in every message to the peer
+// until its answer arrives, and each answer in the next few messages
+// after every copy of its query, so loss, duplication and reordering only
+// delay the search; stale answers do not match the pending query and are
+// dropped. A peer that has not confirmed the queried frame yet waits
+// before answering, so the peers may detect the desync at different
+// times. A query with 64 hashes and an answer take at most 557 bytes of a
+// packet (see package transport/wire). The search runs only after a
+// desync: it allocates, the steady state does not.
 //
 // # Disconnects
 //

@@ -70,7 +70,8 @@ type Engine[S any, I comparable] struct {
 	effects  effectTracker
 	fx       Effects
 	stepIn   []Input[I]
-	blockTmp []uint64
+	blockTmp []uint64 // block hashes while answering a query
+	rawTmp   []byte   // a retained state's bytes while answering a query
 
 	events      []Event // raised since the last Advance
 	spareEvents []Event // the buffer of the Ready before

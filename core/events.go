@@ -12,8 +12,8 @@ type Event interface {
 // (Since = Frame-N+1 for checksum interval N). Only the first desync with
 // each peer is reported. Snapshot is a copy of the local state after Frame
 // when it was still retained, else nil; it is the caller's to keep.
-// A DesyncFieldsEvent naming the differing fields follows once the peer's
-// block hashes arrive.
+// A DesyncFieldsEvent naming the differing fields follows once the desync
+// search with the peer ends.
 type DesyncEvent[S any] struct {
 	Peer     PeerID // the peer whose checksum differs
 	Frame    Frame  // the checksummed frame where the difference was seen
@@ -24,15 +24,27 @@ type DesyncEvent[S any] struct {
 }
 
 // DesyncFieldsEvent names the fields of the state after Frame that differ
-// between this engine and Peer, found by comparing block hashes: Paths
-// lists every field of every differing block (at most 64 blocks per state,
-// at least 8 bytes each), so a differing field's neighbours in the same
-// block may be listed too. At most 16 paths such as "Units[17].Pos.X", in
-// memory order.
+// between this engine and Peer. After a DesyncEvent the two engines narrow
+// the difference down without sending their states: block hashes of ever
+// smaller byte ranges (at most 64 per message, 64 times smaller each round)
+// until each differing range lies inside one leaf field or is one byte.
+// Paths therefore names exactly the leaf fields whose bytes differ, such as
+// "Units[17].Pos.X", in memory order, at most 16 of them; it never names a
+// field that does not differ. The search takes a round trip per level,
+// about log64(state size) levels per differing field, and is raised once
+// per DesyncEvent.
+//
+// Incomplete reports that Paths may leave differing fields out, and Reason
+// says why: more than 16 fields differ (Paths holds the first 16), the
+// search reached its bound of 64 queries, the state after Frame expired on
+// this engine (see Config.SnapshotRetention) or on the peer before the
+// search could use it, or the peer disconnected during the search.
 type DesyncFieldsEvent struct {
-	Peer  PeerID   // the peer whose state differs
-	Frame Frame    // the desynced frame
-	Paths []string // differing field paths, at most 16
+	Peer       PeerID   // the peer whose state differs
+	Frame      Frame    // the desynced frame
+	Paths      []string // differing leaf field paths, at most 16, memory order
+	Incomplete bool     // Paths may miss differing fields; see Reason
+	Reason     string   // why Incomplete, or ""
 }
 
 // EquivocationEvent reports that Peer sent an input of Player for Frame

@@ -61,7 +61,21 @@ func (r *fuzzReader) message(players int) (PeerID, *Message[testInput]) {
 	}
 	m.ChecksumAck = r.frame()
 	if r.u8()%8 == 0 {
-		m.Blocks = BlockReport{Frame: r.frame(), BlockSize: int(r.u8()), Hashes: make([]uint64, r.u8()%70)}
+		// Usually a well-formed range of the 1 KiB state, sometimes not.
+		n := int(r.u8())*4 + int(r.u8()%8) - 2
+		m.Blocks = BlockReport{Frame: r.frame(), Offset: int(r.u8()) * 3, Length: n, BlockSize: blockSizeFor(n), Hashes: make([]uint64, r.u8()%70)}
+		if r.u8()%4 != 0 && n > 0 {
+			m.Blocks.Hashes = make([]uint64, blockCount(n))
+		}
+		for i := range m.Blocks.Hashes {
+			m.Blocks.Hashes[i] = uint64(r.u8())
+		}
+		if r.u8()%8 == 0 {
+			m.Blocks.BlockSize = int(r.u8())
+		}
+	}
+	if r.u8()%8 == 0 {
+		m.Answer = BlockAnswer{Frame: r.frame(), Offset: int(r.u8()) * 3, Length: int(r.u8())*4 + int(r.u8()%8) - 2, Differ: uint64(r.u32()) << (r.u8() % 40), Unavailable: r.u8()%4 == 0}
 	}
 	m.Stamp = time.Duration(r.u32())
 	m.HasEcho = r.u8()%2 == 0
@@ -136,6 +150,13 @@ func TestReceiveRejects(t *testing.T) {
 		{"foreign-player", 0, Message[testInput]{Inputs: []InputRun[testInput]{{Player: 0, Values: []testInput{1}}}}, ErrBadMessage},
 		{"over-acknowledged", 0, Message[testInput]{Held: [MaxPlayers]Frame{0: 50}}, ErrBadMessage},
 		{"bad-gone-mask", 0, Message[testInput]{Gone: 1 << 7}, ErrBadMessage},
+		{"query-past-state", 0, Message[testInput]{Blocks: BlockReport{Offset: 1000, Length: 25, BlockSize: 1, Hashes: make([]uint64, 25)}}, ErrBadMessage},
+		{"query-block-size", 0, Message[testInput]{Blocks: BlockReport{Length: 1024, BlockSize: 8, Hashes: make([]uint64, 128)}}, ErrBadMessage},
+		{"query-negative-frame", 0, Message[testInput]{Blocks: BlockReport{Frame: -1, Length: 8, BlockSize: 1, Hashes: make([]uint64, 8)}}, ErrNegativeFrame},
+		{"answer-mask", 0, Message[testInput]{Answer: BlockAnswer{Length: 8, Differ: 1 << 8}}, ErrBadMessage},
+		{"answer-unavailable-mask", 0, Message[testInput]{Answer: BlockAnswer{Length: 8, Differ: 1, Unavailable: true}}, ErrBadMessage},
+		{"answer-negative-length", 0, Message[testInput]{Answer: BlockAnswer{Length: -1}}, ErrBadMessage},
+		{"answer-far-future", 0, Message[testInput]{Answer: BlockAnswer{Frame: 1 << 20, Length: 1}}, ErrFarFuture},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e, err := NewEngine[testState, testInput](c, &testGame{}, &testState{})

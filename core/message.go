@@ -33,10 +33,15 @@ type Message[I comparable] struct {
 	// ChecksumAck acknowledges the receiver's checksums: the sender holds
 	// the receiver's checksum of every checksummed frame below ChecksumAck.
 	ChecksumAck Frame
-	// Blocks, when Blocks.Hashes is not empty, carries block hashes of the
-	// sender's state after a frame whose checksums disagreed, so the
-	// receiver can name the differing fields.
+	// Blocks, when Blocks.Hashes is not empty, is the sender's pending
+	// query while it narrows a desync down to fields: the hashes of the
+	// blocks of one byte range of its state after a frame whose checksums
+	// disagreed. It is repeated in every message until Answer arrives.
 	Blocks BlockReport
+	// Answer, when Answer.Length is not zero, tells the receiver which
+	// blocks of its newest query (Blocks) differ from the sender's state.
+	// It is repeated in several messages after each copy of the query.
+	Answer BlockAnswer
 	// Stamp is the sender's now when it built the message.
 	Stamp time.Duration
 	// Echo is the Stamp of the newest message the sender received from the
@@ -61,12 +66,31 @@ type ChecksumReport struct {
 	Sum   uint64 // state.Checksum of the state after Frame
 }
 
-// BlockReport is the list of hashes of consecutive BlockSize-byte blocks of
-// the state after Frame (see state.BlockHashes).
+// BlockReport is a query of the desync search: the hashes of consecutive
+// BlockSize-byte blocks of bytes Offset..Offset+Length-1 of the sender's
+// state after Frame, in memory order (the last block may be shorter).
+// BlockSize is the smallest size giving at most 64 blocks:
+// ceil(Length/64). The receiver compares them with its own state after
+// Frame and replies with a BlockAnswer.
 type BlockReport struct {
 	Frame     Frame    // the desynced frame
-	BlockSize int      // bytes per block, set by the state size
-	Hashes    []uint64 // one hash per block, in memory order
+	Offset    int      // the first byte of the range
+	Length    int      // bytes in the range, at least 1
+	BlockSize int      // bytes per block: ceil(Length/64)
+	Hashes    []uint64 // one hash per block, ceil(Length/BlockSize) of them
+}
+
+// BlockAnswer replies to the BlockReport with the same Frame, Offset and
+// Length: bit i of Differ is set when block i hashes differently in the
+// sender's state after Frame. Unavailable reports that the sender no
+// longer holds that state (Differ is then zero). The zero BlockAnswer
+// (Length 0) is no answer.
+type BlockAnswer struct {
+	Frame       Frame  // the queried frame
+	Offset      int    // the queried range's first byte
+	Length      int    // the queried range's length; 0: no answer
+	Differ      uint64 // bit i: block i differs
+	Unavailable bool   // the sender's state after Frame has expired
 }
 
 // Outgoing is a message to send to one peer.

@@ -37,18 +37,20 @@ type peer[I comparable] struct {
 	goneHeld  [MaxPlayers]Frame
 	players   []PlayerHandle
 
-	// Block-hash exchange after a desync.
-	blocksFrame  Frame
-	blocksSend   int  // messages left that carry our block hashes
-	blocksDiffed bool // the DesyncFieldsEvent was raised
-	pendFrame    Frame
-	pendBlocks   []uint64 // the peer's hashes, received before our detection
+	// Desync search (narrow.go): snap is our state after snapFrame, in
+	// canonical bytes, from our detection (nil before); hunt is our search;
+	// ans is our answer to the peer's newest query, repeated in the next
+	// ansSend messages.
+	snap      []byte
+	snapFrame Frame
+	hunt      hunt
+	ans       BlockAnswer
+	ansSend   int
 
-	msg   Message[I]
-	runs  []InputRun[I]
-	vbuf  []I
-	sbuf  []ChecksumReport
-	bhash []uint64
+	msg  Message[I]
+	runs []InputRun[I]
+	vbuf []I
+	sbuf []ChecksumReport
 }
 
 func (q *peer[I]) init(c Config, players []PlayerHandle) {

@@ -64,8 +64,11 @@ func (e *Engine[S, I]) Receive(now time.Duration, from PeerID, m *Message[I]) er
 	if !e.cfg.DisableChecksums {
 		q.sumAck = max(q.sumAck, m.ChecksumAck)
 		e.receiveSums(from, m.Checksums)
+		if m.Answer.Length != 0 {
+			e.huntAnswer(from, &m.Answer)
+		}
 		if len(m.Blocks.Hashes) > 0 {
-			e.receiveBlocks(from, &m.Blocks)
+			e.answerQuery(from, &m.Blocks)
 		}
 	}
 	e.checkAgreement()
@@ -181,13 +184,34 @@ func (e *Engine[S, I]) check(from PeerID, m *Message[I]) error {
 	}
 	if len(m.Blocks.Hashes) > 0 {
 		b := &m.Blocks
-		if b.Frame < 0 || b.Frame > limit {
-			return e.frameErr(from, "Blocks", b.Frame)
+		if err := e.checkRange(from, "Blocks", b.Frame, b.Offset, b.Length); err != nil {
+			return err
 		}
-		size := sizeOf[S]()
-		if b.BlockSize != blockSizeFor(size) || len(b.Hashes) != blockCount(size) || b.Frame%n != 0 {
-			return e.msgErr(from, "Blocks", fmt.Sprintf("block size %d and count %d do not fit the %d-byte state", b.BlockSize, len(b.Hashes), size))
+		if b.BlockSize != blockSizeFor(b.Length) || len(b.Hashes) != blockCount(b.Length) {
+			return e.msgErr(from, "Blocks", fmt.Sprintf("block size %d and count %d do not fit a %d-byte range", b.BlockSize, len(b.Hashes), b.Length))
 		}
+	}
+	if a := &m.Answer; a.Length != 0 {
+		if err := e.checkRange(from, "Answer", a.Frame, a.Offset, a.Length); err != nil {
+			return err
+		}
+		if k := blockCount(a.Length); (k < 64 && a.Differ>>k != 0) || (a.Unavailable && a.Differ != 0) {
+			return e.msgErr(from, "Answer", fmt.Sprintf("mask %#x does not fit %d blocks", a.Differ, k))
+		}
+	}
+	return nil
+}
+
+// checkRange checks the frame and byte range of a desync query or answer.
+func (e *Engine[S, I]) checkRange(from PeerID, field string, f Frame, off, n int) error {
+	if f < 0 || f > e.frame+e.horizon {
+		return e.frameErr(from, field, f)
+	}
+	if c := e.cfg.ChecksumInterval; !isCheckFrame(f, c) {
+		return e.msgErr(from, field, fmt.Sprintf("frame %d is not a multiple of the checksum interval %d", f, c))
+	}
+	if size := sizeOf[S](); off < 0 || n < 1 || off > size-n {
+		return e.msgErr(from, field, fmt.Sprintf("range %d+%d is outside the %d-byte state", off, n, size))
 	}
 	return nil
 }

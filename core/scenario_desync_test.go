@@ -49,12 +49,44 @@ func TestScenarioNudgeDetection(t *testing.T) {
 					if d.Snapshot == nil || d.Snapshot.Frame != int32(tc.frame)+1 {
 						t.Fatalf("node %d: snapshot missing or of the wrong frame", i)
 					}
-					if len(fields) != 1 || fields[0].Frame != tc.frame || !slices.Contains(fields[0].Paths, nudgePath) {
-						t.Fatalf("node %d: field events %+v, want one at frame %d naming %q", i, fields, tc.frame, nudgePath)
+					if len(fields) != 1 || fields[0].Frame != tc.frame || !slices.Equal(fields[0].Paths, []string{nudgePath}) || fields[0].Incomplete {
+						t.Fatalf("node %d: field events %+v, want one at frame %d naming only %q", i, fields, tc.frame, nudgePath)
 					}
 				}
 			})
 		}
+	}
+}
+
+// In a mesh of three, a nudge on node 0 is named exactly by every pair
+// that involves node 0, and the other pair sees no desync.
+func TestScenarioNudgeMesh(t *testing.T) {
+	for _, w := range []int{0, 8} {
+		t.Run(fmt.Sprintf("W%d", w), func(t *testing.T) {
+			h := newHarness(t, 3, 5, 200, func(i int, c *Config) { c.Prediction, c.MaxPrediction = w, w })
+			h.nodes[0].game.nudge, h.nodes[0].game.nudgeAt = true, 61
+			h.setLinks(link{latency: 30 * time.Millisecond, jitter: 40 * time.Millisecond, loss: 50})
+			h.run(100000)
+			for i, nd := range h.nodes {
+				var got []string
+				for _, ev := range nd.events {
+					switch ev := ev.(type) {
+					case DesyncEvent[testState]:
+						got = append(got, fmt.Sprintf("desync %d@%d", nd.peerNode[ev.Peer], ev.Frame))
+					case DesyncFieldsEvent:
+						got = append(got, fmt.Sprintf("fields %d@%d %v %v", nd.peerNode[ev.Peer], ev.Frame, ev.Paths, ev.Incomplete))
+					}
+				}
+				slices.Sort(got)
+				want := []string{"desync 0@61", "fields 0@61 [Nudge] false"}
+				if i == 0 {
+					want = []string{"desync 1@61", "desync 2@61", "fields 1@61 [Nudge] false", "fields 2@61 [Nudge] false"}
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("node %d: events %q, want %q", i, got, want)
+				}
+			}
+		})
 	}
 }
 

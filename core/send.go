@@ -4,7 +4,7 @@ import "math/bits"
 
 // buildMessages fills one message per connected peer: the inputs it has
 // not acknowledged, our acknowledgements and votes, checksums it has not
-// acknowledged, and block hashes after a desync.
+// acknowledged, and the desync search's query and answer.
 func (e *Engine[S, I]) buildMessages() {
 	n := Frame(e.cfg.ChecksumInterval)
 	keep := Frame(e.rlen - e.cfg.MaxPrediction - 4)
@@ -74,9 +74,13 @@ func (e *Engine[S, I]) buildMessages() {
 		if m.Blocks.Hashes != nil {
 			m.Blocks = BlockReport{}
 		}
-		if q.blocksSend > 0 {
-			q.blocksSend--
-			m.Blocks = BlockReport{Frame: q.blocksFrame, BlockSize: blockSizeFor(sizeOf[S]()), Hashes: q.bhash}
+		if h := &q.hunt; h.active {
+			m.Blocks = BlockReport{Frame: h.frame, Offset: h.query.off, Length: h.query.n, BlockSize: blockSizeFor(h.query.n), Hashes: h.hashes}
+		}
+		m.Answer = BlockAnswer{}
+		if q.ansSend > 0 {
+			q.ansSend--
+			m.Answer = q.ans
 		}
 		m.Stamp = e.now
 		m.HasEcho = q.hasStamp

@@ -1,6 +1,9 @@
 package core
 
-import "github.com/rollstep/rollstep/state"
+import (
+	"github.com/rollstep/rollstep/state"
+	"github.com/zeebo/xxh3"
+)
 
 // This file is the engine's only contact with package state.
 
@@ -13,9 +16,12 @@ func checksumOf[S any](s *S) uint64 { return state.Checksum(s) }
 
 func sizeOf[S any]() int { return state.Size[S]() }
 
-func blockHashesOf[S any](s *S, bs int, dst []uint64) []uint64 {
-	return state.BlockHashes(s, bs, dst)
-}
+// rawOf appends the canonical bytes of *s to dst.
+func rawOf[S any](s *S, dst []byte) []byte { return state.AppendRaw(dst, s) }
+
+// hashOf is the hash of a block of canonical bytes, the one state.Checksum
+// and state.BlockHashes use.
+func hashOf(b []byte) uint64 { return xxh3.Hash(b) }
 
 func fieldAtOf[S any](off int) (string, bool) { return state.FieldAt[S](off) }
 

@@ -102,7 +102,11 @@ func transcript(h *harness) string {
 			case DesyncEvent[testState]:
 				fmt.Fprintf(&b, "  event desync peer %d frame %d since %d\n", ev.Peer, ev.Frame, ev.Since)
 			case DesyncFieldsEvent:
-				fmt.Fprintf(&b, "  event desync-fields peer %d frame %d %v\n", ev.Peer, ev.Frame, ev.Paths)
+				fmt.Fprintf(&b, "  event desync-fields peer %d frame %d %v", ev.Peer, ev.Frame, ev.Paths)
+				if ev.Incomplete {
+					fmt.Fprintf(&b, " incomplete: %s", ev.Reason)
+				}
+				b.WriteByte('\n')
 			default:
 				fmt.Fprintf(&b, "  event %T %+v\n", ev, ev)
 			}

@@ -52,7 +52,7 @@
 //	    "remote": 1,                // the peer it disagrees with
 //	    "frame_detected": 70,       // the checksummed frame where it was seen
 //	    "frame_earliest": 61,       // the first frame that can have caused it
-//	    "fields": ["Arrived"]       // the differing fields of the state after frame_detected
+//	    "fields": ["Arrived"]       // the differing fields, as the session's DesyncFieldsEvent names them
 //	  }]
 //	}
 //

@@ -5,7 +5,6 @@ import (
 	"math"
 	"time"
 
-	"github.com/rollstep/rollstep/state"
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
@@ -42,32 +41,11 @@ func finish(o *simOptions, m simMode, netw *sim.Network, peers []*simPeer, end t
 			r.report.FinalChecksumsEqual = false
 		}
 		r.report.Peers = append(r.report.Peers, rep)
-		for _, d := range p.desyncs {
-			exactFields(&d, peers)
-			r.report.Desyncs = append(r.report.Desyncs, d)
-		}
+		r.report.Desyncs = append(r.report.Desyncs, p.desyncs...)
 		r.trace = append(r.trace, p.trace)
 		_ = p.sess.Close()
 	}
 	return r
-}
-
-// exactFields replaces the fields of d, which the session found by
-// comparing block hashes with the remote peer (every field of each
-// differing block), with the exact differing fields when both peers kept
-// a snapshot of the desynced frame: the simulator holds every peer, as no
-// real peer does.
-func exactFields(d *desync, peers []*simPeer) {
-	a, okA := peers[d.Peer].snaps[d.FrameDetected]
-	b, okB := peers[d.Remote].snaps[d.FrameDetected]
-	if !okA || !okB {
-		return
-	}
-	diffs, _ := state.DiffLimit(a, b, 16)
-	d.Fields = d.Fields[:0]
-	for _, f := range diffs {
-		d.Fields = append(d.Fields, f.Path)
-	}
 }
 
 // round3 rounds x to three decimals, so reports read well and stay stable.

@@ -98,9 +98,8 @@ type simPeer struct {
 	report   peerReport
 	trace    peerTrace
 	desyncs  []desync
-	snaps    map[int32]*units.State // the local state after each desynced frame
-	rolls    uint64                 // rollbacks seen so far
-	stall    time.Duration          // stall time seen so far
+	rolls    uint64        // rollbacks seen so far
+	stall    time.Duration // stall time seen so far
 }
 
 // simulate plays one match of o in mode m.
@@ -217,12 +216,6 @@ func (p *simPeer) event(i int, ev rollstep.Event) {
 	switch e := ev.(type) {
 	case core.DesyncEvent[units.State]:
 		p.desyncs = append(p.desyncs, desync{Peer: i, Remote: globalPeer(i, e.Peer), FrameDetected: int32(e.Frame), FrameEarliest: int32(e.Since)})
-		if e.Snapshot != nil {
-			if p.snaps == nil {
-				p.snaps = map[int32]*units.State{}
-			}
-			p.snaps[int32(e.Frame)] = e.Snapshot
-		}
 	case core.DesyncFieldsEvent:
 		for k := range p.desyncs {
 			if d := &p.desyncs[k]; d.Remote == globalPeer(i, e.Peer) && d.FrameDetected == int32(e.Frame) {

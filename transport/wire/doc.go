@@ -67,7 +67,7 @@
 //
 // # Input (type 3)
 //
-// Flags: 0x10 echo, 0x20 gone, 0x40 checksums, 0x80 blocks. Frames are
+// Flags: 0x10 echo, 0x20 gone, 0x40 checksums, 0x80 desync. Frames are
 // 0..2^31-1; a "relative frame" is a varint difference from the message's
 // Frame. Durations are whole microseconds (the encoder truncates toward
 // zero).
@@ -85,10 +85,24 @@
 //	checksums    only with flag 0x40: uvarint n (1..MaxChecksums), then n ×
 //	             {frame as varint difference from the previous report's
 //	             frame (the first from Frame), 8-byte sum}
-//	blocks       only with flag 0x80: relative frame, uvarint BlockSize,
-//	             uvarint n (1..MaxBlocks), n × 8-byte hash
+//	desync       only with flag 0x80: the desync search (see below)
 //	R - 7        uvarint; only when R is 7
 //	R × run      see below; at most MaxPlayers runs
+//
+// The desync section carries core's Message.Blocks (a query: hashes of the
+// blocks of one byte range of the state) and Message.Answer (which blocks
+// of the receiver's query differ); offsets, lengths and block sizes are
+// 0..2^31-1:
+//
+//	parts        1 byte: 0x01 query, 0x02 answer, 0x04 the answer is
+//	             Unavailable (only with 0x02); nonzero, other bits zero
+//	query        only with 0x01: relative frame, uvarint Offset, uvarint
+//	             Length, uvarint BlockSize, uvarint n (1..MaxBlocks),
+//	             n × 8-byte hash
+//	answer       only with 0x02: relative frame, uvarint Offset, uvarint
+//	             Length (>= 1), then 8-byte Differ unless 0x04
+//
+// It is at most 1 + 21 + 512 + 23 = 557 bytes.
 //
 // A run is one player's inputs for frames Start, Start+1, ...:
 //
@@ -112,7 +126,7 @@
 // Bounds: MaxRunValues values per run, MaxValues per packet, MaxChecksums
 // checksum reports, MaxBlocks block hashes, inputs of at most MaxInputSize
 // bytes. When a message does not fit in MaxDatagram bytes, the encoder
-// leaves out the block hashes, then picks the largest cut-off frame F such
+// leaves out the desync section, then picks the largest cut-off frame F such
 // that all values for frames below F fit, so the oldest inputs of every
 // player go first; the Fit reports what was left out.
 //

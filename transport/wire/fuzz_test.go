@@ -80,8 +80,10 @@ func fuzzInput[I comparable](t *testing.T, c *Codec[I], p []byte) {
 }
 
 func FuzzDecodeInput(f *testing.F) {
-	for _, p := range seeds(f, "input-2") {
-		f.Add(p)
+	for _, name := range []string{"input-2", "input-desync"} {
+		for _, p := range seeds(f, name) {
+			f.Add(p)
+		}
 	}
 	c, _ := NewCodec[input2]()
 	f.Fuzz(func(t *testing.T, p []byte) { fuzzInput(t, c, p) })

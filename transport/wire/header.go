@@ -75,7 +75,7 @@ const (
 	flagEcho   = 0x10 // Input, KeepAlive: Echo and EchoDelay follow
 	flagGone   = 0x20 // Input: Gone follows
 	flagSums   = 0x40 // Input: checksum reports follow
-	flagBlocks = 0x80 // Input: block hashes follow
+	flagBlocks = 0x80 // Input: the desync section follows
 )
 
 // allowedFlags[t] are the flag bits type t may carry.

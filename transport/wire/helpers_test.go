@@ -100,9 +100,15 @@ func randMessage[I comparable](r *rand.Rand, g gen[I], players, maxRun int) *cor
 		}
 	}
 	if r.IntN(4) == 0 {
-		m.Blocks = core.BlockReport{Frame: near(), BlockSize: r.IntN(1 << 20), Hashes: make([]uint64, 1+r.IntN(8))}
+		m.Blocks = core.BlockReport{Frame: near(), Offset: r.IntN(1 << uint(r.IntN(31))), Length: r.IntN(1 << 20), BlockSize: r.IntN(1 << 20), Hashes: make([]uint64, 1+r.IntN(8))}
 		for i := range m.Blocks.Hashes {
 			m.Blocks.Hashes[i] = r.Uint64()
+		}
+	}
+	if r.IntN(4) == 0 {
+		m.Answer = core.BlockAnswer{Frame: near(), Offset: r.IntN(1 << uint(r.IntN(31))), Length: 1 + r.IntN(1<<20), Differ: r.Uint64() >> uint(r.IntN(64))}
+		if r.IntN(4) == 0 {
+			m.Answer.Unavailable, m.Answer.Differ = true, 0
 		}
 	}
 	for _, p := range r.Perm(players)[:r.IntN(players+1)] {
@@ -118,8 +124,8 @@ func randMessage[I comparable](r *rand.Rand, g gen[I], players, maxRun int) *cor
 }
 
 // canon returns what a message becomes on the wire: stamps truncated to
-// microseconds, echo fields zero without HasEcho, no empty block report,
-// and empty slices as nil.
+// microseconds, echo fields zero without HasEcho, no empty block report
+// or answer, and empty slices as nil.
 func canon[I comparable](m *core.Message[I]) core.Message[I] {
 	c := *m
 	c.Stamp = c.Stamp.Truncate(time.Microsecond)
@@ -130,6 +136,9 @@ func canon[I comparable](m *core.Message[I]) core.Message[I] {
 	}
 	if len(c.Blocks.Hashes) == 0 {
 		c.Blocks = core.BlockReport{}
+	}
+	if c.Answer.Length == 0 {
+		c.Answer = core.BlockAnswer{}
 	}
 	if len(c.Checksums) == 0 {
 		c.Checksums = nil

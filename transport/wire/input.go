@@ -20,9 +20,10 @@ type Fit struct {
 	// ChecksumsOmitted is the number of checksum reports past MaxChecksums
 	// left out (the newest).
 	ChecksumsOmitted int
-	// BlocksOmitted reports that the block hashes were left out, either
-	// because the inputs did not all fit or because there were more than
-	// MaxBlocks. They are diagnostics that core repeats.
+	// BlocksOmitted reports that the desync search's query (block hashes)
+	// or answer was left out, either because the inputs did not all fit
+	// (then both are) or because the query had more than MaxBlocks hashes.
+	// They are diagnostics that core repeats.
 	BlocksOmitted bool
 }
 
@@ -53,6 +54,16 @@ func (c *Codec[I]) AppendInput(dst []byte, token, seq uint64, m *core.Message[I]
 	if nblk > MaxBlocks {
 		nblk, fit.BlocksOmitted = 0, true
 	}
+	var parts byte
+	if nblk > 0 {
+		parts |= partQuery
+	}
+	if m.Answer.Length != 0 {
+		parts |= partAnswer
+		if m.Answer.Unavailable {
+			parts |= partUnavailable
+		}
+	}
 	var fl byte
 	if m.HasEcho {
 		fl |= flagEcho
@@ -63,7 +74,7 @@ func (c *Codec[I]) AppendInput(dst []byte, token, seq uint64, m *core.Message[I]
 	if nsum > 0 {
 		fl |= flagSums
 	}
-	if nblk > 0 {
+	if parts != 0 {
 		fl |= flagBlocks
 	}
 	dst = appendHeader(dst, TypeInput, fl, token, seq)
@@ -94,12 +105,26 @@ func (c *Codec[I]) AppendInput(dst []byte, token, seq uint64, m *core.Message[I]
 		}
 	}
 	blocks := len(dst)
+	if parts != 0 {
+		dst = append(dst, parts)
+	}
 	if nblk > 0 {
-		dst = appendVarint(dst, int64(m.Blocks.Frame)-int64(m.Frame))
-		dst = binary.AppendUvarint(dst, uint64(m.Blocks.BlockSize))
+		b := &m.Blocks
+		dst = appendVarint(dst, int64(b.Frame)-int64(m.Frame))
+		dst = binary.AppendUvarint(dst, uint64(b.Offset))
+		dst = binary.AppendUvarint(dst, uint64(b.Length))
+		dst = binary.AppendUvarint(dst, uint64(b.BlockSize))
 		dst = binary.AppendUvarint(dst, uint64(nblk))
-		for _, x := range m.Blocks.Hashes {
+		for _, x := range b.Hashes {
 			dst = appendU64(dst, x)
+		}
+	}
+	if a := &m.Answer; a.Length != 0 {
+		dst = appendVarint(dst, int64(a.Frame)-int64(m.Frame))
+		dst = binary.AppendUvarint(dst, uint64(a.Offset))
+		dst = binary.AppendUvarint(dst, uint64(a.Length))
+		if !a.Unavailable {
+			dst = appendU64(dst, a.Differ)
 		}
 	}
 	runs := len(dst)
@@ -110,9 +135,9 @@ func (c *Codec[I]) AppendInput(dst []byte, token, seq uint64, m *core.Message[I]
 		whole += included(&m.Inputs[i], noCut)
 	}
 	out, n, ok := c.appendRuns(dst[:runs], start, shape, m, noCut, core.MaxPlayers)
-	if !ok && nblk > 0 {
-		// Inputs are progress, block hashes diagnostics: when the inputs
-		// do not all fit, the hashes go first.
+	if !ok && parts != 0 {
+		// Inputs are progress, the desync search diagnostics: when the
+		// inputs do not all fit, its query and answer go first.
 		dst[start+1] &^= flagBlocks
 		fit.BlocksOmitted = true
 		runs = blocks
@@ -263,12 +288,29 @@ func checkMessage[I comparable](m *core.Message[I]) error {
 			return bad("Checksums["+strconv.Itoa(i)+"].Frame", "negative frame")
 		}
 	}
-	if len(m.Blocks.Hashes) > 0 {
-		if m.Blocks.Frame < 0 {
+	if b := &m.Blocks; len(b.Hashes) > 0 && len(b.Hashes) <= MaxBlocks {
+		if b.Frame < 0 {
 			return bad("Blocks.Frame", "negative frame")
 		}
-		if m.Blocks.BlockSize < 0 || int64(m.Blocks.BlockSize) > MaxFrame {
-			return bad("Blocks.BlockSize", strconv.Itoa(m.Blocks.BlockSize)+" is outside 0..2^31-1")
+		for _, f := range [...]struct {
+			name string
+			v    int
+		}{{"Blocks.Offset", b.Offset}, {"Blocks.Length", b.Length}, {"Blocks.BlockSize", b.BlockSize}} {
+			if f.v < 0 || int64(f.v) > MaxFrame {
+				return bad(f.name, strconv.Itoa(f.v)+" is outside 0..2^31-1")
+			}
+		}
+	}
+	if a := &m.Answer; a.Length != 0 {
+		switch {
+		case a.Frame < 0:
+			return bad("Answer.Frame", "negative frame")
+		case a.Offset < 0 || int64(a.Offset) > MaxFrame:
+			return bad("Answer.Offset", strconv.Itoa(a.Offset)+" is outside 0..2^31-1")
+		case a.Length < 0 || int64(a.Length) > MaxFrame:
+			return bad("Answer.Length", strconv.Itoa(a.Length)+" is outside 0..2^31-1")
+		case a.Unavailable && a.Differ != 0:
+			return bad("Answer.Differ", "nonzero in an Unavailable answer")
 		}
 	}
 	if len(m.Inputs) > core.MaxPlayers {

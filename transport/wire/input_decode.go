@@ -49,7 +49,7 @@ func (c *Codec[I]) DecodeInput(p []byte, token uint64, m *core.Message[I]) (Head
 	m.HasEcho = hd.Flags&flagEcho != 0
 	m.Stamp, m.Echo, m.EchoDelay = r.stamps(m.HasEcho)
 	m.Checksums = r.checksums(hd.Flags&flagSums != 0, m.Frame, m.Checksums[:0])
-	r.blocks(hd.Flags&flagBlocks != 0, m.Frame, &m.Blocks)
+	r.blocks(hd.Flags&flagBlocks != 0, m.Frame, &m.Blocks, &m.Answer)
 	if nr == 7 {
 		nr += r.count(core.MaxPlayers-7, "runs")
 	}
@@ -80,29 +80,66 @@ func (r *reader) checksums(present bool, base core.Frame, dst []core.ChecksumRep
 	return dst
 }
 
-// blocks reads the block report, if present, into b, reusing b.Hashes.
-func (r *reader) blocks(present bool, base core.Frame, b *core.BlockReport) {
+// Parts of the desync section (flag 0x80).
+const (
+	partQuery       = 0x01 // a BlockReport follows
+	partAnswer      = 0x02 // a BlockAnswer follows
+	partUnavailable = 0x04 // the BlockAnswer is Unavailable: no Differ
+)
+
+// blocks reads the desync section, if present, into b and a, reusing
+// b.Hashes.
+func (r *reader) blocks(present bool, base core.Frame, b *core.BlockReport, a *core.BlockAnswer) {
 	hs := b.Hashes[:0]
 	*b = core.BlockReport{Hashes: hs}
+	*a = core.BlockAnswer{}
 	if !present || !r.ok() {
 		return
 	}
-	b.Frame = r.relFrame(base, "blocks frame")
 	at := r.off
-	size := r.uvarint("block size")
-	if r.ok() && size > MaxFrame {
-		r.fail(at, "block size out of range", ErrMalformed)
+	parts := r.byte1("desync parts")
+	if r.ok() && (parts == 0 || parts&^(partQuery|partAnswer|partUnavailable) != 0 || parts&(partAnswer|partUnavailable) == partUnavailable) {
+		r.fail(at, "bad desync parts", ErrMalformed)
 	}
-	b.BlockSize = int(size)
-	at = r.off
-	n := r.count(MaxBlocks, "block hashes")
-	if r.ok() && n == 0 {
-		r.fail(at, "blocks flag with no hashes", ErrMalformed)
+	if parts&partQuery != 0 && r.ok() {
+		b.Frame = r.relFrame(base, "blocks frame")
+		b.Offset = r.size("blocks offset")
+		b.Length = r.size("blocks length")
+		b.BlockSize = r.size("block size")
+		at = r.off
+		n := r.count(MaxBlocks, "block hashes")
+		if r.ok() && n == 0 {
+			r.fail(at, "query with no hashes", ErrMalformed)
+		}
+		for i := 0; i < n && r.ok(); i++ {
+			hs = append(hs, r.u64("block hash"))
+		}
+		b.Hashes = hs
 	}
-	for i := 0; i < n && r.ok(); i++ {
-		hs = append(hs, r.u64("block hash"))
+	if parts&partAnswer != 0 && r.ok() {
+		a.Frame = r.relFrame(base, "answer frame")
+		a.Offset = r.size("answer offset")
+		at = r.off
+		a.Length = r.size("answer length")
+		if r.ok() && a.Length == 0 {
+			r.fail(at, "answer of an empty range", ErrMalformed)
+		}
+		if parts&partUnavailable != 0 {
+			a.Unavailable = true
+		} else {
+			a.Differ = r.u64("answer mask")
+		}
 	}
-	b.Hashes = hs
+}
+
+// size reads a uvarint of at most MaxFrame, such as a byte offset.
+func (r *reader) size(what string) int {
+	at := r.off
+	v := r.uvarint(what)
+	if r.ok() && v > MaxFrame {
+		r.fail(at, what+" out of range", ErrMalformed)
+	}
+	return int(v)
 }
 
 // readRuns appends nr runs to dst, reusing the Values arrays found in

@@ -43,6 +43,11 @@ func decoders(t testing.TB) []decoder {
 				p, _, _ := c64.AppendInput(nil, testToken, r.Uint64()>>r.IntN(64), randMessage(r, gen64, 2, 4))
 				return p
 			}},
+		{"input-desync", func(p []byte) error { _, err := c2.DecodeInput(p, testToken, &m2); return err },
+			func(r *rand.Rand) []byte {
+				p, _, _ := c2.AppendInput(nil, testToken, r.Uint64()>>r.IntN(64), randDesync(r))
+				return p
+			}},
 	}
 	for _, tc := range controlCases {
 		ds = append(ds, decoder{tc.name, tc.decode, func(r *rand.Rand) []byte {

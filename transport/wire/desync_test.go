@@ -1,0 +1,126 @@
+package wire
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/rollstep/rollstep/core"
+)
+
+// randDesync returns a message with the largest desync section: a query of
+// MaxBlocks hashes and an answer, with offsets up to 2^31-1.
+func randDesync(r *rand.Rand) *core.Message[input2] {
+	m := randMessage(r, gen2, 2, 6)
+	big := func() int { return r.IntN(1 << uint(r.IntN(32))) }
+	m.Blocks = core.BlockReport{Frame: core.Frame(r.IntN(int(m.Frame) + 1)), Offset: big(), Length: big(), BlockSize: big(), Hashes: make([]uint64, 1+r.IntN(MaxBlocks))}
+	for i := range m.Blocks.Hashes {
+		m.Blocks.Hashes[i] = r.Uint64()
+	}
+	m.Answer = core.BlockAnswer{Frame: core.Frame(r.IntN(int(m.Frame) + 1)), Offset: big(), Length: 1 + big()%math.MaxInt32, Differ: r.Uint64()}
+	if r.IntN(3) == 0 {
+		m.Answer.Differ, m.Answer.Unavailable = 0, true
+	}
+	switch r.IntN(4) {
+	case 0:
+		m.Blocks = core.BlockReport{}
+	case 1:
+		m.Answer = core.BlockAnswer{}
+	}
+	return m
+}
+
+// TestDesyncRoundTrip checks that queries and answers round-trip, that the
+// largest section fits a datagram with a steady-state message, and that
+// every prefix is truncated.
+func TestDesyncRoundTrip(t *testing.T) {
+	c, _ := NewCodec[input2]()
+	r := rand.New(rand.NewPCG(9, 9))
+	var got core.Message[input2]
+	for i := range 500 {
+		m := randDesync(r)
+		p, fit, err := c.AppendInput(nil, testToken, 77, m)
+		if err != nil || !fit.Complete() {
+			t.Fatalf("message %d: fit %+v, %v", i, fit, err)
+		}
+		if _, err := c.DecodeInput(p, testToken, &got); err != nil {
+			t.Fatalf("message %d: %v", i, err)
+		}
+		if d := diffMessage(&got, m); d != "" {
+			t.Fatalf("message %d: round trip differs:\n%s", i, d)
+		}
+		for n := range len(p) {
+			if _, err := c.DecodeInput(p[:n], testToken, &got); !errors.Is(err, ErrTruncated) {
+				t.Fatalf("message %d prefix %d: %v, want ErrTruncated", i, n, err)
+			}
+		}
+	}
+	t.Run("largest", func(t *testing.T) {
+		m := &core.Message[input2]{Frame: math.MaxInt32, Stamp: 1 << 50, HasEcho: true, Echo: 1, EchoDelay: 1 << 40,
+			ChecksumAck: math.MaxInt32, Checksums: make([]core.ChecksumReport, MaxChecksums),
+			Blocks: core.BlockReport{Offset: math.MaxInt32, Length: math.MaxInt32, BlockSize: math.MaxInt32, Hashes: make([]uint64, MaxBlocks)},
+			Answer: core.BlockAnswer{Offset: math.MaxInt32, Length: math.MaxInt32, Differ: math.MaxUint64}}
+		p, fit, err := c.AppendInput(nil, testToken, math.MaxUint64, m)
+		if err != nil || !fit.Complete() {
+			t.Fatalf("fit %+v, %v", fit, err)
+		}
+		bare := *m
+		bare.Blocks, bare.Answer = core.BlockReport{}, core.BlockAnswer{}
+		q, _, _ := c.AppendInput(nil, testToken, math.MaxUint64, &bare)
+		// Parts 1; query: frame, offset, length, size (5 each), count 1,
+		// 64 hashes; answer: frame, offset, length (5 each), mask 8.
+		const most = 1 + 4*5 + 1 + MaxBlocks*8 + 3*5 + 8
+		if section := len(p) - len(q); section > most || len(p) > MaxDatagram {
+			t.Fatalf("%d bytes, desync section %d, want at most %d and %d", len(p), section, most, MaxDatagram)
+		}
+		t.Logf("largest packet %d bytes, desync section %d", len(p), len(p)-len(q))
+	})
+}
+
+// TestDesyncDecodeErrors checks malformed desync sections.
+func TestDesyncDecodeErrors(t *testing.T) {
+	c, _ := NewCodec[input2]()
+	var m core.Message[input2]
+	body := func(section ...byte) []byte {
+		p := appendHeader(nil, TypeInput, flagBlocks, testToken, 1)
+		p = append(p, 0, 0, 0, 0) // Frame, shape, ChecksumAck, Stamp
+		return append(p, section...)
+	}
+	query := []byte{0, 1, 2, 1, 1, 1, 2, 3, 4, 5, 6, 7, 8} // frame, offset, length, size, n, hash
+	answer := []byte{0, 0, 1}                              // frame, offset, length
+	cat := func(bs ...[]byte) []byte {
+		var out []byte
+		for _, b := range bs {
+			out = append(out, b...)
+		}
+		return out
+	}
+	if _, err := c.DecodeInput(body(cat([]byte{partQuery | partAnswer}, query, answer, make([]byte, 8))...), testToken, &m); err != nil {
+		t.Fatalf("valid section: %v", err)
+	}
+	if m.Blocks.Offset != 1 || m.Blocks.Length != 2 || len(m.Blocks.Hashes) != 1 || m.Answer.Length != 1 {
+		t.Fatalf("decoded %+v %+v", m.Blocks, m.Answer)
+	}
+	for _, tc := range []struct {
+		name string
+		p    []byte
+		want error
+	}{
+		{"no parts", body(0), ErrMalformed},
+		{"unknown part", body(cat([]byte{partQuery | 0x08}, query)...), ErrMalformed},
+		{"unavailable without answer", body(cat([]byte{partQuery | partUnavailable}, query)...), ErrMalformed},
+		{"answer of empty range", body(partAnswer|partUnavailable, 0, 0, 0), ErrMalformed},
+		{"query without hashes", body(partQuery, 0, 0, 1, 1, 0), ErrMalformed},
+		{"offset past 2^31-1", body(binary.AppendUvarint([]byte{partAnswer | partUnavailable, 0}, 1<<31)...), ErrMalformed},
+		{"65 hashes", body(partQuery, 0, 0, 1, 1, 65), ErrTooLarge},
+		{"trailing unavailable mask", body(cat([]byte{partAnswer | partUnavailable}, answer, make([]byte, 8))...), ErrMalformed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := c.DecodeInput(tc.p, testToken, &m); !errors.Is(err, tc.want) {
+				t.Fatalf("got %v, want %v", err, tc.want)
+			}
+		})
+	}
+}
