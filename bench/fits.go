@@ -11,7 +11,7 @@ import (
 // A game calls it from its own Benchmark function:
 //
 //	func BenchmarkFitsWindow(b *testing.B) {
-//		s := fighter.NewMatch(seed)
+//		s := fighter.New(seed)
 //		bench.FitsWindow(b, fighter.Game{}, &s, fighter.BotInputs(seed),
 //			bench.WindowOptions{Reserve: 0.5})
 //	}

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/netip"
+	"time"
+
+	"github.com/rollstep/rollstep/core/replay"
+	"github.com/rollstep/rollstep/examples/fighter/internal/match"
+	"github.com/rollstep/rollstep/transport"
+	"github.com/rollstep/rollstep/transport/dtls"
+	"github.com/rollstep/rollstep/transport/udp"
+)
+
+// Transport addresses of the peers on this process's Conn.
+const (
+	addrOther     transport.PeerID = 1 // the other player, in plaintext mode
+	addrSpectator transport.PeerID = 2 // player 0's spectator
+	addrHost      transport.PeerID = 0 // the host, on a spectator's Conn
+)
+
+// linger is how long a player keeps its session running after it
+// confirmed every frame, so the other player can finish too.
+const linger = 2 * time.Second
+
+// listen opens a UDP socket on the numeric address addr ("ip:port").
+func listen(addr string) (*net.UDPConn, error) {
+	ap, err := netip.ParseAddrPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("-listen: %w", err)
+	}
+	network := "udp4"
+	if ap.Addr().Is6() {
+		network = "udp6"
+	}
+	return net.ListenUDP(network, net.UDPAddrFromAddrPort(ap))
+}
+
+// runPlayer plays one player's side of a match over a real network.
+func runPlayer(o *options, w io.Writer) error {
+	other, err := netip.ParseAddrPort(o.peer)
+	if err != nil {
+		return fmt.Errorf("-peer: %w", err)
+	}
+	sock, err := listen(o.listen)
+	if err != nil {
+		return err
+	}
+	var conn transport.Conn
+	addr := addrOther
+	var spectators []transport.PeerID
+	if o.psk != "" {
+		conn, addr, err = openDTLS(o, sock, other)
+	} else {
+		peers := []udp.Peer{{ID: addrOther, Addr: other}}
+		if o.spectator != "" {
+			sa, perr := netip.ParseAddrPort(o.spectator)
+			if perr != nil {
+				_ = sock.Close()
+				return fmt.Errorf("-spectator: %w", perr)
+			}
+			peers = append(peers, udp.Peer{ID: addrSpectator, Addr: sa})
+			spectators = []transport.PeerID{addrSpectator}
+		}
+		conn, err = udp.New(sock, udp.Config{Peers: peers})
+	}
+	if err != nil {
+		return err
+	}
+	p, err := match.NewPeer(match.Config(o.player, addr, match.Token(o.seed), spectators), conn, o.frames, o.seed)
+	if err != nil {
+		_ = conn.Close()
+		return err
+	}
+	defer p.Session.Close()
+	clk, stop := match.NewClock(time.Millisecond)
+	defer stop()
+	start := time.Now()
+	if err := match.RunRealtime([]*match.Peer{p}, clk, o.timeout, linger); err != nil {
+		return err
+	}
+	s := p.Summary()
+	mode := "UDP"
+	if o.psk != "" {
+		mode = "DTLS"
+	}
+	fmt.Fprintf(w, "fighter: player %d, %d frames over %s with %s, seed %d, %v\n", o.player, o.frames, mode, o.peer, o.seed, time.Since(start).Round(time.Millisecond))
+	printPeer(w, o.player, s)
+	fmt.Fprintf(w, "checksum: final %#016x\n", s.Checksum)
+	printWinner(w, &s.Final)
+	if o.replay != "" {
+		rec, err := p.Replay(o.seed)
+		if err != nil {
+			return err
+		}
+		if err := replay.WriteFile(o.replay, rec); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "replay: %s, %d bytes\n", o.replay, len(rec.Bytes()))
+	}
+	if s.Counts.Desyncs > 0 {
+		return fmt.Errorf("%d desyncs", s.Counts.Desyncs)
+	}
+	return nil
+}
+
+// openDTLS returns a DTLS Conn to the other player and the other player's
+// address on it: player 0 listens and waits for player 1's handshake,
+// player 1 dials.
+func openDTLS(o *options, sock *net.UDPConn, other netip.AddrPort) (transport.Conn, transport.PeerID, error) {
+	key := []byte(o.psk)
+	cfg := dtls.Config{PSK: func([]byte) ([]byte, error) { return key, nil }, PSKIdentity: []byte("rollstep-fighter")}
+	if o.player == 1 {
+		ctx, cancel := context.WithTimeout(context.Background(), o.timeout)
+		defer cancel()
+		c, err := dtls.Dial(ctx, sock, net.UDPAddrFromAddrPort(other), cfg)
+		return c, 0, err
+	}
+	cfg.FirstPeer = addrOther
+	c, err := dtls.Listen(sock, cfg)
+	if err != nil {
+		return nil, 0, err
+	}
+	deadline := time.Now().Add(o.timeout)
+	for {
+		if _, ok := c.Peer(addrOther); ok {
+			return c, addrOther, nil
+		}
+		if time.Now().After(deadline) {
+			_ = c.Close()
+			return nil, 0, fmt.Errorf("no DTLS handshake from player 1 within %v", o.timeout)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// runSpectator watches player 0's match.
+func runSpectator(o *options, w io.Writer) error {
+	host, err := netip.ParseAddrPort(o.peer)
+	if err != nil {
+		return fmt.Errorf("-peer: %w", err)
+	}
+	sock, err := listen(o.listen)
+	if err != nil {
+		return err
+	}
+	conn, err := udp.New(sock, udp.Config{Peers: []udp.Peer{{ID: addrHost, Addr: host}}})
+	if err != nil {
+		return err
+	}
+	clk, stop := match.NewClock(time.Millisecond)
+	defer stop()
+	r, err := match.RunSpectator(conn, addrHost, match.Token(o.seed), o.frames, o.seed, clk, o.timeout)
+	if err != nil {
+		return err
+	}
+	if r.Frames < o.frames {
+		return fmt.Errorf("the stream ended (%v) after %d of %d frames", r.Reason, r.Frames, o.frames)
+	}
+	fmt.Fprintf(w, "fighter: spectator of %s, %d frames, seed %d\n", o.peer, r.Frames, o.seed)
+	fmt.Fprintf(w, "checksum: final %#016x\n", r.Checksum)
+	printWinner(w, &r.Final)
+	return nil
+}
