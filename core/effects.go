@@ -47,6 +47,22 @@ func (fx *Effects) Emit(e Effect) bool {
 	return true
 }
 
+// NewEffects returns an Effects that keeps up to capacity effects (at
+// least one) until Reset: for running a game's Step outside an engine, in
+// a unit test of the game, a replay player or a tool. Inside a session the
+// engine owns the Effects and Step only emits into it.
+func NewEffects(capacity int) *Effects {
+	return &Effects{list: make([]Effect, 0, max(capacity, 1))}
+}
+
+// Reset forgets the effects emitted so far and the count of dropped ones,
+// keeping the capacity.
+func (fx *Effects) Reset() { fx.reset() }
+
+// Dropped returns how many effects Emit dropped since the last Reset
+// because the capacity was reached.
+func (fx *Effects) Dropped() int { return fx.dropped }
+
 // Len returns the number of effects emitted so far in this Step.
 func (fx *Effects) Len() int { return len(fx.list) }
 

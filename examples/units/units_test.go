@@ -40,8 +40,8 @@ func TestNewRejectsBadSetup(t *testing.T) {
 }
 
 // run plays frames frames of a match of bots with every input confirmed and
-// returns the final state.
-func run(t testing.TB, players, count, frames int, seed uint64) *State {
+// returns the final state and the number of arrival effects Step emitted.
+func run(t testing.TB, players, count, frames int, seed uint64) (*State, int) {
 	t.Helper()
 	s, err := New(players, count, seed)
 	if err != nil {
@@ -52,14 +52,21 @@ func run(t testing.TB, players, count, frames int, seed uint64) *State {
 		bots[p] = NewBot(p, 4, seed)
 	}
 	in := make([]core.Input[Order], players)
-	var fx core.Effects // zero capacity: Step's effects are dropped here
+	fx := core.NewEffects(MaxUnits)
+	arrivals := 0
 	for range frames {
 		for p, b := range bots {
 			in[p] = core.Input[Order]{Value: b.Next(&s), Status: core.InputConfirmed}
 		}
-		Game{}.Step(&s, in, &fx)
+		fx.Reset()
+		Game{}.Step(&s, in, fx)
+		for i := range fx.Len() {
+			if fx.At(i).Kind == EffectArrived {
+				arrivals++
+			}
+		}
 	}
-	return &s
+	return &s, arrivals
 }
 
 func TestStepMovesUnitsToTheirTargets(t *testing.T) {
@@ -106,17 +113,20 @@ func TestOrdersForOthersUnitsAreIgnored(t *testing.T) {
 }
 
 func TestSameSeedSameState(t *testing.T) {
-	a := run(t, 3, 300, 600, 42)
-	b := run(t, 3, 300, 600, 42)
+	a, na := run(t, 3, 300, 600, 42)
+	b, _ := run(t, 3, 300, 600, 42)
 	if state.Checksum(a) != state.Checksum(b) {
 		t.Fatalf("two runs with one seed differ: %v", state.Diff(a, b))
 	}
-	c := run(t, 3, 300, 600, 43)
+	c, _ := run(t, 3, 300, 600, 43)
 	if state.Checksum(a) == state.Checksum(c) {
 		t.Fatal("two seeds gave the same final state")
 	}
 	if a.Arrived == 0 {
 		t.Error("no unit arrived in 600 frames: the test exercises too little")
+	}
+	if int(a.Arrived) != na {
+		t.Errorf("Arrived = %d but Step emitted %d arrival effects", a.Arrived, na)
 	}
 }
 
@@ -125,7 +135,7 @@ func TestSameSeedSameState(t *testing.T) {
 const goldenChecksum = 0x9d8ca47251954f9e
 
 func TestGoldenChecksum(t *testing.T) {
-	s := run(t, 4, 1000, 3000, 2026)
+	s, _ := run(t, 4, 1000, 3000, 2026)
 	if s.Arrived < 100 {
 		t.Errorf("only %d arrivals: the golden run exercises too little", s.Arrived)
 	}

@@ -1,0 +1,23 @@
+package core
+
+import "testing"
+
+func TestNewEffectsOutsideAnEngine(t *testing.T) {
+	fx := NewEffects(2)
+	for i := range 3 {
+		ok := fx.Emit(Effect{Kind: uint32(i)})
+		if want := i < 2; ok != want {
+			t.Errorf("Emit #%d = %v, want %v", i, ok, want)
+		}
+	}
+	if fx.Len() != 2 || fx.At(1).Kind != 1 || fx.Dropped() != 1 {
+		t.Errorf("Len %d, At(1) %+v, Dropped %d; want 2, kind 1, 1", fx.Len(), fx.At(1), fx.Dropped())
+	}
+	fx.Reset()
+	if fx.Len() != 0 || fx.Dropped() != 0 || !fx.Emit(Effect{Kind: 9}) {
+		t.Errorf("after Reset: Len %d, Dropped %d", fx.Len(), fx.Dropped())
+	}
+	if zero := NewEffects(0); !zero.Emit(Effect{}) {
+		t.Error("NewEffects(0) keeps no effect, want at least one")
+	}
+}
