@@ -65,6 +65,11 @@ type Config struct {
 	// (0 means DefaultLockstepRate), frames per second in Rollback and
 	// Auto (0 means DefaultFrameRate).
 	TickRate int
+	// TurnPeriod, when set, is the length of a turn (Lockstep) or frame
+	// (Auto) and replaces TickRate, for periods such as 150 ms that are
+	// not a whole number per second. Rollback runs at TickRate frames
+	// per second: TurnPeriod must be 0 there.
+	TurnPeriod time.Duration
 	// TicksPerTurn is the game steps per frame (Lockstep and Auto only; 0
 	// means 1).
 	TicksPerTurn int
@@ -108,6 +113,9 @@ type Config struct {
 
 // period returns the frame period of c in its mode.
 func (c *Config) period() time.Duration {
+	if c.TurnPeriod > 0 {
+		return c.TurnPeriod
+	}
 	r := c.TickRate
 	if r == 0 {
 		r = DefaultFrameRate
@@ -147,6 +155,10 @@ func (c *Config) check() error {
 	switch {
 	case c.TickRate < 0:
 		return bad("TickRate", fmt.Sprintf("is %d", c.TickRate))
+	case c.TurnPeriod < 0:
+		return bad("TurnPeriod", fmt.Sprintf("is %v", c.TurnPeriod))
+	case c.Mode == Rollback && c.TurnPeriod != 0:
+		return bad("TurnPeriod", "must be 0 (rollback runs at TickRate frames per second)")
 	case c.Mode == Lockstep && c.Prediction != 0:
 		return bad("Prediction", "must be 0 (lockstep never predicts)")
 	case c.Mode == Rollback && c.TicksPerTurn > 1:

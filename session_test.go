@@ -192,6 +192,8 @@ func TestConfigErrors(t *testing.T) {
 		{"lockstep predicts", func(c *Config) { c.Mode, c.Prediction = Lockstep, 2 }, ErrInvalidConfig},
 		{"budget outside auto", func(c *Config) { c.Mode, c.DelayBudget = Rollback, ms }, ErrInvalidConfig},
 		{"negative rate", func(c *Config) { c.Mode, c.TickRate = Auto, -1 }, ErrInvalidConfig},
+		{"negative turn period", func(c *Config) { c.Mode, c.TurnPeriod = Lockstep, -ms }, ErrInvalidConfig},
+		{"turn period in rollback", func(c *Config) { c.Mode, c.TurnPeriod = Rollback, 150 * ms }, ErrInvalidConfig},
 		{"lockstep table", func(c *Config) { c.Mode, c.Players = Lockstep, 3 }, core.ErrInvalidConfig},
 		{"rollback table", func(c *Config) { c.Mode, c.Players = Rollback, 3 }, core.ErrInvalidConfig},
 	}
@@ -207,5 +209,23 @@ func TestConfigErrors(t *testing.T) {
 				t.Fatalf("NewSession: %v, want %v", err, tt.want)
 			}
 		})
+	}
+}
+
+func TestTurnPeriodReplacesTickRate(t *testing.T) {
+	net, _ := sim.New(sim.Config{})
+	conn := net.NewEndpoint()
+	cfg := Config{Mode: Lockstep, Players: 2, TickRate: 10, TurnPeriod: 150 * ms, Local: []core.PlayerHandle{0},
+		Peers: []Peer{{Addr: 9, Players: []core.PlayerHandle{1}}}}
+	s, err := NewSession(cfg, core.GameFunc[gState, gInput](func(*gState, []core.Input[gInput], *core.Effects) {}), gState{}, conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, ok := AsLockstep(s)
+	if !ok {
+		t.Fatal("a Lockstep session is not a *lockstep.Session")
+	}
+	if got := l.Stats().TurnPeriod; got != 150*ms {
+		t.Errorf("turn period %v, want 150ms", got)
 	}
 }

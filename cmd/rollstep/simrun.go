@@ -274,7 +274,7 @@ func (o *simOptions) sessionConfig(m simMode, i int, eps []*sim.Endpoint) rollst
 	switch m {
 	case modeLockstep:
 		cfg.Mode = rollstep.Lockstep
-		cfg.TickRate = int(time.Second / o.turn)
+		cfg.TurnPeriod = o.turn
 		cfg.TicksPerTurn = o.ticksPerTurn
 	case modeRollback:
 		cfg.Mode = rollstep.Rollback
