@@ -1,0 +1,265 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"net"
+	"net/netip"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/rollstep/rollstep/cmd/rollstep/internal/udpproxy"
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/examples/fighter"
+	"github.com/rollstep/rollstep/rollback"
+	"github.com/rollstep/rollstep/state"
+	"github.com/rollstep/rollstep/transport"
+	"github.com/rollstep/rollstep/transport/endpoint"
+	"github.com/rollstep/rollstep/transport/sim"
+	"github.com/rollstep/rollstep/transport/udp"
+)
+
+// proxiedFrames is the number of frames the sessions of
+// TestRollbackThroughProxy must both confirm.
+const proxiedFrames = 600
+
+// recordingFighter is the fighter game recording, for every frame f below
+// proxiedFrames, the checksum of the state after simulating f, and that
+// state itself after the last frame. A later simulation of a frame (a
+// rollback) overwrites its record, so once f is confirmed its record is
+// the confirmed state's.
+type recordingFighter struct {
+	sums  [proxiedFrames]uint64
+	final fighter.State
+}
+
+// Step runs fighter.Game's step and records the result.
+func (g *recordingFighter) Step(s *fighter.State, in []core.Input[fighter.Input], fx *core.Effects) {
+	fighter.Game{}.Step(s, in, fx)
+	f := s.Frame - 1
+	if f >= 0 && f < proxiedFrames {
+		g.sums[f] = state.Checksum(s)
+	}
+	if f == proxiedFrames-1 {
+		g.final = *s
+	}
+}
+
+// proxiedPeer is one side of TestRollbackThroughProxy.
+type proxiedPeer struct {
+	s      *rollback.Session[fighter.State, fighter.Input]
+	game   *recordingFighter
+	events []rollback.Event
+}
+
+// listenLoopback opens a UDP socket on a free port of 127.0.0.1, closed
+// at the end of the test if nothing else closed it, or skips the test
+// when the machine has none.
+func listenLoopback(t *testing.T) *net.UDPConn {
+	t.Helper()
+	c, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Skipf("no loopback UDP: %v", err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// proxiedAddr returns the address from which b receives what a sends
+// through the proxy at proxy: the proxy opens one socket towards its
+// upstream per client address, on a port the kernel picks, and tells
+// nobody. It sends a probe from a every 250 ms until one reaches b (the
+// proxy may lose some) and returns its source address. A probe that
+// arrives after proxiedAddr returned is dropped by b's endpoint as a
+// malformed packet.
+func proxiedAddr(ctx context.Context, a, b *net.UDPConn, proxy netip.AddrPort) (netip.AddrPort, error) {
+	const probe = "rollstep probe"
+	buf := make([]byte, 64)
+	defer b.SetReadDeadline(time.Time{})
+	for ctx.Err() == nil {
+		if _, err := a.WriteToUDPAddrPort([]byte(probe), proxy); err != nil {
+			return netip.AddrPort{}, err
+		}
+		if err := b.SetReadDeadline(time.Now().Add(250 * time.Millisecond)); err != nil {
+			return netip.AddrPort{}, err
+		}
+		for {
+			n, from, err := b.ReadFromUDPAddrPort(buf)
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				break // lost: send another
+			}
+			if err != nil {
+				return netip.AddrPort{}, err
+			}
+			if string(buf[:n]) == probe {
+				return from, nil
+			}
+		}
+	}
+	return netip.AddrPort{}, ctx.Err()
+}
+
+// TestRollbackThroughProxy plays two rollback sessions of the fighter game
+// in this process over real UDP sockets on 127.0.0.1, with every datagram
+// passing through the proxy of rollstep proxy, which delays each by 50 ms
+// and loses 5 % of them in each direction. Peer A sends to the proxy, the
+// proxy forwards to peer B. The sessions run at 60 frames/s on the real
+// clock, paced by a ticker, until both have confirmed 600 frames, within a
+// 30 s deadline (about 10 s in practice). They must have recorded the same
+// checksum at every frame both confirmed and the same state after the
+// 600th frame, with no desync and no lost peer.
+//
+// It is skipped with -short: it takes real time and real sockets, and
+// CI's emulated targets run -short.
+func TestRollbackThroughProxy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real sockets and 10 s of real time")
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+
+	socks := [2]*net.UDPConn{listenLoopback(t), listenLoopback(t)}
+	link := sim.LinkConfig{Latency: sim.Latency{Base: 50 * time.Millisecond}, Loss: 0.05}
+	px, err := udpproxy.New(udpproxy.Config{Upstream: socks[1].LocalAddr().String(), Up: link, Down: link, Seed: 6})
+	if err != nil {
+		t.Fatalf("udpproxy.New: %v", err)
+	}
+	type result struct {
+		st  udpproxy.Stats
+		err error
+	}
+	pxCtx, cancelProxy := context.WithCancel(ctx)
+	ran := make(chan result, 1)
+	go func() {
+		st, err := px.Run(pxCtx)
+		ran <- result{st, err}
+	}()
+	var (
+		final   result
+		stopped bool
+	)
+	// stopProxy stops the proxy and returns what its Run returned, which
+	// it does once its sockets are closed.
+	stopProxy := func() result {
+		if !stopped {
+			cancelProxy()
+			final, stopped = <-ran, true
+		}
+		return final
+	}
+	defer stopProxy()
+
+	viaProxy, err := proxiedAddr(ctx, socks[0], socks[1], px.Addr().AddrPort())
+	if err != nil {
+		t.Fatalf("learning A's address behind the proxy: %v", err)
+	}
+	// A sends to the proxy; B sends to the proxy's socket for A.
+	remote := [2]netip.AddrPort{px.Addr().AddrPort(), viaProxy}
+	peers := make([]*proxiedPeer, 2)
+	for i := range peers {
+		conn, err := udp.New(socks[i], udp.Config{Peers: []udp.Peer{{ID: transport.PeerID(1 - i), Addr: remote[i]}}})
+		if err != nil {
+			t.Fatalf("udp.New: %v", err)
+		}
+		cfg := rollback.Config{
+			Players:  2,
+			Local:    []core.PlayerHandle{core.PlayerHandle(i)},
+			Peers:    []rollback.Peer{{Addr: transport.PeerID(1 - i), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
+			TickRate: 60,
+			Game:     [16]byte{'f', 'i', 'g', 'h', 't', 'e', 'r'},
+			Transport: endpoint.Config{
+				Token: 0x9e0c_5e55_1015_0600,
+				Rand:  rand.NewChaCha8([32]byte{byte(i), 'p', 'r', 'o', 'x', 'y'}),
+			},
+		}
+		p := &proxiedPeer{game: new(recordingFighter)}
+		p.s, err = rollback.NewSession[fighter.State, fighter.Input](cfg, p.game, fighter.New(3), conn)
+		if err != nil {
+			conn.Close()
+			t.Fatalf("rollback.NewSession: %v", err)
+		}
+		defer p.s.Close()
+		peers[i] = p
+	}
+
+	bots := fighter.BotInputs(3)
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	start := time.Now()
+	for {
+		now := time.Since(start)
+		done := true
+		for i, p := range peers {
+			player := core.PlayerHandle(i)
+			if err := p.s.AddLocalInput(player, bots(player, p.s.Frame())); err != nil {
+				t.Fatalf("peer %d: AddLocalInput: %v", i, err)
+			}
+			if err := p.s.Update(now); err != nil {
+				t.Fatalf("peer %d: Update at %v: %v", i, now, err)
+			}
+			p.events = append(p.events, p.s.Events()...)
+			if c, ok := p.s.ConfirmedFrame(); !ok || c < proxiedFrames-1 {
+				done = false
+			}
+		}
+		if done {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("%d frames not confirmed in 30 s: frames %d and %d", proxiedFrames, peers[0].s.Frame(), peers[1].s.Frame())
+		case <-tick.C:
+		}
+	}
+	elapsed := time.Since(start)
+
+	common := core.Frame(proxiedFrames - 1)
+	for i, p := range peers {
+		for _, ev := range p.events {
+			switch e := ev.(type) {
+			case core.DesyncEvent[fighter.State]:
+				t.Errorf("peer %d: desync with peer %d at frame %d", i, e.Peer, e.Frame)
+			case rollback.PeerLostEvent:
+				t.Errorf("peer %d: lost peer %d: %+v", i, e.Peer, e)
+			}
+		}
+		st := p.s.Stats().Engine
+		if st.LostCorrections != 0 || st.UncheckedFrames != 0 {
+			t.Errorf("peer %d: LostCorrections %d, UncheckedFrames %d", i, st.LostCorrections, st.UncheckedFrames)
+		}
+		if rtt := st.Peers[0].RTT; rtt < 100*time.Millisecond {
+			t.Errorf("peer %d: RTT %v, want at least the proxy's 2 × 50 ms", i, rtt)
+		}
+		c, _ := p.s.ConfirmedFrame()
+		common = min(common, c)
+		t.Logf("peer %d: confirmed frame %d, RTT %v, D %d, %d rollbacks, %d frames re-simulated, stall %v",
+			i, c, st.Peers[0].RTT, p.s.Stats().Delay, st.Rollbacks, st.ResimFrames, st.StallTime)
+	}
+	for f := range common + 1 {
+		if a, b := peers[0].game.sums[f], peers[1].game.sums[f]; a != b {
+			t.Fatalf("frame %d: checksums %#x and %#x differ", f, a, b)
+		}
+	}
+	a, b := &peers[0].game.final, &peers[1].game.final
+	if *a != *b || a.Frame != proxiedFrames {
+		t.Fatalf("states after %d frames differ: %#x (frame %d) and %#x (frame %d)",
+			proxiedFrames, state.Checksum(a), a.Frame, state.Checksum(b), b.Frame)
+	}
+
+	r := stopProxy()
+	if r.err != nil {
+		t.Errorf("proxy Run: %v", r.err)
+	}
+	t.Logf("%d frames agreed in %v; proxy up: %d received, %d lost; down: %d received, %d lost",
+		common+1, elapsed.Round(time.Millisecond), r.st.Up.Received.Packets, r.st.Up.Lost.Packets,
+		r.st.Down.Received.Packets, r.st.Down.Lost.Packets)
+	if r.st.Clients != 1 {
+		t.Errorf("proxy served %d clients, want 1 (peer A)", r.st.Clients)
+	}
+	if r.st.Up.Lost.Packets == 0 || r.st.Down.Lost.Packets == 0 {
+		t.Errorf("the proxy lost nothing (up %d, down %d): the test proves nothing about loss",
+			r.st.Up.Lost.Packets, r.st.Down.Lost.Packets)
+	}
+}
