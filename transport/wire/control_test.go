@@ -142,6 +142,10 @@ func TestStampsTruncateToMicroseconds(t *testing.T) {
 
 func TestEncodeRejectsInvalid(t *testing.T) {
 	c, _ := NewCodec[input2]()
+	// tooLong is 2^31 on 64-bit targets; on 32-bit ones the conversion
+	// wraps to a negative length, which is just as invalid.
+	over := int64(math.MaxInt32) + 1
+	tooLong := int(over)
 	msgs := map[string]*core.Message[input2]{
 		"Frame":            {Frame: -1},
 		"Held[3]":          {Held: [core.MaxPlayers]core.Frame{3: -5}},
@@ -152,7 +156,7 @@ func TestEncodeRejectsInvalid(t *testing.T) {
 		"Blocks.Frame":     {Blocks: core.BlockReport{Frame: -1, Hashes: []uint64{1}}},
 		"Blocks.BlockSize": {Blocks: core.BlockReport{BlockSize: -1, Hashes: []uint64{1}}},
 		"Blocks.Offset":    {Blocks: core.BlockReport{Offset: -1, Hashes: []uint64{1}}},
-		"Blocks.Length":    {Blocks: core.BlockReport{Length: math.MaxInt32 + 1, Hashes: []uint64{1}}},
+		"Blocks.Length":    {Blocks: core.BlockReport{Length: tooLong, Hashes: []uint64{1}}},
 		"Answer.Frame":     {Answer: core.BlockAnswer{Frame: -1, Length: 1}},
 		"Answer.Offset":    {Answer: core.BlockAnswer{Offset: -1, Length: 1}},
 		"Answer.Length":    {Answer: core.BlockAnswer{Length: -1}},
