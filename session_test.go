@@ -193,7 +193,7 @@ func TestConfigErrors(t *testing.T) {
 		{"budget outside auto", func(c *Config) { c.Mode, c.DelayBudget = Rollback, ms }, ErrInvalidConfig},
 		{"negative rate", func(c *Config) { c.Mode, c.TickRate = Auto, -1 }, ErrInvalidConfig},
 		{"negative turn period", func(c *Config) { c.Mode, c.TurnPeriod = Lockstep, -ms }, ErrInvalidConfig},
-		{"turn period in rollback", func(c *Config) { c.Mode, c.TurnPeriod = Rollback, 150 * ms }, ErrInvalidConfig},
+		{"turn period in rollback", func(c *Config) { c.Mode, c.TurnPeriod = Rollback, 150*ms }, ErrInvalidConfig},
 		{"lockstep table", func(c *Config) { c.Mode, c.Players = Lockstep, 3 }, core.ErrInvalidConfig},
 		{"rollback table", func(c *Config) { c.Mode, c.Players = Rollback, 3 }, core.ErrInvalidConfig},
 	}
