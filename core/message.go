@@ -27,8 +27,10 @@ type Message[I comparable] struct {
 	// Gone has bit p set when the sender has declared player p
 	// disconnected.
 	Gone uint16
-	// Checksums are the sender's checksums of confirmed frames that the
-	// receiver has not acknowledged, oldest first.
+	// Checksums are some of the sender's checksums of confirmed frames
+	// that the receiver has not acknowledged, oldest first: each new one
+	// in the messages of the next two frames, and the unacknowledged ones
+	// again in every eighth message until acknowledged.
 	Checksums []ChecksumReport
 	// ChecksumAck acknowledges the receiver's checksums: the sender holds
 	// the receiver's checksum of every checksummed frame below ChecksumAck.
@@ -42,15 +44,22 @@ type Message[I comparable] struct {
 	// blocks of its newest query (Blocks) differ from the sender's state.
 	// It is repeated in several messages after each copy of the query.
 	Answer BlockAnswer
-	// Stamp is the sender's now when it built the message.
+	// Stamp is the sender's now when it built the message, unless
+	// NoStamp.
 	Stamp time.Duration
 	// Echo is the Stamp of the newest message the sender received from the
 	// receiver, and EchoDelay how long the sender held it before this
 	// message; valid when HasEcho. They give the receiver the round-trip
-	// time.
+	// time. A message with NoStamp has no echo either.
 	Echo      time.Duration
 	EchoDelay time.Duration // how long the sender held the echoed message
 	HasEcho   bool          // Echo and EchoDelay are valid
+	// NoStamp reports that the message carries no round-trip timing:
+	// receivers ignore Stamp, Echo and EchoDelay. The wire sends the timing
+	// in only some packets to keep the others small (see transport/wire's
+	// StampDue), and a message decoded from one without it has NoStamp set
+	// and Stamp, Echo and EchoDelay zero. Engines never set it.
+	NoStamp bool
 }
 
 // InputRun is a player's inputs for consecutive frames Start, Start+1, ...

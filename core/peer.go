@@ -15,6 +15,7 @@ type peer[I comparable] struct {
 	srtt        time.Duration
 	rttvar      time.Duration
 	rttSamples  int
+	unsampled   int // messages received since the last round-trip sample
 	framesAhead Frame
 	lastFrame   Frame
 	inputLead   Frame
@@ -27,6 +28,7 @@ type peer[I comparable] struct {
 	// Checksums: sumAck is the peer's acknowledgement of ours; recv holds
 	// the peer's reports not yet compared; recvNext is our acknowledgement.
 	sumAck   Frame
+	sumMsgs  int // messages built for the peer, for the resend cadence
 	recvNext Frame
 	desynced bool
 	recv     sumRing
@@ -72,20 +74,31 @@ func (q *peer[I]) init(c Config, players []PlayerHandle) {
 }
 
 // observeRTT folds one round-trip sample into the smoothed RTT and its
-// mean deviation (RFC 6298 gains, integer arithmetic).
-func (q *peer[I]) observeRTT(rtt time.Duration) {
+// mean deviation (RFC 6298 gains, integer arithmetic). The sample stands
+// for the last k messages received from the peer (k >= 1): the wire sends
+// the timing in only some packets (transport/wire's StampDue), and
+// folding the sample in k times keeps the estimate moving at the same pace
+// per message as when every message carries one, which the front ends'
+// delay control is tuned for. With a sample in every message, k is 1.
+func (q *peer[I]) observeRTT(rtt time.Duration, k int) {
 	if rtt < 0 {
 		return
 	}
 	if q.rttSamples == 0 {
 		q.srtt, q.rttvar = rtt, rtt/2
 	} else {
-		d := rtt - q.srtt
-		if d < 0 {
-			d = -d
+		for range min(max(k, 1), maxSampleWeight) {
+			d := rtt - q.srtt
+			if d < 0 {
+				d = -d
+			}
+			q.rttvar += (d - q.rttvar) / 4
+			q.srtt += (rtt - q.srtt) / 8
 		}
-		q.rttvar += (d - q.rttvar) / 4
-		q.srtt += (rtt - q.srtt) / 8
 	}
 	q.rttSamples++
 }
+
+// maxSampleWeight bounds how many messages one round-trip sample stands
+// for, so a sample after a long silence does not replace the estimate.
+const maxSampleWeight = 16

@@ -29,11 +29,13 @@ func (e *Engine[S, I]) Receive(now time.Duration, from PeerID, m *Message[I]) er
 	}
 
 	// Round trip and pace (a reordered older message echoes nothing new).
-	if !q.hasStamp || m.Stamp > q.lastStamp {
+	if !m.NoStamp && (!q.hasStamp || m.Stamp > q.lastStamp) {
 		q.lastStamp, q.stampAt, q.hasStamp = m.Stamp, now, true
 	}
+	q.unsampled++
 	if m.HasEcho {
-		q.observeRTT(now - m.Echo - m.EchoDelay)
+		q.observeRTT(now-m.Echo-m.EchoDelay, q.unsampled)
+		q.unsampled = 0
 	}
 	q.lastFrame = max(q.lastFrame, m.Frame)
 	q.framesAhead = m.Frame - e.frame
@@ -127,6 +129,9 @@ func (e *Engine[S, I]) check(from PeerID, m *Message[I]) error {
 	ulimit := uint32(limit)
 	if uint32(m.Frame) > ulimit {
 		return e.frameErr(from, "Frame", m.Frame)
+	}
+	if m.NoStamp && m.HasEcho {
+		return e.msgErr(from, "HasEcho", "an echo without a stamp")
 	}
 	if m.Gone>>uint(e.players) != 0 {
 		return e.msgErr(from, "Gone", fmt.Sprintf("mask %#x names players past %d", m.Gone, e.players-1))

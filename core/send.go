@@ -52,12 +52,20 @@ func (e *Engine[S, I]) buildMessages() {
 		m.Gone = e.goneMask
 
 		if !e.cfg.DisableChecksums {
-			// The oldest reports the peer has not acknowledged (to fill
-			// gaps left by loss), then the newest (so a long round trip
-			// never throttles them): each new report rides in several
-			// consecutive messages without waiting for the ack.
+			// Every sumResend-th message: the oldest reports the peer
+			// has not acknowledged (to fill gaps left by loss), then the
+			// newest (so a long round trip never throttles them). The
+			// others carry only the reports of the last sumFresh frames
+			// checked, so each new report rides in sumFresh consecutive
+			// messages without waiting for the ack, and a report already
+			// in flight is not repeated in every message until the ack
+			// comes back a round trip later.
 			sums := q.sbuf[:0]
 			c := max(q.sumAck, e.checked-Frame(sumSlots-1)*n, 0)
+			q.sumMsgs++
+			if q.sumMsgs%sumResend != 0 {
+				c = max(c, e.checked-sumFresh)
+			}
 			if n != 1 {
 				c = (c + n - 1) / n * n
 			}
@@ -96,6 +104,14 @@ func (e *Engine[S, I]) buildMessages() {
 		}
 	}
 }
+
+// A new checksum report rides in the messages of the sumFresh frames
+// after it is made; unacknowledged reports ride in every sumResend-th
+// message until acknowledged.
+const (
+	sumFresh  = 2
+	sumResend = 8
+)
 
 // appendSums appends our checksum reports of frames from..to-1 (from a
 // multiple of the interval) until sums holds limit reports.

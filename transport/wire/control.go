@@ -325,6 +325,15 @@ func (r *reader) stamps(hasEcho bool) (stamp, echo, delay time.Duration) {
 	if !hasEcho {
 		return stamp, 0, 0
 	}
+	echo, delay = r.echo(stamp)
+	if !r.ok() {
+		return 0, 0, 0
+	}
+	return stamp, echo, delay
+}
+
+// echo reads Echo - stamp and EchoDelay.
+func (r *reader) echo(stamp time.Duration) (echo, delay time.Duration) {
 	at := r.off
 	d := r.varint("echo")
 	e := int64(stamp/time.Microsecond) + d
@@ -332,8 +341,42 @@ func (r *reader) stamps(hasEcho bool) (stamp, echo, delay time.Duration) {
 		r.fail(at, "echo: duration out of range", ErrMalformed)
 	}
 	delay = r.dur("echo delay")
-	if !r.ok() {
-		return 0, 0, 0
+	return time.Duration(e) * time.Microsecond, delay
+}
+
+// appendTiming appends an Input packet's timing: Stamp in microseconds
+// shifted left by one with bit 0 set when an echo follows (uvarint), then,
+// with an echo, Echo - Stamp (varint µs) and EchoDelay (uvarint µs).
+func appendTiming(b []byte, stamp, echo, delay time.Duration, hasEcho bool) []byte {
+	v := uint64(stamp/time.Microsecond) << 1
+	if hasEcho {
+		v |= 1
 	}
-	return stamp, time.Duration(e) * time.Microsecond, delay
+	b = binary.AppendUvarint(b, v)
+	if hasEcho {
+		b = appendVarint(b, int64(echo/time.Microsecond)-int64(stamp/time.Microsecond))
+		b = appendDur(b, delay)
+	}
+	return b
+}
+
+// timing reads what appendTiming wrote.
+func (r *reader) timing() (stamp, echo, delay time.Duration, hasEcho bool) {
+	at := r.off
+	v := r.uvarint("stamp")
+	if r.ok() && v>>1 > uint64(maxMicros) {
+		r.fail(at, "stamp: duration out of range", ErrMalformed)
+	}
+	if !r.ok() {
+		return 0, 0, 0, false
+	}
+	stamp = time.Duration(v>>1) * time.Microsecond
+	if v&1 == 0 {
+		return stamp, 0, 0, false
+	}
+	echo, delay = r.echo(stamp)
+	if !r.ok() {
+		return 0, 0, 0, false
+	}
+	return stamp, echo, delay, true
 }

@@ -67,21 +67,26 @@
 //
 // # Input (type 3)
 //
-// Flags: 0x10 echo, 0x20 gone, 0x40 checksums, 0x80 desync. Frames are
+// Flags: 0x10 timing, 0x20 gone, 0x40 checksums, 0x80 desync. Frames are
 // 0..2^31-1; a "relative frame" is a varint difference from the message's
 // Frame. Durations are whole microseconds (the encoder truncates toward
 // zero).
 //
 //	field        encoding
-//	Frame        uvarint
+//	Frame        varint, sequence number - Frame (modulo 2^64): both grow
+//	             by about one a frame, so one byte in steady state
 //	shape        1 byte: H = held entries (bits 0-4, 0..16);
 //	             R = runs if below 7, else 7 (bits 5-7)
 //	Held[0..H)   relative frames; Held[H..16) are zero and Held[H-1] != 0
 //	Gone         2 bytes, nonzero; only with flag 0x20
 //	ChecksumAck  relative frame
-//	Stamp        uvarint µs (Stamp >= 0)
-//	Echo         varint µs, Echo - Stamp; only with flag 0x10
-//	EchoDelay    uvarint µs (EchoDelay >= 0); only with flag 0x10
+//	timing       only with flag 0x10, which is set exactly when the
+//	             message has a stamp (not NoStamp) and StampDue(sequence
+//	             number), one packet in StampEvery (8) after the first 32:
+//	Stamp        uvarint, Stamp in µs (>= 0) times 2, plus 1 if an echo
+//	             follows
+//	Echo         varint µs, Echo - Stamp; only with an echo
+//	EchoDelay    uvarint µs (EchoDelay >= 0); only with an echo
 //	checksums    only with flag 0x40: uvarint n (1..MaxChecksums), then n ×
 //	             {frame as varint difference from the previous report's
 //	             frame (the first from Frame), 8-byte sum}
@@ -150,10 +155,22 @@
 // # Size
 //
 // A steady-state packet of a 2-player match at 60 frames/s with 2-byte
-// inputs, six unacknowledged frames and an echo is 36 bytes after about
-// 4.5 minutes (frame and sequence past 16383), 64 with the 28 bytes of IP
-// and UDP headers: header 13, Frame 3, shape and Held 3, ChecksumAck 1,
-// stamps 10 (Stamp 5, Echo - Stamp 3, EchoDelay 2), run 6. In the first
-// 4.5 minutes it is 61. Checksum reports add 1 byte plus 9 per report.
-// See TestSteadyStateSize.
+// inputs and six unacknowledged frames is 24 bytes after about 4.5 minutes
+// (sequence number past 16383), 52 with the 28 bytes of IP and UDP
+// headers: header 13 (magic and version 1, type and flags 1, token 8,
+// sequence 3), Frame 1, shape and Held 3, ChecksumAck 1, run 6. In the
+// first 4.5 minutes it is 51. One packet in StampEvery also carries the
+// timing, 10 bytes with an echo (Stamp 5, Echo - Stamp 3, EchoDelay 2):
+// 62. Checksum reports add 1 byte plus 9 per report. See
+// TestSteadyStateSize, and transport/endpoint's TestSteadyStatePacketSize
+// for the distribution in a match.
+//
+// The 28 bytes of IP and UDP headers, the 8-byte token and the 2 type
+// bytes are 38 of those 52. Reaching 48 without a shorter token would
+// take all of: the sequence number's low 16 bits, rebuilt from the
+// receiver's replay window (-1; ParseHeader would need the window, so the
+// endpoint changes), the magic folded into one version-type-flags byte
+// (-1), a run Start implied by Held when the run ends there (-1), and
+// ChecksumAck sent only when it moved (-1); and inputs that change rarely,
+// since each change costs 3 bytes.
 package wire

@@ -60,7 +60,7 @@ func Example() {
 	_, err = wire.ParseHeader(buf, token+1)
 	fmt.Println(err)
 	// Output:
-	// sent 29 bytes, 6 inputs, complete: true
+	// sent 31 bytes, 6 inputs, complete: true
 	// input seq 7 frame 120 inputs [{1 0} {1 0} {1 0} {1 4} {1 4} {1 4}]
 	// wire: replayed packet
 	// wire: wrong session token at offset 2: token

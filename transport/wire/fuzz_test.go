@@ -74,7 +74,7 @@ func fuzzInput[I comparable](t *testing.T, c *Codec[I], p []byte) {
 	if _, err := c.DecodeInput(q, testToken, &m2); err != nil {
 		t.Fatal(err)
 	}
-	if d := diffMessage(&m2, &m); d != "" {
+	if d := diffMessage(&m2, &m, h.Seq); d != "" {
 		t.Fatal(d)
 	}
 }

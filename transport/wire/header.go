@@ -72,7 +72,8 @@ func (t Type) String() string {
 // Flag bits, the high nibble of a packet's second byte. Their meaning
 // depends on the type; flags a type does not define must be zero.
 const (
-	flagEcho   = 0x10 // Input, KeepAlive: Echo and EchoDelay follow
+	flagEcho   = 0x10 // KeepAlive: Echo and EchoDelay follow
+	flagTiming = 0x10 // Input: Stamp follows, then an optional echo
 	flagGone   = 0x20 // Input: Gone follows
 	flagSums   = 0x40 // Input: checksum reports follow
 	flagBlocks = 0x80 // Input: the desync section follows
@@ -80,7 +81,7 @@ const (
 
 // allowedFlags[t] are the flag bits type t may carry.
 var allowedFlags = [numTypes]byte{
-	TypeInput:     flagEcho | flagGone | flagSums | flagBlocks,
+	TypeInput:     flagTiming | flagGone | flagSums | flagBlocks,
 	TypeKeepAlive: flagEcho,
 }
 

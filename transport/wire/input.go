@@ -30,15 +30,42 @@ type Fit struct {
 // Complete reports whether the whole message is in the packet.
 func (f Fit) Complete() bool { return f.Omitted == 0 && f.ChecksumsOmitted == 0 && !f.BlocksOmitted }
 
+// StampEvery: one Input packet in StampEvery carries its message's
+// round-trip timing (see StampDue).
+const StampEvery = 8
+
+// StampDue reports whether the Input packet with sequence number seq
+// carries its message's timing: Stamp, Echo and EchoDelay (10 bytes in a
+// long match). They are only needed for round-trip samples, so after the
+// first 4·StampEvery packets, which all carry them so the first samples
+// come at once, only one packet in StampEvery does: 7.5 samples a second
+// each way at 60 packets a second, and the others are 10 bytes smaller.
+// (One in 16 halves that again, but then the round trip a front end's
+// delay control sees lags a change of the link by several seconds more.) Core echoes the newest Stamp it received with how long it held
+// it, so a sample is exact however long the echo waits for a stamped
+// packet. The due packets are picked by Fibonacci hashing of seq, not by
+// seq modulo StampEvery: the sequence numbers of a peer's Input packets
+// may form any arithmetic progression (a front end that sends one other
+// packet after each Input uses every other number), and the hash picks
+// one in StampEvery of every such progression with bounded gaps (at most
+// 13 packets apart for consecutive or every-other numbers). The decoder
+// rejects timing in a packet where it is not due, so the encoding stays
+// canonical.
+func StampDue(seq uint64) bool {
+	return seq < 4*StampEvery || (seq*0x9e3779b97f4a7c15)>>61 == 0 // one in StampEvery = 2^3
+}
+
 // noCut is a cut-off past every frame.
 const noCut = int64(1) << 40
 
 // AppendInput appends m as one Input packet of at most MaxDatagram bytes
-// to dst and returns the extended slice and what it fitted. Stamps are
-// truncated to whole microseconds; Echo and EchoDelay are sent only when
-// HasEcho; a BlockReport is sent only when it has hashes. On error it
+// to dst and returns the extended slice and what it fitted. The timing
+// (Stamp, and Echo and EchoDelay when HasEcho) is sent only when
+// StampDue(seq) and not NoStamp, truncated to whole microseconds; a
+// BlockReport is sent only when it has hashes. On error it
 // returns dst unchanged and an *EncodeError (ErrInvalidMessage) naming the
-// field: a negative frame, Stamp or EchoDelay, a player outside 0..15, more
+// field: a negative frame, Stamp or EchoDelay, HasEcho with NoStamp, a
+// player outside 0..15, more
 // than MaxPlayers runs. It never writes more than MaxDatagram bytes past
 // len(dst), so it allocates only when dst has less spare capacity than
 // that, and it does not retain m.
@@ -64,9 +91,10 @@ func (c *Codec[I]) AppendInput(dst []byte, token, seq uint64, m *core.Message[I]
 			parts |= partUnavailable
 		}
 	}
+	timed := !m.NoStamp && StampDue(seq)
 	var fl byte
-	if m.HasEcho {
-		fl |= flagEcho
+	if timed {
+		fl |= flagTiming
 	}
 	if m.Gone != 0 {
 		fl |= flagGone
@@ -78,7 +106,7 @@ func (c *Codec[I]) AppendInput(dst []byte, token, seq uint64, m *core.Message[I]
 		fl |= flagBlocks
 	}
 	dst = appendHeader(dst, TypeInput, fl, token, seq)
-	dst = binary.AppendUvarint(dst, uint64(m.Frame))
+	dst = appendVarint(dst, int64(seq-uint64(m.Frame)))
 	shape := len(dst)
 	h := 0
 	for p := range m.Held {
@@ -94,7 +122,9 @@ func (c *Codec[I]) AppendInput(dst []byte, token, seq uint64, m *core.Message[I]
 		dst = binary.LittleEndian.AppendUint16(dst, m.Gone)
 	}
 	dst = appendVarint(dst, int64(m.ChecksumAck)-int64(m.Frame))
-	dst = appendStamps(dst, m.Stamp, m.Echo, m.EchoDelay, m.HasEcho)
+	if timed {
+		dst = appendTiming(dst, m.Stamp, m.Echo, m.EchoDelay, m.HasEcho)
+	}
 	if nsum > 0 {
 		dst = binary.AppendUvarint(dst, uint64(nsum))
 		last := m.Frame
@@ -280,7 +310,11 @@ func checkMessage[I comparable](m *core.Message[I]) error {
 	if m.ChecksumAck < 0 {
 		return bad("ChecksumAck", "negative frame")
 	}
-	if err := checkStamps(m.Stamp, m.EchoDelay, m.HasEcho); err != nil {
+	if m.NoStamp {
+		if m.HasEcho {
+			return bad("HasEcho", "an echo in a message without a stamp")
+		}
+	} else if err := checkStamps(m.Stamp, m.EchoDelay, m.HasEcho); err != nil {
 		return err
 	}
 	for i, s := range m.Checksums[:min(len(m.Checksums), MaxChecksums)] {

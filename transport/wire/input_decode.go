@@ -23,7 +23,7 @@ func (c *Codec[I]) DecodeInput(p []byte, token uint64, m *core.Message[I]) (Head
 	if !ok {
 		return Header{}, r.err
 	}
-	m.Frame = r.frame("frame")
+	m.Frame = r.seqFrame(hd.Seq, "frame")
 	at := r.off
 	shape := r.byte1("shape")
 	h, nr := int(shape&31), int(shape>>5)
@@ -46,8 +46,14 @@ func (c *Codec[I]) DecodeInput(p []byte, token uint64, m *core.Message[I]) (Head
 		}
 	}
 	m.ChecksumAck = r.relFrame(m.Frame, "checksum ack")
-	m.HasEcho = hd.Flags&flagEcho != 0
-	m.Stamp, m.Echo, m.EchoDelay = r.stamps(m.HasEcho)
+	m.NoStamp = hd.Flags&flagTiming == 0
+	if r.ok() && !m.NoStamp && !StampDue(hd.Seq) {
+		r.fail(r.off, "timing in a packet where it is not due", ErrMalformed)
+	}
+	m.Stamp, m.Echo, m.EchoDelay, m.HasEcho = 0, 0, 0, false
+	if !m.NoStamp {
+		m.Stamp, m.Echo, m.EchoDelay, m.HasEcho = r.timing()
+	}
 	m.Checksums = r.checksums(hd.Flags&flagSums != 0, m.Frame, m.Checksums[:0])
 	r.blocks(hd.Flags&flagBlocks != 0, m.Frame, &m.Blocks, &m.Answer)
 	if nr == 7 {

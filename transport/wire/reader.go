@@ -137,6 +137,20 @@ func (r *reader) frame(what string) core.Frame {
 	return core.Frame(u)
 }
 
+// seqFrame reads an Input packet's frame, sent as the zigzag difference
+// seq - frame (modulo 2^64) from the packet's sequence number: both grow by
+// about one a frame, so it is usually one byte. The result must be in
+// 0..MaxFrame.
+func (r *reader) seqFrame(seq uint64, what string) core.Frame {
+	start := r.off
+	f := seq - uint64(r.varint(what))
+	if r.err == nil && f > MaxFrame {
+		r.fail(start, what+": frame out of range", ErrMalformed)
+		return 0
+	}
+	return core.Frame(f)
+}
+
 // relFrame reads a frame as a zigzag delta from base; the result must be in
 // 0..MaxFrame.
 func (r *reader) relFrame(base core.Frame, what string) core.Frame {

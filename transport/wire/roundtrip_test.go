@@ -36,7 +36,7 @@ func testInputRoundTrip[I comparable](t *testing.T, g gen[I]) {
 		if h.Type != TypeInput || h.Seq != seq || h.Token != testToken {
 			t.Fatalf("message %d: header %+v, want input seq %d", i, h, seq)
 		}
-		if d := diffMessage(&got, m); d != "" {
+		if d := diffMessage(&got, m, seq); d != "" {
 			t.Fatalf("message %d: round trip differs:\n%s", i, d)
 		}
 	}

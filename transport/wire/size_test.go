@@ -156,22 +156,31 @@ func steadyMessage(f core.Frame) *core.Message[input2] {
 func TestSteadyStateSize(t *testing.T) {
 	c, _ := NewCodec[input2]()
 	cases := []struct {
-		name  string
-		frame core.Frame
-		sums  int
-		want  int // datagram bytes including IP and UDP
+		name    string
+		frame   core.Frame
+		stamped bool
+		sums    int
+		want    int // datagram bytes including IP and UDP
 	}{
-		{"first minute", 3000, 0, 61},
-		{"after 4.5 minutes", 20000, 0, 64},
-		{"after 4.5 minutes, 1 checksum", 20000, 1, 74},
-		{"after 4.5 minutes, 6 checksums", 20000, 6, 119},
+		{"first minute", 3000, false, 0, 51},
+		{"first minute, stamped", 3000, true, 0, 60},
+		{"after 4.5 minutes", 20000, false, 0, 52},
+		{"after 4.5 minutes, stamped", 20000, true, 0, 62},
+		{"after 4.5 minutes, 1 checksum", 20000, false, 1, 62},
+		{"after 4.5 minutes, 6 checksums", 20000, false, 6, 107},
 	}
 	for _, tc := range cases {
 		m := steadyMessage(tc.frame)
 		for k := range tc.sums {
 			m.Checksums = append(m.Checksums, core.ChecksumReport{Frame: tc.frame - 8 + core.Frame(k), Sum: 0x0123456789abcdef})
 		}
-		p, _, err := c.AppendInput(nil, testToken, uint64(tc.frame), m)
+		// The sequence number is a few past the frame (Hellos, KeepAlives),
+		// the first that StampDue picks for a stamped packet.
+		seq := uint64(tc.frame) + 3
+		for StampDue(seq) != tc.stamped {
+			seq++
+		}
+		p, _, err := c.AppendInput(nil, testToken, seq, m)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -211,7 +220,7 @@ func TestCutRandom(t *testing.T) {
 			t.Fatalf("message %d: %v", i, err)
 		}
 		if fit.Omitted == 0 {
-			if d := diffMessage(&got, m); d != "" && !fit.BlocksOmitted && fit.ChecksumsOmitted == 0 {
+			if d := diffMessage(&got, m, uint64(i)); d != "" && !fit.BlocksOmitted && fit.ChecksumsOmitted == 0 {
 				t.Fatalf("message %d: complete fit but differs:\n%s", i, d)
 			}
 			continue

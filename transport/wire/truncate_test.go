@@ -86,12 +86,12 @@ func TestDecodeErrors(t *testing.T) {
 	c, _ := NewCodec[input2]()
 	var m core.Message[input2]
 	good, _, _ := c.AppendInput(nil, testToken, 300, &core.Message[input2]{
-		Frame: 100, Held: [core.MaxPlayers]core.Frame{100, 98},
-		Inputs: []core.InputRun[input2]{{Player: 0, Start: 97, Values: []input2{{1, 0}, {1, 0}, {1, 2}}}},
+		Frame: 300, Held: [core.MaxPlayers]core.Frame{300, 298},
+		Inputs: []core.InputRun[input2]{{Player: 0, Start: 297, Values: []input2{{1, 0}, {1, 0}, {1, 2}}}},
 	})
 	mod := func(f func(p []byte) []byte) []byte { return f(append([]byte(nil), good...)) }
-	// The body starts at 12: Frame 100 (1 byte), shape at 13, Held at 14-15,
-	// then ChecksumAck, Stamp and one run.
+	// The body starts at 12: Frame 300 (1 byte: seq 300 minus 0), shape at
+	// 13, Held at 14-15, then ChecksumAck, the timing and one run.
 	tests := []struct {
 		name string
 		p    []byte
@@ -111,10 +111,10 @@ func TestDecodeErrors(t *testing.T) {
 			return append(append(p[:10:10], 0xac, 0x82, 0x00), p[12:]...)
 		}), ErrMalformed},
 		{"frame past 2^31-1", mod(func(p []byte) []byte {
-			return append(append(p[:12:12], 0x80, 0x80, 0x80, 0x80, 0x08), p[13:]...)
+			return append(append(p[:12:12], 0xda, 0x04), p[13:]...) // seq - 301 = -1
 		}), ErrMalformed},
 		{"held frame negative", mod(func(p []byte) []byte {
-			return append(append(p[:14:14], 0xc9, 0x01), p[15:]...) // -101
+			return append(append(p[:14:14], 0xd9, 0x04), p[15:]...) // -301
 		}), ErrMalformed},
 		{"17 held entries", mod(func(p []byte) []byte { p[13] = p[13]&0xe0 | 17; return p }), ErrTooLarge},
 		{"gone flag, empty mask", mod(func(p []byte) []byte {
@@ -172,9 +172,9 @@ func TestDecodeBounds(t *testing.T) {
 	var m core.Message[input2]
 	body := func(runs, n int) []byte {
 		p := appendHeader(nil, TypeInput, 0, testToken, 1)
-		p = append(p, 0)                     // Frame 0
+		p = append(p, 2)                     // Frame 0: seq 1 minus 1
 		p = append(p, byte(min(runs, 7))<<5) // shape: no held entries
-		p = append(p, 0, 0)                  // ChecksumAck, Stamp
+		p = append(p, 0)                     // ChecksumAck; no timing
 		if runs >= 7 {
 			p = append(p, byte(runs-7))
 		}
