@@ -3,6 +3,7 @@ package dtls
 import (
 	"context"
 	"errors"
+	"github.com/rollstep/rollstep/transport/internal/dgram"
 	"net"
 	"sync"
 
@@ -38,7 +39,7 @@ type Conn struct {
 	closed bool
 	peers  map[transport.PeerID]*association
 	next   transport.PeerID
-	queue  ring
+	queue  dgram.Ring
 	stats  Stats
 }
 
@@ -67,7 +68,7 @@ func newConn(cfg Config) *Conn {
 		arrived: make(chan struct{}, 1),
 		peers:   make(map[transport.PeerID]*association),
 		next:    cfg.FirstPeer,
-		queue:   newRing(cfg.QueueLen),
+		queue:   dgram.NewRing(cfg.QueueLen),
 	}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	return c
@@ -149,16 +150,7 @@ func (c *Conn) Receive(buf []byte) (n int, from transport.PeerID, ok bool, err e
 	if c.closed {
 		return 0, 0, false, transport.ErrClosed
 	}
-	s, ok := c.queue.peek()
-	if !ok {
-		return 0, 0, false, nil
-	}
-	if s.n > len(buf) {
-		return 0, 0, false, &transport.ShortBufferError{Need: s.n, Have: len(buf)}
-	}
-	n, from = copy(buf, s.buf[:s.n]), s.from
-	c.queue.pop()
-	return n, from, true, nil
+	return c.queue.Receive(buf)
 }
 
 // Peer returns what the handshake established about peer id, and whether
@@ -206,7 +198,7 @@ func (c *Conn) Close() error {
 		return transport.ErrClosed
 	}
 	c.closed = true
-	c.queue.clear()
+	c.queue.Clear()
 	peers := c.peers
 	c.peers = map[transport.PeerID]*association{}
 	c.mu.Unlock()
@@ -231,7 +223,7 @@ func (c *Conn) Stats() Stats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := c.stats
-	s.Peers, s.Queued = len(c.peers), c.queue.len
+	s.Peers, s.Queued = len(c.peers), c.queue.Len()
 	s.HandshakesInFlight = len(c.slots)
 	if c.mux != nil {
 		s.HandshakesRefused += c.mux.refused.Load()

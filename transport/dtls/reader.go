@@ -38,7 +38,7 @@ func (c *Conn) read(a *association) {
 		case n > transport.MaxDatagram:
 			c.stats.DroppedOversize++
 		default:
-			if c.queue.push(buf[:n], a.id) {
+			if c.queue.Push(buf[:n], a.id) {
 				c.stats.DroppedFull++
 			}
 			c.stats.DatagramsIn++

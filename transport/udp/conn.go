@@ -2,6 +2,7 @@ package udp
 
 import (
 	"errors"
+	"github.com/rollstep/rollstep/transport/internal/dgram"
 	"net"
 	"net/netip"
 	"sync"
@@ -29,7 +30,7 @@ type Conn struct {
 	// once the queue is empty; nil while the reader runs.
 	readErr error
 	peers   peerTable
-	queue   ring
+	queue   dgram.Ring
 	stats   Stats
 }
 
@@ -51,7 +52,7 @@ func New(pc net.PacketConn, cfg Config) (*Conn, error) {
 		done:    make(chan struct{}),
 		arrived: make(chan struct{}, 1),
 		peers:   newPeerTable(cfg),
-		queue:   newRing(cfg.QueueLen),
+		queue:   dgram.NewRing(cfg.QueueLen),
 	}
 	c.udp, _ = pc.(*net.UDPConn)
 	go c.read()
@@ -108,20 +109,10 @@ func (c *Conn) Receive(buf []byte) (n int, from transport.PeerID, ok bool, err e
 	if c.closed {
 		return 0, 0, false, transport.ErrClosed
 	}
-	s, ok := c.queue.peek()
-	if !ok {
-		if c.readErr != nil {
-			return 0, 0, false, &ReadError{Err: c.readErr}
-		}
-		return 0, 0, false, nil
+	if c.queue.Len() == 0 && c.readErr != nil {
+		return 0, 0, false, &ReadError{Err: c.readErr}
 	}
-	if s.n > len(buf) {
-		return 0, 0, false, &transport.ShortBufferError{Need: s.n, Have: len(buf)}
-	}
-	n = copy(buf, s.buf[:s.n])
-	from = s.from
-	c.queue.pop()
-	return n, from, true, nil
+	return c.queue.Receive(buf)
 }
 
 // Close stops the reader goroutine, closes the socket and discards queued
@@ -135,7 +126,7 @@ func (c *Conn) Close() error {
 		return transport.ErrClosed
 	}
 	c.closed = true
-	c.queue.clear()
+	c.queue.Clear()
 	c.mu.Unlock()
 	err := c.pc.Close()
 	<-c.done
@@ -151,7 +142,7 @@ func (c *Conn) Stats() Stats {
 	defer c.mu.Unlock()
 	s := c.stats
 	s.Provisional = c.peers.provisional
-	s.Queued = c.queue.len
+	s.Queued = c.queue.Len()
 	return s
 }
 

@@ -75,7 +75,7 @@ func (c *Conn) deliver(p []byte, from netip.AddrPort) {
 		c.stats.DroppedUnknown++
 		return
 	}
-	if c.queue.push(p, id) {
+	if c.queue.Push(p, id) {
 		c.stats.DroppedFull++
 	}
 	c.stats.DatagramsIn++

@@ -1,0 +1,53 @@
+package dgram
+
+import (
+	"testing"
+
+	"github.com/rollstep/rollstep/transport"
+)
+
+func TestRingIsAFIFOThatDropsTheOldest(t *testing.T) {
+	r := NewRing(3)
+	for i := range 5 {
+		dropped := r.Push([]byte{byte(i)}, transport.PeerID(i))
+		if want := i >= 3; dropped != want {
+			t.Errorf("Push #%d dropped = %v, want %v", i, dropped, want)
+		}
+	}
+	if r.Len() != 3 {
+		t.Fatalf("Len = %d, want 3", r.Len())
+	}
+	for want := 2; want < 5; want++ {
+		s, ok := r.Peek()
+		if !ok || s.N != 1 || s.Buf[0] != byte(want) || s.From != transport.PeerID(want) {
+			t.Fatalf("Peek = %+v, %v; want datagram %d", s, ok, want)
+		}
+		r.Pop()
+	}
+	if _, ok := r.Peek(); ok || r.Len() != 0 {
+		t.Error("the ring is not empty after popping everything")
+	}
+	r.Push(make([]byte, transport.MaxDatagram+10), 1)
+	if s, _ := r.Peek(); s.N != transport.MaxDatagram {
+		t.Errorf("an oversized datagram kept %d bytes, want %d", s.N, transport.MaxDatagram)
+	}
+	r.Clear()
+	if r.Len() != 0 {
+		t.Error("Clear left datagrams")
+	}
+	if z := NewRing(0); z.Push([]byte{1}, 0) || z.Len() != 1 {
+		t.Error("NewRing(0) holds no datagram, want one")
+	}
+}
+
+func TestRingAllocatesNothing(t *testing.T) {
+	r := NewRing(4)
+	p := []byte("hello")
+	if n := testing.AllocsPerRun(100, func() {
+		r.Push(p, 2)
+		r.Peek()
+		r.Pop()
+	}); n != 0 {
+		t.Errorf("Push/Peek/Pop allocate %v times, want 0", n)
+	}
+}
