@@ -51,3 +51,24 @@ func TestRingAllocatesNothing(t *testing.T) {
 		t.Errorf("Push/Peek/Pop allocate %v times, want 0", n)
 	}
 }
+
+func TestRingReceive(t *testing.T) {
+	r := NewRing(2)
+	buf := make([]byte, 4)
+	if _, _, ok, err := r.Receive(buf); ok || err != nil {
+		t.Fatalf("Receive on an empty ring = %v, %v; want false, nil", ok, err)
+	}
+	r.Push([]byte("too long"), 7)
+	_, _, ok, err := r.Receive(buf)
+	if sb, isShort := err.(*transport.ShortBufferError); ok || !isShort || sb.Need != 8 || sb.Have != 4 {
+		t.Fatalf("Receive into a short buffer = %v, %v; want a ShortBufferError{8, 4}", ok, err)
+	}
+	if r.Len() != 1 {
+		t.Fatal("a short buffer dropped the datagram")
+	}
+	big := make([]byte, transport.MaxDatagram)
+	n, from, ok, err := r.Receive(big)
+	if !ok || err != nil || from != 7 || string(big[:n]) != "too long" {
+		t.Errorf("Receive = %q from %v, %v, %v; want \"too long\" from 7", big[:n], from, ok, err)
+	}
+}
