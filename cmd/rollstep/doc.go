@@ -1,7 +1,10 @@
 // Command rollstep is the command-line companion of the rollstep library.
 //
-//	rollstep sim [flags]    run a match of simulated peers on a virtual-time network
-//	rollstep proxy [flags]  forward UDP between two addresses with seeded impairments
+//	rollstep sim [flags]          run a match of simulated peers on a virtual-time network
+//	rollstep proxy [flags]        forward UDP between two addresses with seeded impairments
+//	rollstep replay info FILE     print a replay's header and whether this build knows its game
+//	rollstep replay verify FILE   re-simulate a replay and compare every stored checksum
+//	rollstep benchgate -budgets F read go test -bench output and check it against a budgets file
 //
 // Run a command with -h for its flags.
 //

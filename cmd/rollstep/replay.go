@@ -54,13 +54,7 @@ func registerReplayGame[S any, I comparable](name string, version [16]byte, game
 		return fmt.Sprintf("%s, %d bytes, layout %#016x", l.TypeName(), l.Size(), l.Fingerprint())
 	}
 	g := replayGame{name: name, stateType: describe(state.LayoutOf[S]()), inputType: describe(state.LayoutOf[I]())}
-	g.verify = func(data []byte) error {
-		rp, err := replay.Open[S, I](data, version)
-		if err != nil {
-			return err
-		}
-		return rp.Verify(game)
-	}
+	g.verify = func(data []byte) error { return replay.VerifyData(data, version, game) }
 	replayGames[version] = g
 }
 

@@ -61,7 +61,7 @@ func (r *simReport) writeJSON(w io.Writer) error {
 }
 
 // writeText writes r as a table a person reads at a glance.
-func (r *simReport) writeText(w io.Writer, o *simOptions) {
+func (r *simReport) writeText(w io.Writer) {
 	unit := "frame"
 	if r.Mode == string(modeLockstep) {
 		unit = "turn"

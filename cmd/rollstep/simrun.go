@@ -58,7 +58,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 		if i > 0 {
 			fmt.Fprintln(stdout)
 		}
-		r.report.writeText(stdout, &o)
+		r.report.writeText(stdout)
 	}
 	if o.chart != "" {
 		if err := writeChartFile(o.chart, runs); err != nil {

@@ -34,11 +34,7 @@ var unitsVersion = replay.VersionHash("github.com/rollstep/rollstep/examples/uni
 // version hash.
 var farmGames = map[[16]byte]func(data []byte) error{
 	unitsVersion: func(data []byte) error {
-		rp, err := replay.Open[units.State, units.Order](data, unitsVersion)
-		if err != nil {
-			return err
-		}
-		return rp.Verify(units.Game{})
+		return replay.VerifyData(data, unitsVersion, core.Game[units.State, units.Order](units.Game{}))
 	},
 }
 

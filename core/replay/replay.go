@@ -81,6 +81,18 @@ func (rp *Replay[S, I]) keyframe(j int, s *S) {
 	}
 }
 
+// VerifyData opens data as a replay of the build version and verifies it
+// with game: Open then Verify, for a file read whole, as a replay farm or a
+// command-line tool does. It returns Open's errors (another build, a
+// truncated or corrupt file) or Verify's *DivergenceError.
+func VerifyData[S any, I comparable](data []byte, version [16]byte, game core.Game[S, I]) error {
+	rp, err := Open[S, I](data, version)
+	if err != nil {
+		return err
+	}
+	return rp.Verify(game)
+}
+
 // Verify re-simulates the whole replay with game and compares every stored
 // checksum and keyframe. It returns nil when all match, and otherwise a
 // *DivergenceError for the first that does not, with the field diff taken

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/core/replay"
+	"github.com/rollstep/rollstep/examples/units"
 	"github.com/rollstep/rollstep/state"
 	"github.com/rollstep/rollstep/transport/wire"
 )
@@ -303,5 +304,21 @@ func TestWriteFileIsAtomic(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
 		t.Errorf("directory holds %d files after WriteFile, want 1", len(ents))
+	}
+}
+
+func TestVerifyDataRefusesAnotherBuild(t *testing.T) {
+	var other [16]byte
+	other[0] = 1
+	data := recordUnits(t, 2, 20, 30, 3)
+	game := core.Game[units.State, units.Order](units.Game{})
+	if err := replay.VerifyData(data, unitsVersion, game); err != nil {
+		t.Fatalf("VerifyData of a fresh recording: %v", err)
+	}
+	if err := replay.VerifyData(data, other, game); !errors.Is(err, replay.ErrMismatch) {
+		t.Errorf("VerifyData for another build = %v, want ErrMismatch", err)
+	}
+	if err := replay.VerifyData(data[:len(data)/2], unitsVersion, game); !errors.Is(err, replay.ErrTruncated) {
+		t.Errorf("VerifyData of half a file = %v, want ErrTruncated", err)
 	}
 }

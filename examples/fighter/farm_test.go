@@ -1,11 +1,13 @@
 package fighter_test
 
 import (
+	"bytes"
 	"flag"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/core/replay"
 	"github.com/rollstep/rollstep/examples/fighter"
 	"github.com/rollstep/rollstep/examples/fighter/internal/match"
@@ -40,15 +42,15 @@ func TestReplayFarm(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rp, err := replay.Open[fighter.State, fighter.Input](data, match.GameID)
+			if err := replay.VerifyData(data, match.GameID, core.Game[fighter.State, fighter.Input](fighter.Game{})); err != nil {
+				t.Fatalf("the simulation no longer reproduces %s: %v", name, err)
+			}
+			h, err := replay.ReadHeader(bytes.NewReader(data))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := rp.Verify(fighter.Game{}); err != nil {
-				t.Fatalf("the simulation no longer reproduces %s: %v", name, err)
-			}
-			if rp.Frames() < 3600 {
-				t.Errorf("%s holds %d frames, want a minute (3600)", name, rp.Frames())
+			if h.Frames < 3600 {
+				t.Errorf("%s holds %d frames, want a minute (3600)", name, h.Frames)
 			}
 		})
 	}
