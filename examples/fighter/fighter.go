@@ -27,22 +27,23 @@ const (
 )
 
 // Movement tuning, in world units per frame (speeds) and per frame squared
-// (Gravity). Written with FromRatio: exact, and no float anywhere.
-var (
+// (Gravity). Typed constants, so no importer can change them and desync
+// its peers; each is an exact multiple of a power-of-two fraction of One.
+const (
 	// WalkSpeed is how far a walking fighter moves in one frame.
-	WalkSpeed = fixed.FromRatio(5, 2)
+	WalkSpeed = fixed.One * 5 / 2
 	// JumpSpeed is the horizontal speed of a jump taken with left or right
 	// held.
-	JumpSpeed = fixed.FromInt(3)
+	JumpSpeed = fixed.One * 3
 	// JumpVelocity is the upward speed at take-off.
-	JumpVelocity = fixed.FromInt(9)
+	JumpVelocity = fixed.One * 9
 	// Gravity is subtracted from the vertical speed of an airborne fighter
 	// every frame. A jump lasts 2·JumpVelocity/Gravity - 1 = 23 frames (the
 	// take-off frame already applies gravity once).
-	Gravity = fixed.FromRatio(3, 4)
+	Gravity = fixed.One * 3 / 4
 	// Friction scales the pushback speed of a grounded fighter in hitstun
 	// or blockstun every frame.
-	Friction = fixed.FromRatio(3, 4)
+	Friction = fixed.One * 3 / 4
 )
 
 // GameID identifies this version of the simulation: sessions put it in

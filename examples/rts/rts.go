@@ -43,21 +43,22 @@ const (
 
 // Distances, in world units. The attack range is no wider than a grid
 // cell, so a search never needs more than the 3×3 cells around a unit.
-var (
+// Typed constants, so no importer can change them and desync its peers.
+const (
 	// Speed is the farthest a unit moves in one tick.
-	Speed = fixed.FromRatio(3, 4)
+	Speed = fixed.One * 3 / 4
 	// SepRadius is the distance under which two units push each other
 	// apart.
-	SepRadius = fixed.FromInt(2)
+	SepRadius = fixed.One * 2
 	// AttackRange is the distance at which a unit can hit its foe.
-	AttackRange = fixed.FromInt(6)
+	AttackRange = fixed.One * 6
 	// PickRadius is how far from the point of a KindAttack command the
 	// enemy it designates may be.
-	PickRadius = fixed.FromInt(12)
+	PickRadius = fixed.One * 12
 	// ArriveRadius is how near its goal a moving unit must come to count
 	// as arrived (a group crowds around its goal; it cannot all stand on
 	// it).
-	ArriveRadius = fixed.FromInt(16)
+	ArriveRadius = fixed.One * 16
 )
 
 // Derived constants, computed once from the ones above with fixed-point

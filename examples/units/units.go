@@ -18,8 +18,9 @@ const MaxUnits = 16384
 // targets lie in [0, MapSize).
 const MapSize = 1024
 
-// Speed is how far a unit moves in one frame, in world units.
-var Speed = fixed.FromRatio(1, 4)
+// Speed is how far a unit moves in one frame, in world units. It is a
+// constant: a peer that could change it would desync.
+const Speed = fixed.One / 4
 
 // speedSq is Speed squared: a unit closer than Speed to its target arrives.
 var speedSq = Speed.Mul(Speed)
