@@ -100,6 +100,9 @@ type Config struct {
 	MaxStepsPerUpdate int
 	// ChecksumInterval is core.Config.ChecksumInterval; 0 means 1.
 	ChecksumInterval int
+	// MaxEffectsPerFrame is core.Config.MaxEffectsPerFrame: the effects one
+	// frame (in Lockstep and Auto, one turn) may emit; 0 means 16.
+	MaxEffectsPerFrame int
 	// Game identifies the game build in the handshake digest.
 	Game [16]byte
 	// Transport configures the connection (token, timeouts, nonce

@@ -138,17 +138,18 @@ func lockstepConfig(cfg *Config) lockstep.Config {
 		Peers: peersOf(cfg.Peers, func(p Peer) lockstep.Peer {
 			return lockstep.Peer{Addr: p.Addr, Players: p.Players}
 		}),
-		TurnPeriod:        cfg.period(),
-		TicksPerTurn:      cfg.TicksPerTurn,
-		InputDelay:        cfg.InputDelay,
-		MaxDelay:          cfg.MaxDelay,
-		FixedDelay:        cfg.FixedDelay,
-		MaxStepsPerUpdate: cfg.MaxStepsPerUpdate,
-		ChecksumInterval:  cfg.ChecksumInterval,
-		Game:              cfg.Game,
-		Transport:         cfg.Transport,
-		StepClock:         cfg.StepClock,
-		HoldInputs:        cfg.HoldInputs,
+		TurnPeriod:         cfg.period(),
+		TicksPerTurn:       cfg.TicksPerTurn,
+		InputDelay:         cfg.InputDelay,
+		MaxDelay:           cfg.MaxDelay,
+		FixedDelay:         cfg.FixedDelay,
+		MaxStepsPerUpdate:  cfg.MaxStepsPerUpdate,
+		ChecksumInterval:   cfg.ChecksumInterval,
+		MaxEffectsPerFrame: cfg.MaxEffectsPerFrame,
+		Game:               cfg.Game,
+		Transport:          cfg.Transport,
+		StepClock:          cfg.StepClock,
+		HoldInputs:         cfg.HoldInputs,
 	}
 	if cfg.Mode == Auto {
 		c.MaxPrediction = cfg.Prediction
@@ -170,14 +171,15 @@ func rollbackConfig(cfg *Config) rollback.Config {
 		Peers: peersOf(cfg.Peers, func(p Peer) rollback.Peer {
 			return rollback.Peer{Addr: p.Addr, Players: p.Players}
 		}),
-		TickRate:          cfg.TickRate,
-		Game:              cfg.Game,
-		ChecksumInterval:  cfg.ChecksumInterval,
-		Prediction:        cfg.Prediction,
-		InputDelay:        cfg.InputDelay,
-		MaxDelay:          cfg.MaxDelay,
-		FixedDelay:        cfg.FixedDelay,
-		MaxStepsPerUpdate: cfg.MaxStepsPerUpdate,
-		Transport:         cfg.Transport,
+		TickRate:           cfg.TickRate,
+		Game:               cfg.Game,
+		ChecksumInterval:   cfg.ChecksumInterval,
+		MaxEffectsPerFrame: cfg.MaxEffectsPerFrame,
+		Prediction:         cfg.Prediction,
+		InputDelay:         cfg.InputDelay,
+		MaxDelay:           cfg.MaxDelay,
+		FixedDelay:         cfg.FixedDelay,
+		MaxStepsPerUpdate:  cfg.MaxStepsPerUpdate,
+		Transport:          cfg.Transport,
 	}
 }

@@ -229,3 +229,16 @@ func TestTurnPeriodReplacesTickRate(t *testing.T) {
 		t.Errorf("turn period %v, want 150ms", got)
 	}
 }
+
+// TestEffectLimitReachesBothFrontEnds checks that MaxEffectsPerFrame is
+// passed to the lockstep and the rollback configuration.
+func TestEffectLimitReachesBothFrontEnds(t *testing.T) {
+	cfg := Config{Mode: Lockstep, Players: 2, MaxEffectsPerFrame: 64}
+	if got := lockstepConfig(&cfg).MaxEffectsPerFrame; got != 64 {
+		t.Errorf("lockstep MaxEffectsPerFrame = %d, want 64", got)
+	}
+	cfg.Mode = Rollback
+	if got := rollbackConfig(&cfg).MaxEffectsPerFrame; got != 64 {
+		t.Errorf("rollback MaxEffectsPerFrame = %d, want 64", got)
+	}
+}

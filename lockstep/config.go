@@ -122,6 +122,10 @@ type Config struct {
 	// LogRetention is core.Config.LogRetention: confirmed turns of inputs
 	// kept for replays; 0 keeps none.
 	LogRetention int
+	// MaxEffectsPerFrame is core.Config.MaxEffectsPerFrame: the effects one
+	// turn may emit, over all its ticks; 0 means 16. Effects past it are
+	// not delivered and the session reports a core.EffectsDroppedEvent.
+	MaxEffectsPerFrame int
 	// Game identifies the game build in the handshake digest.
 	Game [16]byte
 
@@ -235,13 +239,14 @@ func (c *Config) engineConfig() core.Config {
 		peers[i] = p.Players
 	}
 	return core.Config{
-		Players:          c.Players,
-		Local:            c.Local,
-		Peers:            peers,
-		InputDelay:       c.InputDelay,
-		MaxInputDelay:    c.MaxDelay,
-		MaxPrediction:    c.MaxPrediction,
-		ChecksumInterval: c.ChecksumInterval,
-		LogRetention:     c.LogRetention,
+		Players:            c.Players,
+		Local:              c.Local,
+		Peers:              peers,
+		InputDelay:         c.InputDelay,
+		MaxInputDelay:      c.MaxDelay,
+		MaxPrediction:      c.MaxPrediction,
+		ChecksumInterval:   c.ChecksumInterval,
+		LogRetention:       c.LogRetention,
+		MaxEffectsPerFrame: c.MaxEffectsPerFrame,
 	}
 }

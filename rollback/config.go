@@ -36,6 +36,10 @@ type Config struct {
 	Game [16]byte
 	// ChecksumInterval is core.Config.ChecksumInterval; 0 means 1.
 	ChecksumInterval int
+	// MaxEffectsPerFrame is core.Config.MaxEffectsPerFrame: the effects one
+	// Step may emit; 0 means 16. Effects past it are not delivered and the
+	// session reports a core.EffectsDroppedEvent.
+	MaxEffectsPerFrame int
 
 	// Prediction is the prediction window W; 0 means 8, at most 64.
 	Prediction int
@@ -188,13 +192,14 @@ func (c Config) coreConfig() (core.Config, error) {
 		return core.Config{}, err
 	}
 	cc := core.Config{
-		Players:          d.Players,
-		Local:            d.Local,
-		InputDelay:       d.InputDelay,
-		MaxInputDelay:    max(d.MaxDelay, d.InputDelay),
-		Prediction:       d.Prediction,
-		MaxPrediction:    d.Prediction,
-		ChecksumInterval: d.ChecksumInterval,
+		Players:            d.Players,
+		Local:              d.Local,
+		InputDelay:         d.InputDelay,
+		MaxInputDelay:      max(d.MaxDelay, d.InputDelay),
+		Prediction:         d.Prediction,
+		MaxPrediction:      d.Prediction,
+		ChecksumInterval:   d.ChecksumInterval,
+		MaxEffectsPerFrame: d.MaxEffectsPerFrame,
 	}
 	for _, p := range d.Peers {
 		cc.Peers = append(cc.Peers, p.Players)

@@ -43,6 +43,7 @@ func TestConfigValidateNamesTheField(t *testing.T) {
 		{"Spectators[0]", func(c *Config) { c.Spectators = []transport.PeerID{c.Peers[0].Addr} }},
 		{"Local", func(c *Config) { c.Local = []core.PlayerHandle{5} }},
 		{"MaxCatchUp", func(c *Config) { c.MaxCatchUp = time.Millisecond }},
+		{"MaxEffectsPerFrame", func(c *Config) { c.MaxEffectsPerFrame = -1 }},
 	} {
 		cfg := base
 		cfg.Peers = append([]Peer(nil), base.Peers...)
