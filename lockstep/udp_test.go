@@ -63,4 +63,16 @@ func TestRealUDP(t *testing.T) {
 	}
 	f := m.check()
 	t.Logf("%d turns in %v, D=%d", f, time.Since(start), peers[0].sess.Stats().Delay)
+	// The engine's per-peer byte counters come from the endpoint: over a
+	// real socket they must count what was sent and received.
+	for i, p := range peers {
+		st := p.sess.Stats().Engine.Peers[0]
+		ps, _ := p.sess.Peer(0)
+		if st.BytesSent == 0 || st.PacketsSent == 0 || st.BytesReceived == 0 {
+			t.Errorf("peer %d: engine stats count %d B in %d packets sent, %d B received", i, st.BytesSent, st.PacketsSent, st.BytesReceived)
+		}
+		if st.BytesSent != ps.WireBytesSent() || st.PacketsSent != ps.PacketsSent {
+			t.Errorf("peer %d: engine stats %d B / %d packets sent, endpoint %d B / %d packets", i, st.BytesSent, st.PacketsSent, ps.WireBytesSent(), ps.PacketsSent)
+		}
+	}
 }
