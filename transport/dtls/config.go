@@ -23,6 +23,9 @@ const (
 	// DefaultMaxHandshakes is how many handshakes a listening Conn runs at
 	// once; ClientHellos beyond it are dropped and retried by the client.
 	DefaultMaxHandshakes = 16
+	// DefaultMaxHandshakesPerIP is how many of those handshakes may come
+	// from one IP address when Config.MaxHandshakesPerIP is 0.
+	DefaultMaxHandshakesPerIP = 4
 	// DefaultMaxPeers is how many associations a listening Conn keeps.
 	DefaultMaxPeers = 64
 	// DefaultQueueLen is how many received datagrams wait for Receive
@@ -83,6 +86,11 @@ type Config struct {
 	// MaxHandshakes bounds concurrent handshakes on a listening Conn; 0
 	// means DefaultMaxHandshakes.
 	MaxHandshakes int
+	// MaxHandshakesPerIP bounds the concurrent handshakes from one IP
+	// address (any port) on a listening Conn, so that one host cannot take
+	// every slot; 0 means DefaultMaxHandshakesPerIP. Raise it when many
+	// players share one public address (a LAN event behind one NAT).
+	MaxHandshakesPerIP int
 	// MaxPeers bounds the associations of a listening Conn; 0 means
 	// DefaultMaxPeers.
 	MaxPeers int
@@ -112,6 +120,8 @@ func (c *Config) Validate() error {
 		return &ConfigError{"FlightInterval", c.FlightInterval.String() + " is negative"}
 	case c.MaxHandshakes < 0:
 		return &ConfigError{"MaxHandshakes", strconv.Itoa(c.MaxHandshakes) + " is negative"}
+	case c.MaxHandshakesPerIP < 0:
+		return &ConfigError{"MaxHandshakesPerIP", strconv.Itoa(c.MaxHandshakesPerIP) + " is negative"}
 	case c.MaxPeers < 0:
 		return &ConfigError{"MaxPeers", strconv.Itoa(c.MaxPeers) + " is negative"}
 	case c.QueueLen < 0:
@@ -134,6 +144,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxHandshakes == 0 {
 		c.MaxHandshakes = DefaultMaxHandshakes
+	}
+	if c.MaxHandshakesPerIP == 0 {
+		c.MaxHandshakesPerIP = DefaultMaxHandshakesPerIP
 	}
 	if c.MaxPeers == 0 {
 		c.MaxPeers = DefaultMaxPeers

@@ -23,6 +23,7 @@ func TestConfigValidate(t *testing.T) {
 		{"NegativeFlight", Config{PSK: psk, FlightInterval: -1}, "FlightInterval"},
 		{"FlightAboveTimeout", Config{PSK: psk, HandshakeTimeout: time.Second, FlightInterval: 2 * time.Second}, "FlightInterval"},
 		{"NegativeMaxHandshakes", Config{PSK: psk, MaxHandshakes: -1}, "MaxHandshakes"},
+		{"NegativeMaxHandshakesPerIP", Config{PSK: psk, MaxHandshakesPerIP: -1}, "MaxHandshakesPerIP"},
 		{"NegativeMaxPeers", Config{PSK: psk, MaxPeers: -1}, "MaxPeers"},
 		{"NegativeQueue", Config{PSK: psk, QueueLen: -1}, "QueueLen"},
 	}

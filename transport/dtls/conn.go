@@ -3,13 +3,14 @@ package dtls
 import (
 	"context"
 	"errors"
-	"github.com/rollstep/rollstep/transport/internal/dgram"
 	"net"
+	"net/netip"
 	"sync"
 
 	piondtls "github.com/pion/dtls/v3"
 
 	"github.com/rollstep/rollstep/transport"
+	"github.com/rollstep/rollstep/transport/internal/dgram"
 )
 
 // Conn is a transport.Conn whose peers are DTLS associations: one, the
@@ -30,6 +31,9 @@ type Conn struct {
 	wg sync.WaitGroup
 	// slots is the handshake semaphore of a listening Conn.
 	slots chan struct{}
+	// perIP counts the handshakes in flight per source IP address of a
+	// listening Conn (guarded by mu); it has at most MaxHandshakes keys.
+	perIP map[netip.Addr]int
 	// arrived receives a value, without blocking, after a datagram is
 	// queued or the set of peers changes; tests wait on it.
 	arrived chan struct{}

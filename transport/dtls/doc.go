@@ -46,8 +46,9 @@
 // process ends. Here every handshake, on both sides, runs under
 // Config.HandshakeTimeout (default 5 s) with a short retransmission
 // interval (Config.FlightInterval, default 150 ms); a listening Conn runs
-// at most Config.MaxHandshakes (default 16) at once and drops ClientHellos
-// beyond that at once, to be retried by honest clients' retransmissions,
+// at most Config.MaxHandshakes (default 16) at once, at most
+// Config.MaxHandshakesPerIP (default 4) of them from one IP address, and
+// drops ClientHellos beyond that at once, to be retried by honest clients' retransmissions,
 // and keeps at most Config.MaxPeers associations. So a flood of silent or
 // half-open clients costs a bounded number of goroutines (about four per
 // slot) and delays an honest client by at most one timeout; while slots

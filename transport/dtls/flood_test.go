@@ -16,11 +16,21 @@ const (
 	kinds
 )
 
-// attack opens n sockets per kind and sends each kind's datagram once. It
-// returns how many sources sent a handshake record, which is what reaches
-// the accept loop.
+// attacker is the address the attack's sockets bind: another loopback
+// address than the real clients' 127.0.0.1, so the per-IP handshake limit
+// tells them apart.
+var attacker = &net.UDPAddr{IP: net.IPv4(127, 0, 0, 2)}
+
+// attack opens n sockets per kind on the attacker's IP address and sends
+// each kind's datagram once. It returns how many sources sent a handshake
+// record, which is what reaches the accept loop.
 func attack(t *testing.T, srv *Conn, n int) (handshakeRecords int) {
 	t.Helper()
+	if s, err := net.ListenUDP("udp4", attacker); err != nil {
+		t.Skip("cannot bind a second loopback address:", err)
+	} else {
+		s.Close()
+	}
 	hello, _, _ := captureClientHello(t, 100*time.Millisecond)
 	fake := append([]byte{22, 0xfe, 0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 40}, make([]byte, 40)...)
 	for i := range fake[13:] {
@@ -30,7 +40,7 @@ func attack(t *testing.T, srv *Conn, n int) (handshakeRecords int) {
 	to := srv.LocalAddr()
 	for kind := range kinds {
 		for range n {
-			s, err := net.ListenUDP("udp4", loopback)
+			s, err := net.ListenUDP("udp4", attacker)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,6 +70,7 @@ func TestSilentClientsDoNotBlock(t *testing.T) {
 	cfg := pskServer()
 	cfg.HandshakeTimeout = 30 * time.Second // far longer than the test may take
 	cfg.MaxHandshakes = 16
+	cfg.MaxHandshakesPerIP = 16 // this test is about the global slots
 	srv := listen(t, cfg)
 	held := attack(t, srv, 3)
 	waitFor(t, srv, "the attackers taking slots", func(s Stats) bool { return s.HandshakesInFlight == held })
@@ -86,6 +97,7 @@ func TestFloodBoundsGoroutines(t *testing.T) {
 	cfg := pskServer()
 	cfg.HandshakeTimeout = 500 * time.Millisecond
 	cfg.MaxHandshakes = slots
+	cfg.MaxHandshakesPerIP = slots
 	srv := listen(t, cfg)
 	before := runtime.NumGoroutine()
 
@@ -145,4 +157,31 @@ func TestNoAmplification(t *testing.T) {
 	if n >= len(hello) {
 		t.Fatalf("reply to a %d-byte ClientHello: got %d bytes, want fewer", len(hello), n)
 	}
+}
+
+// TestHandshakesPerIPLimit has one host open more half-open handshakes
+// than MaxHandshakesPerIP while slots remain: the excess is refused at
+// once and counted, the host holds no more than its share, and a real
+// client from another address connects.
+func TestHandshakesPerIPLimit(t *testing.T) {
+	cfg := pskServer()
+	cfg.HandshakeTimeout = 30 * time.Second // far longer than the test may take
+	cfg.MaxHandshakes = 16
+	cfg.MaxHandshakesPerIP = 3
+	srv := listen(t, cfg)
+	sent := attack(t, srv, 4) // 8 handshake records from one IP address
+	waitFor(t, srv, "every attacker being accepted or refused", func(s Stats) bool {
+		return uint64(s.HandshakesInFlight)+s.HandshakesRefused >= uint64(sent)
+	})
+	s := srv.Stats()
+	if s.HandshakesInFlight != 3 || s.HandshakesRefusedPerIP != uint64(sent-3) || s.HandshakesRefused < s.HandshakesRefusedPerIP {
+		t.Fatalf("%d handshakes from one IP with a limit of 3: %d in flight, %d refused for the IP (%d in all), want 3 and %d",
+			sent, s.HandshakesInFlight, s.HandshakesRefusedPerIP, s.HandshakesRefused, sent-3)
+	}
+	ccfg := pskClient()
+	ccfg.HandshakeTimeout = 5 * time.Second
+	if _, err := dial(t, srv, nil, ccfg); err != nil {
+		t.Fatalf("a real client from another address: %v", err)
+	}
+	waitFor(t, srv, "the server registering the client", func(s Stats) bool { return s.Peers == 1 })
 }

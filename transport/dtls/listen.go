@@ -3,6 +3,7 @@ package dtls
 import (
 	"context"
 	"net"
+	"net/netip"
 
 	piondtls "github.com/pion/dtls/v3"
 )
@@ -47,6 +48,7 @@ func Listen(pc net.PacketConn, cfg Config) (*Conn, error) {
 	c := newConn(cfg)
 	c.listener, c.mux, c.local = l, m, pc.LocalAddr()
 	c.slots = make(chan struct{}, cfg.MaxHandshakes)
+	c.perIP = make(map[netip.Addr]int)
 	c.wg.Add(1)
 	go c.accept()
 	return c, nil
@@ -76,8 +78,14 @@ func (c *Conn) accept() {
 		}
 		select {
 		case c.slots <- struct{}{}:
+			ip, ok := c.admit(dc.RemoteAddr())
+			if !ok {
+				<-c.slots
+				_ = dc.Close()
+				continue
+			}
 			c.wg.Add(1)
-			go c.handshake(dc)
+			go c.handshake(dc, ip)
 		default:
 			c.mu.Lock()
 			c.stats.HandshakesRefused++
@@ -87,12 +95,54 @@ func (c *Conn) accept() {
 	}
 }
 
-// handshake runs one server handshake under the deadline, holding a slot.
-func (c *Conn) handshake(dc *piondtls.Conn) {
+// admit counts a new handshake from addr against MaxHandshakesPerIP and
+// returns the IP address to release when it ends, or false (counted as
+// refused) when that address already has the most.
+func (c *Conn) admit(addr net.Addr) (netip.Addr, bool) {
+	ip := ipOf(addr)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.perIP[ip] >= c.cfg.MaxHandshakesPerIP {
+		c.stats.HandshakesRefused++
+		c.stats.HandshakesRefusedPerIP++
+		return ip, false
+	}
+	c.perIP[ip]++
+	return ip, true
+}
+
+// release ends the count of one handshake from ip.
+func (c *Conn) release(ip netip.Addr) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.perIP[ip] <= 1 {
+		delete(c.perIP, ip)
+	} else {
+		c.perIP[ip]--
+	}
+}
+
+// ipOf returns the IP address of a UDP address, with IPv4-mapped IPv6
+// addresses unmapped so that both spellings of one host count together.
+// Other address types (a custom PacketConn's) map to the zero Addr and so
+// share one budget.
+func ipOf(a net.Addr) netip.Addr {
+	if u, ok := a.(*net.UDPAddr); ok {
+		if ip, ok := netip.AddrFromSlice(u.IP); ok {
+			return ip.Unmap()
+		}
+	}
+	return netip.Addr{}
+}
+
+// handshake runs one server handshake under the deadline, holding a slot
+// and one of ip's handshakes.
+func (c *Conn) handshake(dc *piondtls.Conn, ip netip.Addr) {
 	defer c.wg.Done()
 	ctx, cancel := context.WithTimeout(c.ctx, c.cfg.HandshakeTimeout)
 	err := dc.HandshakeContext(ctx)
 	cancel()
+	c.release(ip)
 	<-c.slots
 	if err != nil {
 		c.mu.Lock()

@@ -30,6 +30,10 @@ type Stats struct {
 	// at once because MaxHandshakes handshakes were running or the
 	// backlog of sources waiting for one was full.
 	HandshakesRefused uint64
+	// HandshakesRefusedPerIP counts the new associations among them that
+	// were dropped because their IP address already had
+	// MaxHandshakesPerIP handshakes running.
+	HandshakesRefusedPerIP uint64
 	// PeersRefused counts completed handshakes closed again because
 	// MaxPeers associations existed.
 	PeersRefused uint64
