@@ -46,28 +46,42 @@ func BenchmarkHandshake(b *testing.B) {
 // measured record overhead in bytes per datagram.
 func BenchmarkSendReceive(b *testing.B) {
 	for _, size := range []int{64, transport.MaxDatagram} {
-		b.Run(map[int]string{64: "64B", transport.MaxDatagram: "1200B"}[size], func(b *testing.B) {
-			scfg, ccfg := pskServer(), pskClient()
-			scfg.CipherSuites = []piondtls.CipherSuiteID{piondtls.TLS_PSK_WITH_AES_128_GCM_SHA256}
-			srv := listen(b, scfg)
-			pc := newCounting(b)
-			cli := dialReady(b, srv, pc, ccfg)
-			p, buf := make([]byte, size), make([]byte, transport.MaxDatagram)
-			pc.reset()
-			b.ReportAllocs()
-			b.SetBytes(int64(size))
-			for b.Loop() {
-				if err := cli.Send(10, p); err != nil {
-					b.Fatal(err)
+		for _, suite := range []piondtls.CipherSuiteID{piondtls.TLS_PSK_WITH_AES_128_GCM_SHA256, piondtls.TLS_PSK_WITH_AES_128_CCM_8} {
+			b.Run(map[int]string{64: "64B", transport.MaxDatagram: "1200B"}[size]+"/"+suiteName(suite), func(b *testing.B) {
+				scfg, ccfg := pskServer(), pskClient()
+				scfg.CipherSuites = []piondtls.CipherSuiteID{suite}
+				ccfg.CipherSuites = scfg.CipherSuites
+				srv := listen(b, scfg)
+				pc := newCounting(b)
+				cli := dialReady(b, srv, pc, ccfg)
+				p, buf := make([]byte, size), make([]byte, transport.MaxDatagram)
+				pc.reset()
+				b.ReportAllocs()
+				b.SetBytes(int64(size))
+				for b.Loop() {
+					if err := cli.Send(10, p); err != nil {
+						b.Fatal(err)
+					}
+					recv(b, srv, buf)
 				}
-				recv(b, srv, buf)
-			}
-			w := pc.written()
-			total := 0
-			for _, n := range w {
-				total += n - size
-			}
-			b.ReportMetric(float64(total)/float64(len(w)), "overhead-B/datagram")
-		})
+				w := pc.written()
+				total := 0
+				for _, n := range w {
+					total += n - size
+				}
+				b.ReportMetric(float64(total)/float64(len(w)), "overhead-B/datagram")
+			})
+		}
 	}
+}
+
+// suiteName is a short name of a cipher suite for benchmark names.
+func suiteName(s piondtls.CipherSuiteID) string {
+	switch s {
+	case piondtls.TLS_PSK_WITH_AES_128_GCM_SHA256:
+		return "gcm"
+	case piondtls.TLS_PSK_WITH_AES_128_CCM_8:
+		return "ccm8"
+	}
+	return s.String()
 }

@@ -94,6 +94,12 @@ func measureOverhead(t testing.TB, suite piondtls.CipherSuiteID) map[int]int {
 	scfg, ccfg := pskServer(), pskClient()
 	scfg.CipherSuites = []piondtls.CipherSuiteID{suite}
 	ccfg.CipherSuites = scfg.CipherSuites
+	return measureOverheadWith(t, scfg, ccfg)
+}
+
+// measureOverheadWith is measureOverhead for a given pair of configs.
+func measureOverheadWith(t testing.TB, scfg, ccfg Config) map[int]int {
+	t.Helper()
 	srv := listen(t, scfg)
 	pc := newCounting(t)
 	cli := dialReady(t, srv, pc, ccfg)
@@ -136,3 +142,25 @@ func TestRecordOverhead(t *testing.T) {
 
 // size is the length of datagram i: 4 to transport.MaxDatagram bytes.
 func size(i int) int { return 4 + (i*37)%(transport.MaxDatagram-3) }
+
+// TestDefaultSuitesFitIPv6MinimumMTU checks that with the default cipher
+// suites, PSK and certificates, a datagram of transport.MaxDatagram bytes
+// leaves as at most 1232 bytes of UDP payload: 1280 (IPv6's minimum MTU)
+// less 40 of IPv6 and 8 of UDP header, so it is never fragmented.
+func TestDefaultSuitesFitIPv6MinimumMTU(t *testing.T) {
+	scert, ccert := certPair(t)
+	for _, tt := range []struct {
+		name       string
+		scfg, ccfg Config
+	}{
+		{"psk", pskServer(), pskClient()},
+		{"certificates", scert, ccert},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			o := measureOverheadWith(t, tt.scfg, tt.ccfg)
+			if n := transport.MaxDatagram + o[transport.MaxDatagram]; n > 1232 {
+				t.Errorf("a %d-byte datagram takes %d bytes of UDP payload, want at most 1232", transport.MaxDatagram, n)
+			}
+		})
+	}
+}
