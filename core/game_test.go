@@ -24,7 +24,7 @@ type testGame struct {
 	effects     bool
 	nondetAfter Frame // with nondet: Step reads nondetCounter from this frame
 	nondet      bool
-	heavy       bool // Step also mixes the whole state, like a real game
+	heavy       int // Step also mixes the whole state this many times (about 100 ns each), like a real game
 }
 
 // nondetCounter is the package-level counter a deliberately
@@ -53,7 +53,7 @@ func (g *testGame) Step(s *testState, inputs []Input[testInput], fx *Effects) {
 		}
 	}
 	s.Hist[int(f)%len(s.Hist)] ^= s.Acc
-	if g.heavy {
+	for range g.heavy {
 		x := s.Acc
 		for i := range s.Hist {
 			x = x*0x9e3779b97f4a7c15 + s.Hist[i]

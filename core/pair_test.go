@@ -37,11 +37,12 @@ type bench struct {
 }
 
 func newBench(n, d, w, lag int, change Frame, mutate func(*Config)) *bench {
-	return newBenchGame(n, d, w, lag, change, mutate, false)
+	return newBenchGame(n, d, w, lag, change, mutate, 0)
 }
 
-// newBenchGame is newBench with a heavy Step when heavy is set.
-func newBenchGame(n, d, w, lag int, change Frame, mutate func(*Config), heavy bool) *bench {
+// newBenchGame is newBench with a Step that mixes the whole state heavy
+// times (testGame.heavy).
+func newBenchGame(n, d, w, lag int, change Frame, mutate func(*Config), heavy int) *bench {
 	b := &bench{lag: lag, change: change}
 	for Frame(1)<<b.shift < change {
 		b.shift++
