@@ -169,6 +169,7 @@ func (e *Engine[S, I]) rollback() {
 		q := &e.peers[e.owner[p]]
 		q.rollbacks++
 		q.resimFrames += uint64(depth)
+		q.rollbackDepth[min(depth, len(q.rollbackDepth)-1)]++
 	}
 	for g := f; g < e.frame; g++ {
 		if g > f {

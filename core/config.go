@@ -57,8 +57,11 @@ type Config struct {
 
 	// SyncTest, when k > 0, makes every Advance that steps a frame roll back
 	// k frames, re-simulate them and compare checksums (see SyncTestEvent).
-	// k must not exceed MaxPrediction. Builds with the rollstep_synctest tag
-	// use DefaultSyncTest when SyncTest is 0.
+	// k must not exceed MaxPrediction. The distance in effect is
+	// min(k, W): it follows Prediction and SetPrediction, so the sync test
+	// never rolls back further than a real rollback could, and W = 0
+	// suspends it (Stats.SyncTest reports the distance in effect). Builds
+	// with the rollstep_synctest tag use DefaultSyncTest when SyncTest is 0.
 	SyncTest int
 }
 

@@ -63,8 +63,9 @@
 // # Naming the differing fields
 //
 // Then the peers narrow the difference down without sending their states.
-// Each engine keeps a copy of its state after the desynced frame and runs
-// its own search, the other peer answering it:
+// Each engine keeps a copy of its state after the desynced frame (one copy
+// per frame, shared by every peer that desynced at it, released when the
+// peer disconnects) and runs its own search, the other peer answering it:
 //
 //  1. Query: the hashes of the blocks of one byte range, cut into at most
 //     64 blocks of ceil(length/64) bytes (Message.Blocks; the first range
@@ -94,7 +95,13 @@
 //
 // DisconnectPeer declares a peer gone. Peers gossip the declaration
 // (Message.Gone) and the number of the player's inputs they hold
-// (Message.Held). Once every remaining peer has declared it, each computes
+// (Message.Held). A peer adopts a declaration it hears only from a peer
+// whose lowest player handle is below the declared peer's, so when two
+// peers time each other out, every peer that hears both keeps the one
+// with the lower handle, whichever declaration arrives first (the rule
+// and its limits are in disconnect.go); a peer declared by a higher one
+// is dropped by each peer's own timeout. Once every remaining peer has
+// declared it, each computes
 // the same frame: the largest number of the player's inputs any remaining
 // peer holds. Peers holding fewer get the missing inputs relayed, so no
 // confirmed frame is ever undone; from that frame on the player's input is
@@ -107,8 +114,12 @@
 // With Config.SyncTest = k, every new frame is followed by a rollback of k
 // frames and a re-simulation whose checksums must equal the first
 // simulation's; a SyncTestEvent names the first frame where they do not
-// and the differing fields. Building with the rollstep_synctest tag turns
-// this on for every engine (DefaultSyncTest).
+// and the differing fields. The sync test never rolls back further than a
+// real rollback could: its distance is min(k, W), following SetPrediction,
+// so a lockstep engine (W = 0) does not sync-test, and Stats.SyncTest
+// reports the distance in effect. Building with the rollstep_synctest tag
+// turns this on for every engine whose MaxPrediction allows it
+// (DefaultSyncTest).
 //
 // # Effects
 //

@@ -157,7 +157,7 @@ func NewEngine[S any, I comparable](cfg Config, game Game[S, I], initial *S) (*E
 	e.events = make([]Event, 0, 8)
 	e.spareEvents = make([]Event, 0, 8)
 	e.stats.Peers = make([]PeerStats, len(e.peers))
-	e.synct.init(c.SyncTest)
+	e.synct.init(c.SyncTest, c.Prediction)
 	if c.SyncTest > 0 {
 		e.scratch = new(S)
 	}
@@ -229,12 +229,15 @@ func (e *Engine[S, I]) Prediction() int { return e.window }
 // SetPrediction changes W at the current frame. Lowering it below the
 // number of frames already predicted does not undo them; the engine just
 // waits until confirmation catches up. Raising it past MaxPrediction
-// returns ErrOutOfRange.
+// returns ErrOutOfRange. In sync-test mode the sync test's distance follows
+// W: it is min(Config.SyncTest, W), so W = 0 suspends sync testing until W
+// is raised again (Stats.SyncTest reports the distance in effect).
 func (e *Engine[S, I]) SetPrediction(w int) error {
 	if w < 0 || w > e.cfg.MaxPrediction {
 		return ErrOutOfRange
 	}
 	e.window = w
+	e.synct.setWindow(w, e.frame)
 	return nil
 }
 

@@ -106,7 +106,7 @@ func (e *Engine[S, I]) inputFor(p int, f Frame) Input[I] {
 // markWrong records that frame f must be re-simulated because of player
 // p's input.
 func (e *Engine[S, I]) markWrong(f Frame, p int) {
-	if !e.hasWrong || f < e.firstWrong {
+	if !e.hasWrong || f < e.firstWrong || (f == e.firstWrong && e.blameBefore(p, e.wrongPlayer)) {
 		e.firstWrong, e.hasWrong, e.wrongPlayer = f, true, p
 	}
 }
@@ -119,7 +119,7 @@ func (e *Engine[S, I]) markWrong(f Frame, p int) {
 func (e *Engine[S, I]) rescan(p int, from Frame) {
 	from = max(from, 0)
 	for f := from; f < e.frame; f++ {
-		if e.hasWrong && f >= e.firstWrong {
+		if e.hasWrong && f > e.firstWrong { // a tie goes to markWrong
 			return
 		}
 		if !sameInput(e.inputFor(p, f), e.used[e.idx(p, f)]) {

@@ -40,7 +40,9 @@ type peer[I comparable] struct {
 	players   []PlayerHandle
 
 	// Desync search (narrow.go): snap is our state after snapFrame, in
-	// canonical bytes, from our detection (nil before); hunt is our search;
+	// canonical bytes, from our detection (nil before; read-only, and
+	// shared with every other peer that desynced at the same frame; nil
+	// again once the peer is gone); hunt is our search;
 	// ans is our answer to the peer's newest query, repeated in the next
 	// ansSend messages.
 	snap      []byte
@@ -48,6 +50,11 @@ type peer[I comparable] struct {
 	hunt      hunt
 	ans       BlockAnswer
 	ansSend   int
+
+	// rollbackDepth counts the rollbacks in rollbacks by depth, bucketed
+	// like Stats.RollbackDepth (kept out of the fields every message
+	// touches).
+	rollbackDepth [17]uint64
 
 	msg  Message[I]
 	runs []InputRun[I]

@@ -51,7 +51,7 @@ func (e *Engine[S, I]) Receive(now time.Duration, from PeerID, m *Message[I]) er
 			if m.Gone&(1<<p) != 0 {
 				q.goneHeld[p] = max(q.goneHeld[p], m.Held[p])
 			}
-			if newGone&(1<<p) != 0 && !e.local[p] {
+			if newGone&(1<<p) != 0 && !e.local[p] && e.adopts(q, p) {
 				e.declareGone(PlayerHandle(p))
 			}
 		}

@@ -8,6 +8,7 @@ type Stats struct {
 	ConfirmedEnd Frame           // one past the newest confirmed frame (0: none)
 	Prediction   int             // W
 	Delay        [MaxPlayers]int // D of each local player
+	SyncTest     int             // the sync-test distance in effect: min(Config.SyncTest, W); 0 when off
 
 	Frames        uint64     // frames simulated for the first time
 	Rollbacks     uint64     // loads of a saved state to re-simulate
@@ -43,8 +44,19 @@ type PeerStats struct {
 	Held        Frame         // inputs of its players we hold (the fewest over its players)
 	Acked       Frame         // inputs of our local players it acknowledged (the fewest)
 	Desynced    bool          // a checksum mismatch with the peer was found
-	Rollbacks   uint64        // rollbacks caused by the peer's inputs (the earliest wrong input decides)
+	Rollbacks   uint64        // rollbacks caused by the peer's inputs (see the attribution rule below)
 	ResimFrames uint64        // frames those rollbacks re-simulated
+	// RollbackDepth counts the peer's Rollbacks by depth (frames
+	// re-simulated), bucketed like Stats.RollbackDepth: the last bucket
+	// holds 16 and deeper. Summed over the peers it equals
+	// Stats.RollbackDepth.
+	//
+	// Attribution rule: one rollback is charged to one peer, the one whose
+	// late or corrected input made the earliest frame wrong (the frame the
+	// rollback loads). When corrections from several peers land before one
+	// Advance and their first wrong frames are equal, the peer with the
+	// lowest PeerID is charged, whatever the arrival order.
+	RollbackDepth [17]uint64
 
 	// The engine does not see bytes or packets: the transport fills these.
 	BytesSent       uint64 // bytes sent to the peer
@@ -61,12 +73,13 @@ func (e *Engine[S, I]) Stats() Stats {
 	s.ConfirmedEnd = e.confirmedEnd()
 	s.Prediction = e.window
 	s.Delay = e.delay
+	s.SyncTest = e.synct.k
 	for i := range e.peers {
 		q := &e.peers[i]
 		ps := PeerStats{
 			Connected: !q.gone, RTT: q.srtt, Jitter: q.rttvar, RTTSamples: q.rttSamples,
 			FramesAhead: q.framesAhead, InputLead: q.inputLead, Desynced: q.desynced,
-			Rollbacks: q.rollbacks, ResimFrames: q.resimFrames,
+			Rollbacks: q.rollbacks, ResimFrames: q.resimFrames, RollbackDepth: q.rollbackDepth,
 			Held: never, Acked: never,
 		}
 		for _, p := range q.players {
@@ -83,4 +96,15 @@ func (e *Engine[S, I]) Stats() Stats {
 		s.Peers[i] = ps
 	}
 	return s
+}
+
+// blameBefore reports whether a wrong input of player p is charged for a
+// rollback instead of one of player o at the same frame (the attribution
+// rule of PeerStats.RollbackDepth): the lower PeerID is charged; a local
+// player never is.
+func (e *Engine[S, I]) blameBefore(p, o int) bool {
+	if e.local[p] {
+		return false
+	}
+	return e.local[o] || e.owner[p] < e.owner[o]
 }

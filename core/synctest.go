@@ -7,27 +7,62 @@ package core
 // mismatch raises one SyncTestEvent naming the first bad frame and the
 // differing fields (state.Diff).
 
+// The distance in effect is k = min(Config.SyncTest, W), so the sync test
+// never rolls back further than a real rollback can: SetPrediction lowering
+// W below Config.SyncTest shortens it, W = 0 suspends it (a lockstep engine
+// never loads a state), and raising W again lengthens it back, up to
+// Config.SyncTest. Stats.SyncTest reports it.
+
 // syncTester keeps the checksums of the newest frames' first simulation.
 // sums[f mod len] is the checksum after frame f, valid when frames[...]==f.
+// k is the distance in effect, at most limit (Config.SyncTest), which
+// sizes the arrays. from is the first frame whose start state was saved
+// for the sync test (the frame where k last rose from 0): it never loads
+// an earlier one.
 type syncTester struct {
 	k      int
+	limit  int
+	from   Frame
 	sums   []uint64
 	frames []Frame
 	failed bool
 	fx     Effects
 }
 
-func (t *syncTester) init(k int) {
-	t.k = k
-	if k == 0 {
+// init sets up a tester for Config.SyncTest = limit and window w.
+func (t *syncTester) init(limit, w int) {
+	t.limit = limit
+	if limit == 0 {
 		return
 	}
-	t.sums = make([]uint64, k+1)
-	t.frames = make([]Frame, k+1)
+	t.sums = make([]uint64, limit+1)
+	t.frames = make([]Frame, limit+1)
+	t.fx.list = make([]Effect, 0, maxEffectsLimit)
+	t.k = min(limit, w)
+	t.forget()
+}
+
+// setWindow makes the distance in effect min(limit, w) from frame f on.
+// When it changes, the recorded checksums are forgotten: frames simulated
+// while it was 0 were not recorded, and a re-simulation then may have left
+// an older record stale.
+func (t *syncTester) setWindow(w int, f Frame) {
+	k := min(t.limit, w)
+	if k == t.k {
+		return
+	}
+	if t.k == 0 {
+		t.from = f // the states before f were not saved
+	}
+	t.k = k
+	t.forget()
+}
+
+// forget drops every recorded checksum.
+func (t *syncTester) forget() {
 	for i := range t.frames {
 		t.frames[i] = -1
 	}
-	t.fx.list = make([]Effect, 0, maxEffectsLimit)
 }
 
 func (t *syncTester) record(f Frame, sum uint64) {
@@ -44,7 +79,7 @@ func (t *syncTester) get(f Frame) (uint64, bool) {
 func (e *Engine[S, I]) syncTest() {
 	t := &e.synct
 	last := e.frame - 1
-	first := max(last-Frame(t.k)+1, 0)
+	first := max(last-Frame(t.k)+1, t.from)
 	if err := e.ring.Load(int32(first), e.scratch); err != nil {
 		return
 	}
