@@ -71,6 +71,7 @@ func (e *Engine[S, I]) stateAfter(c Frame) (*S, bool) {
 func (e *Engine[S, I]) confirmUpTo() {
 	end := e.confirmedEnd()
 	n := e.cfg.ChecksumInterval
+	e.releaseGone() // copies kept for the searches of peers now gone (narrow.go)
 	for c := e.checked; c < end; c++ {
 		if e.log.keep > 0 {
 			e.log.append(c, e)

@@ -87,7 +87,12 @@
 // delay the search; stale answers do not match the pending query and are
 // dropped. A peer that has not confirmed the queried frame yet waits
 // before answering, so the peers may detect the desync at different
-// times. A query with 64 hashes and an answer take at most 557 bytes of a
+// times (and at different frames, when checksum reports arrive out of
+// order): an engine asked about a frame it did not detect at answers from
+// its retained snapshots and, the first time, keeps a copy of that state
+// for the rest of the peer's search, which it follows answer by answer.
+// It holds at most two such copies at once, shared by frame, released
+// when that search ends or the peer is gone. A query with 64 hashes and an answer take at most 557 bytes of a
 // packet (see package transport/wire). The search runs only after a
 // desync: it allocates, the steady state does not.
 //

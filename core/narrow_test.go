@@ -87,7 +87,7 @@ func narrowOracle[S any](t *testing.T, cases int, fix func(raw []byte)) {
 				t.Skip("no change")
 			}
 			a.events, a.peers[0].hunt = nil, hunt{}
-			b.peers[0].snap, b.peers[0].snapFrame, b.peers[0].ans = rawOf(sb, nil), 10, BlockAnswer{}
+			b.peers[0].snap, b.peers[0].snapFrame, b.peers[0].ans, b.peers[0].hunt = rawOf(sb, nil), 10, BlockAnswer{}, hunt{} // a fresh peer
 			a.startHunt(0, 10, sa)
 			for a.peers[0].hunt.active {
 				h := &a.peers[0].hunt

@@ -42,7 +42,9 @@ type peer[I comparable] struct {
 	// Desync search (narrow.go): snap is our state after snapFrame, in
 	// canonical bytes, from our detection (nil before; read-only, and
 	// shared with every other peer that desynced at the same frame; nil
-	// again once the peer is gone); hunt is our search;
+	// again once the peer is gone); hunt is our search, and in hunt.theirs
+	// our replay of the peer's search, which tells when a copy lent for
+	// answering it can be released;
 	// ans is our answer to the peer's newest query, repeated in the next
 	// ansSend messages.
 	snap      []byte

@@ -1,0 +1,209 @@
+package core
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+)
+
+// lentPeer is one querier of TestNarrowLentBound: its engine searches its
+// state after frame against the answerer's.
+type lentPeer struct {
+	q     *Engine[mixState, testInput]
+	frame Frame
+	want  []string
+}
+
+// newLentPeer returns a querier whose state after f differs from base in
+// the Pts[k*700+j*97].C fields, j < 3.
+func newLentPeer(t *testing.T, f Frame, k int, base mixState) *lentPeer {
+	c := DefaultConfig()
+	c.Prediction, c.MaxPrediction, c.SnapshotRetention = 0, 0, 1
+	q, err := NewEngine[mixState, testInput](c, nopGame[mixState]{}, new(mixState))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := base
+	p := &lentPeer{q: q, frame: f}
+	for j := range 3 {
+		st.Pts[k*700+j*97].C++
+		p.want = append(p.want, fmt.Sprintf("Pts[%d].C", k*700+j*97))
+	}
+	q.startHunt(0, f, &st)
+	return p
+}
+
+// ask sends the querier's pending query to the answerer as peer id and
+// hands it the answerer's current answer.
+func (p *lentPeer) ask(a *Engine[mixState, testInput], id PeerID) {
+	h := &p.q.peers[0].hunt
+	if !h.active {
+		return
+	}
+	a.answerQuery(id, &BlockReport{Frame: p.frame, Offset: h.query.off, Length: h.query.n, BlockSize: blockSizeFor(h.query.n), Hashes: h.hashes})
+	p.q.huntAnswer(0, &a.peers[id].ans)
+}
+
+// result returns the querier's DesyncFieldsEvent, if its search ended.
+func (p *lentPeer) result() (DesyncFieldsEvent, bool) {
+	for _, ev := range p.q.events {
+		if f, ok := ev.(DesyncFieldsEvent); ok {
+			return f, true
+		}
+	}
+	return DesyncFieldsEvent{}, false
+}
+
+// An answerer keeps a copy of a state it answered from its retained
+// snapshots for the rest of the peer's search, shares it between peers
+// searching the same frame, holds at most maxLent copies whatever the
+// number of peers (a query for another frame is answered from the
+// snapshots, as without copies), and releases each copy when the peer's
+// search ends or the peer is declared gone.
+func TestNarrowLentBound(t *testing.T) {
+	c := DefaultConfig()
+	c.Players = 6
+	c.Local = []PlayerHandle{0}
+	c.Peers = [][]PlayerHandle{{1}, {2}, {3}, {4}, {5}}
+	c.Prediction, c.MaxPrediction, c.SnapshotRetention = 0, 0, 8
+	a, err := NewEngine[mixState, testInput](c, nopGame[mixState]{}, new(mixState))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stateAt := func(f Frame) mixState { return mixState{Tick: int64(f)} }
+	for f := Frame(0); f < 8; f++ {
+		st := stateAt(f)
+		a.snaps.Save(int32(f), &st)
+	}
+	a.checked = 8
+	// Peers 0 to 3 search four different frames, peer 4 the frame of
+	// peer 0; none is the answerer's own detection.
+	frames := []Frame{2, 3, 4, 5, 2}
+	var ps []*lentPeer
+	for k, f := range frames {
+		ps = append(ps, newLentPeer(t, f, k, stateAt(f)))
+	}
+	for id, p := range ps {
+		p.ask(a, PeerID(id))
+	}
+	if got := a.lentCopies(); got != maxLent {
+		t.Fatalf("%d copies held for 5 peers searching 4 frames, want %d", got, maxLent)
+	}
+	if m0, m4 := a.peers[0].hunt.theirs.copy, a.peers[4].hunt.theirs.copy; m0 == nil || &m0[0] != &m4[0] {
+		t.Fatal("peers 0 and 4 search one frame but do not share one copy")
+	}
+	if a.peers[2].hunt.theirs.copy != nil || a.peers[3].hunt.theirs.copy != nil {
+		t.Fatal("a copy was kept beyond the bound")
+	}
+	// The snapshots roll over: the kept frames stay answerable.
+	for f := Frame(8); f < 16; f++ {
+		st := stateAt(f)
+		a.snaps.Save(int32(f), &st)
+	}
+	a.checked = 16
+	for range maxQueries {
+		for id, p := range ps[:4] {
+			p.ask(a, PeerID(id))
+		}
+	}
+	for k, p := range ps[:4] {
+		got, ok := p.result()
+		switch {
+		case !ok:
+			t.Fatalf("peer %d: search still running", k)
+		case k < maxLent && (got.Incomplete || !slices.Equal(got.Paths, p.want)):
+			t.Fatalf("peer %d (kept): fields %+v, want %q", k, got, p.want)
+		case k >= maxLent && got.Reason != "the peer's state of the frame has expired":
+			t.Fatalf("peer %d (beyond the bound): fields %+v, want the state expired", k, got)
+		}
+	}
+	for k := range 4 {
+		if a.peers[k].hunt.theirs.copy != nil {
+			t.Fatalf("peer %d: copy kept after its search ended", k)
+		}
+	}
+	// Peer 4's search still holds the shared copy, until it is declared
+	// gone: the copy is released at the next confirmed frame.
+	if got := a.lentCopies(); got != 1 || !ps[4].q.peers[0].hunt.active {
+		t.Fatalf("%d copies held while peer 4 searches (active %v), want 1", got, ps[4].q.peers[0].hunt.active)
+	}
+	if err := a.DisconnectPeer(4); err != nil {
+		t.Fatal(err)
+	}
+	a.confirmUpTo()
+	if got := a.lentCopies(); got != 0 {
+		t.Fatalf("%d copies held after the only peer needing one was declared gone, want 0", got)
+	}
+}
+
+// A stale query (one the peer asked before the current one) gets no answer:
+// the cached answer to the current one stays, so the released copy is
+// never needed again, and the replay stays in step.
+func TestNarrowStaleQueryIgnored(t *testing.T) {
+	c := DefaultConfig()
+	c.Prediction, c.MaxPrediction, c.SnapshotRetention = 0, 0, 8
+	a, err := NewEngine[mixState, testInput](c, nopGame[mixState]{}, new(mixState))
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := mixState{Tick: 3}
+	a.snaps.Save(3, &base)
+	a.checked = 4
+	p := newLentPeer(t, 3, 1, base)
+	h := &p.q.peers[0].hunt
+	first := BlockReport{Frame: 3, Offset: h.query.off, Length: h.query.n, BlockSize: blockSizeFor(h.query.n), Hashes: h.hashes}
+	p.ask(a, 0)
+	second := a.peers[0].hunt.theirs.want
+	if !h.active || h.query != second {
+		t.Fatalf("querier's next query %+v (active %v), replay expects %+v", h.query, h.active, second)
+	}
+	p.ask(a, 0) // answers the second query
+	ans := a.peers[0].ans
+	a.answerQuery(0, &first) // a late duplicate of the first
+	if a.peers[0].ans != ans {
+		t.Fatalf("a stale query replaced the current answer %+v with %+v", ans, a.peers[0].ans)
+	}
+	for range maxQueries {
+		p.ask(a, 0)
+	}
+	if got, ok := p.result(); !ok || got.Incomplete || !slices.Equal(got.Paths, p.want) {
+		t.Fatalf("fields %+v (ended %v), want %q", got, ok, p.want)
+	}
+	if m := &a.peers[0].hunt.theirs; !m.done || m.copy != nil {
+		t.Fatalf("replay done %v, copy kept %v after the search ended", m.done, m.copy != nil)
+	}
+}
+
+// A peer declared gone mid-search releases the copy held for its search
+// (scenario: node 0 of a split detection disconnects its peer while it
+// holds a copy for the peer's frame).
+func TestScenarioNarrowLentReleasedOnDisconnect(t *testing.T) {
+	net := newBigNet(t, 5, 150, func(i int, c *Config) {}, 61, nudgeScattered)
+	held := -1
+	for k := 0; k < 2000 && held < 0; k++ {
+		net.step()
+		for i, nd := range net.nodes {
+			if nd.eng.lentCopies() == 1 {
+				held = i
+			}
+		}
+	}
+	if held < 0 {
+		t.Fatal("no node kept a copy to answer its peer's search")
+	}
+	e := net.nodes[held].eng
+	if err := e.DisconnectPeer(0); err != nil {
+		t.Fatal(err)
+	}
+	for k := 0; k < 5; k++ {
+		net.now += 16 * time.Millisecond
+		if f := e.Frame() + 1; f < net.end {
+			_ = e.AddLocalInput(PlayerHandle(held), genInput(7, held, f))
+		}
+		e.Advance(net.now)
+	}
+	if got := e.lentCopies(); got != 0 {
+		t.Fatalf("node %d holds %d copies for a gone peer, want 0", held, got)
+	}
+}
