@@ -212,7 +212,7 @@ func (n *Negotiation) handle(from transport.PeerID, p []byte) {
 	kind, digest, m, err := decodePacket(p, n.cfg.Token)
 	if err != nil {
 		// A follower's session Hello means it adopted the offer.
-		if h, herr := wire.ParseHeader(p, n.cfg.Token); n.authority && herr == nil && h.Type == wire.TypeHello {
+		if h, herr := wire.ParseHeader(p, wire.NewKey(n.cfg.Token), nil); n.authority && herr == nil && h.Type == wire.TypeHello {
 			n.ack(i)
 		}
 		return

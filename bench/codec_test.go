@@ -30,25 +30,25 @@ func BenchmarkCodec(b *testing.B) {
 	}
 	m := codecMessage()
 	buf := make([]byte, 0, wire.MaxDatagram)
-	p, _, err := c.AppendInput(buf, 7, 1000, m)
+	p, _, err := c.AppendInput(buf, wire.NewKey(7), 1000, m)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Run("encode", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			buf, _, _ = c.AppendInput(buf[:0], 7, 1000, m)
+			buf, _, _ = c.AppendInput(buf[:0], wire.NewKey(7), 1000, m)
 		}
 		b.ReportMetric(float64(len(buf)), "B/packet")
 	})
 	b.Run("decode", func(b *testing.B) {
 		var out core.Message[uint16]
-		if _, err := c.DecodeInput(p, 7, &out); err != nil {
+		if _, err := c.DecodeInput(p, wire.NewKey(7), nil, &out); err != nil {
 			b.Fatal(err)
 		}
 		b.ReportAllocs()
 		for b.Loop() {
-			_, _ = c.DecodeInput(p, 7, &out)
+			_, _ = c.DecodeInput(p, wire.NewKey(7), nil, &out)
 		}
 		b.ReportMetric(float64(len(p)), "B/packet")
 	})

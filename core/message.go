@@ -34,6 +34,8 @@ type Message[I comparable] struct {
 	Checksums []ChecksumReport
 	// ChecksumAck acknowledges the receiver's checksums: the sender holds
 	// the receiver's checksum of every checksummed frame below ChecksumAck.
+	// 0 acknowledges nothing, so a transport may send 0 in place of an
+	// unchanged ack.
 	ChecksumAck Frame
 	// Blocks, when Blocks.Hashes is not empty, is the sender's pending
 	// query while it narrows a desync down to fields: the hashes of the

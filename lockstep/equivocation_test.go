@@ -44,7 +44,8 @@ func TestEquivocationReported(t *testing.T) {
 
 	// Find the newest turn of player 1 that peer 1 has sent, its value,
 	// and peer 1's newest sequence number towards peer 0.
-	token := s.cfg.Transport.Token
+	key := wire.NewKey(s.cfg.Transport.Token)
+	var window wire.ReplayWindow // expands peer 1's sequence numbers
 	codec, err := wire.NewCodec[envelope[tInput]]()
 	if err != nil {
 		t.Fatal(err)
@@ -56,15 +57,16 @@ func TestEquivocationReported(t *testing.T) {
 	)
 	target := core.Frame(-1) // the newest turn in sent
 	for _, p := range tap.sent {
-		h, err := wire.ParseHeader(p, token)
+		h, err := wire.ParseHeader(p, key, &window)
 		if err != nil {
 			t.Fatalf("peer 1 sent a datagram that does not parse: %v", err)
 		}
+		_ = window.Accept(h.Seq)
 		lastSeq = max(lastSeq, h.Seq)
 		if h.Type != wire.TypeInput {
 			continue
 		}
-		if _, err := codec.DecodeInput(p, token, &msg); err != nil {
+		if _, err := codec.DecodeInput(p, key, &window, &msg); err != nil {
 			t.Fatalf("DecodeInput: %v", err)
 		}
 		for _, r := range msg.Inputs {
@@ -101,7 +103,7 @@ func TestEquivocationReported(t *testing.T) {
 	bad := &core.Message[envelope[tInput]]{Frame: s.Frame(), Inputs: []core.InputRun[envelope[tInput]]{
 		{Player: 1, Start: target, Values: []envelope[tInput]{forged}},
 	}}
-	p, _, err := codec.AppendInput(nil, token, lastSeq+1, bad)
+	p, _, err := codec.AppendInput(nil, key, lastSeq+1, bad)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -106,7 +106,7 @@ func (m *match) sendAs(from, to int, seqAhead uint64, msg *core.Message[uint16])
 		peer--
 	}
 	seq := m.nodes[from].s.Stats().Transport.Peers[peer].PacketsSent + seqAhead
-	p, _, err := codec.AppendInput(nil, testToken, seq, msg)
+	p, _, err := codec.AppendInput(nil, wire.NewKey(testToken), seq, msg)
 	if err != nil {
 		m.t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestHostilePacketsMidMatch(t *testing.T) {
 		}
 		wrong := &core.Message[uint16]{Frame: 1}
 		codec, _ := wire.NewCodec[uint16]()
-		p, _, _ := codec.AppendInput(nil, testToken+1, uint64(1000+k), wrong)
+		p, _, _ := codec.AppendInput(nil, wire.NewKey(testToken+1), uint64(1000+k), wrong)
 		_ = m.nodes[1].conn.Send(0, p)
 		bad := &core.Message[uint16]{Frame: 1 << 30, Inputs: []core.InputRun[uint16]{{Player: 1, Start: 1 << 30, Values: []uint16{1}}}}
 		m.sendAs(1, 0, 3, bad)

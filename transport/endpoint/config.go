@@ -35,8 +35,10 @@ const (
 // crypto/rand. Every peer of a match must use the same Token and an equal
 // Digest, or the handshake fails.
 type Config struct {
-	// Token is the per-match session token every packet carries (plaintext
-	// mode). Packets with another token are dropped.
+	// Token is the per-match session token. It never goes on the wire: New
+	// derives a wire.Key from it once, and every packet carries a tag under
+	// that key. Packets with another token (or forged) fail the tag and
+	// are dropped.
 	Token uint64
 	// Digest describes the match (players, input size, tick rate, checksum
 	// interval, game build); build it with wire.DigestOf. The handshake

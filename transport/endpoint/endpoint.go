@@ -28,14 +28,19 @@ type Receiver[I comparable] interface {
 // loop.
 type Endpoint[I comparable] struct {
 	cfg   Config
+	key   wire.Key // derived from cfg.Token once, in New
 	conn  transport.Conn
 	codec *wire.Codec[I]
 	peers []peer
 
-	msg    core.Message[I] // decode target, reused for every input packet
-	rbuf   []byte          // receive buffer, MaxDatagram bytes
-	sbuf   []byte          // send buffer, capacity MaxDatagram
-	events []Event
+	msg  core.Message[I] // decode target, reused for every input packet
+	lean core.Message[I] // leanAck's shallow copy; zeroed after each use
+	// everyAck makes leanAck send every ChecksumAck: only tests set it,
+	// to compare the ack policy with a baseline.
+	everyAck bool
+	rbuf     []byte // receive buffer, MaxDatagram bytes
+	sbuf     []byte // send buffer, capacity MaxDatagram
+	events   []Event
 
 	started bool          // Tick has run once
 	start   time.Duration // the now of the first Tick
@@ -78,6 +83,12 @@ type peer struct {
 	srtt, rttvar time.Duration
 	samples      int
 
+	// ackLast is the ChecksumAck of the last input message sent to the
+	// peer, and ackAge the number of input packets sent since it changed
+	// (saturating at ackRepeat); see leanAck.
+	ackLast core.Frame
+	ackAge  int
+
 	st PeerStats // counters; the other fields are filled by Stats
 }
 
@@ -111,7 +122,7 @@ func New[I comparable](cfg Config, conn transport.Conn, peers []transport.PeerID
 		r = rand.Reader
 	}
 	ep := &Endpoint[I]{
-		cfg: cfg, conn: conn, codec: codec,
+		cfg: cfg, key: wire.NewKey(cfg.Token), conn: conn, codec: codec,
 		peers:    make([]peer, len(peers)),
 		rbuf:     make([]byte, transport.MaxDatagram),
 		sbuf:     make([]byte, 0, transport.MaxDatagram),

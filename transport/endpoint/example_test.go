@@ -65,5 +65,5 @@ func Example() {
 	// 20ms: endpoint 0: peer 0 connected
 	// 20ms: endpoint 1: peer 0 connected
 	// 30ms: endpoint 1: player 0 inputs [7 7 9] from frame 0
-	// endpoint 0 sent 3 packets, 175 bytes (259 with IP and UDP headers)
+	// endpoint 0 sent 3 packets, 172 bytes (256 with IP and UDP headers)
 }

@@ -1,6 +1,7 @@
 package endpoint
 
 import (
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -25,7 +26,7 @@ func TestHelloFlood(t *testing.T) {
 		for now := start; now < start+time.Second; now += ms {
 			for range 20 {
 				h.Nonce = uint64(sent)
-				p, _ := wire.AppendHello(nil, testToken, 1_000_000+uint64(sent), &h)
+				p, _ := wire.AppendHello(nil, testKey, 1_000_000+uint64(sent), &h)
 				rawSend(t, flooder, 1, p)
 				sent++
 				sentBytes += len(p)
@@ -38,7 +39,7 @@ func TestHelloFlood(t *testing.T) {
 				if err != nil || !ok {
 					break
 				}
-				if hd, err := wire.ParseHeader(buf[:n], testToken); err == nil && hd.Type == wire.TypeHelloReply {
+				if hd, err := wire.ParseHeader(buf[:n], testKey, nil); err == nil && hd.Type == wire.TypeHelloReply {
 					replies++
 					replyBytes += n
 					if n > wire.HelloSize {
@@ -92,7 +93,7 @@ type floodConn struct {
 func (c *floodConn) Receive(buf []byte) (int, transport.PeerID, bool, error) {
 	c.seq++
 	c.hello.Nonce = c.seq
-	p, _ := wire.AppendHello(buf[:0], testToken, c.seq, &c.hello)
+	p, _ := wire.AppendHello(buf[:0], testKey, c.seq, &c.hello)
 	return len(p), c.from, true, nil
 }
 
@@ -171,4 +172,79 @@ type discard struct{ n int }
 func (d *discard) Receive(time.Duration, core.PeerID, *core.Message[testInput]) error {
 	d.n++
 	return nil
+}
+
+// garbageConn is a Conn that delivers an endless stream of datagrams that
+// fail the header checks, alternately from the one known peer (address 1)
+// and from a stranger (address 99): random bytes, a valid first byte with
+// a wrong tag, another match's packets, a truncated header.
+type garbageConn struct {
+	r     *rand.Rand
+	n     int
+	other []byte // a valid Input packet of another match
+}
+
+func (c *garbageConn) Receive(buf []byte) (int, transport.PeerID, bool, error) {
+	c.n++
+	from := transport.PeerID(1)
+	if c.n%2 == 0 {
+		from = 99
+	}
+	switch c.n % 5 {
+	case 0: // random bytes
+		k := 1 + c.r.IntN(64)
+		for i := range k {
+			buf[i] = byte(c.r.Uint32())
+		}
+		return k, from, true, nil
+	case 1: // a plausible Input header with a random body and tag
+		k := 8 + c.r.IntN(40)
+		for i := range k {
+			buf[i] = byte(c.r.Uint32())
+		}
+		buf[0] = wire.Version<<6 | byte(wire.TypeInput)<<3
+		return k, from, true, nil
+	case 2: // another match's valid packet
+		return copy(buf, c.other), from, true, nil
+	case 3: // a truncated header
+		buf[0] = wire.Version<<6 | byte(wire.TypeHello)<<3
+		return 5, from, true, nil
+	default: // a bad version
+		buf[0], buf[1] = 0x01, 0x02
+		return 2, from, true, nil
+	}
+}
+
+func (c *garbageConn) Send(transport.PeerID, []byte) error { return nil }
+func (c *garbageConn) Close() error                        { return nil }
+
+// TestGarbageFloodAllocs checks that a flood of datagrams rejected for
+// their header (random bytes, wrong tags, another match's packets,
+// truncated headers, bad versions), from a known peer and from strangers,
+// costs Poll no allocation: the rejections are preallocated errors.
+func TestGarbageFloodAllocs(t *testing.T) {
+	codec, _ := wire.NewCodec[testInput]()
+	other, _, err := codec.AppendInput(nil, wire.NewKey(testToken+1), 5, &core.Message[testInput]{Frame: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn := &garbageConn{r: rand.New(rand.NewPCG(1, 2)), other: other}
+	ep, err := New[testInput](testConfig(t, 2, 1), conn, []transport.PeerID{1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sink discard
+	poll := func() {
+		if _, err := ep.Poll(0, &sink); err != nil {
+			t.Fatal(err)
+		}
+	}
+	poll()
+	if got := testing.AllocsPerRun(100, poll); got != 0 {
+		t.Errorf("Poll of %d garbage datagrams: %v allocs per run, want 0", ep.Config().MaxPoll, got)
+	}
+	s, _ := ep.Peer(0)
+	if s.WrongToken == 0 || s.Malformed == 0 || sink.n != 0 {
+		t.Errorf("peer stats %+v, %d messages received", s, sink.n)
+	}
 }

@@ -51,8 +51,8 @@ func scriptedPeer(t testing.TB) (*Endpoint[testInput], *scriptConn, *core.Engine
 	mustNil(t, ep.Tick(0))
 	hello := wire.Hello{Protocol: wire.Protocol, Nonce: 99, Config: cfg.Digest}
 	reply := wire.HelloReply{Status: wire.ReplyAccept, Protocol: wire.Protocol, Nonce: ep.peers[0].nonce, Config: cfg.Digest}
-	p1, _ := wire.AppendHello(nil, testToken, 0, &hello)
-	p2, _ := wire.AppendHelloReply(nil, testToken, 1, &reply)
+	p1, _ := wire.AppendHello(nil, testKey, 0, &hello)
+	p2, _ := wire.AppendHelloReply(nil, testKey, 1, &reply)
 	conn.queue = append(conn.queue, p1, p2)
 	mustPoll(t)(ep.Poll(time.Millisecond, eng))
 	if ep.State(0) != StateConnected {
@@ -79,13 +79,13 @@ func validPackets(t testing.TB, seq uint64) [][]byte {
 		out = append(out, p)
 		seq++
 	}
-	p, _, err := c.AppendInput(nil, testToken, seq, &msg)
+	p, _, err := c.AppendInput(nil, testKey, seq, &msg)
 	add(p, err)
-	add(wire.AppendHello(nil, testToken, seq, &wire.Hello{Protocol: wire.Protocol, Nonce: 1, Config: d}))
-	add(wire.AppendHelloReply(nil, testToken, seq, &wire.HelloReply{Status: wire.ReplyAccept, Protocol: wire.Protocol, Config: d}))
-	add(wire.AppendKeepAlive(nil, testToken, seq, &wire.KeepAlive{Stamp: 7 * ms, Echo: 3 * ms, HasEcho: true}))
-	add(wire.AppendQuality(nil, testToken, seq, &wire.Quality{Frame: 2, RTT: 40 * ms, LossPermille: 10}))
-	add(wire.AppendLeave(nil, testToken, seq, &wire.Leave{Reason: wire.LeaveQuit, Frame: 3}))
+	add(wire.AppendHello(nil, testKey, seq, &wire.Hello{Protocol: wire.Protocol, Nonce: 1, Config: d}))
+	add(wire.AppendHelloReply(nil, testKey, seq, &wire.HelloReply{Status: wire.ReplyAccept, Protocol: wire.Protocol, Config: d}))
+	add(wire.AppendKeepAlive(nil, testKey, seq, &wire.KeepAlive{Stamp: 7 * ms, Echo: 3 * ms, HasEcho: true}))
+	add(wire.AppendQuality(nil, testKey, seq, &wire.Quality{Frame: 2, RTT: 40 * ms, LossPermille: 10}))
+	add(wire.AppendLeave(nil, testKey, seq, &wire.Leave{Reason: wire.LeaveQuit, Frame: 3}))
 	return out
 }
 

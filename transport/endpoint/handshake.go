@@ -23,7 +23,7 @@ import (
 func (ep *Endpoint[I]) onHello(now time.Duration, i int, h wire.Header, p []byte) error {
 	q := &ep.peers[i]
 	var hello wire.Hello
-	if _, err := wire.DecodeHello(p, ep.cfg.Token, &hello); err != nil {
+	if _, err := wire.DecodeHello(p, ep.key, &q.window, &hello); err != nil {
 		q.st.Malformed++
 		return nil
 	}
@@ -55,7 +55,7 @@ func (ep *Endpoint[I]) onHello(now time.Duration, i int, h wire.Header, p []byte
 		}
 		ep.maybeConnect(now, i)
 	}
-	out, err := wire.AppendHelloReply(ep.sbuf[:0], ep.cfg.Token, q.seq, &reply)
+	out, err := wire.AppendHelloReply(ep.sbuf[:0], ep.key, q.seq, &reply)
 	if err != nil {
 		return nil // unreachable: the status is valid
 	}
@@ -68,7 +68,7 @@ func (ep *Endpoint[I]) onHello(now time.Duration, i int, h wire.Header, p []byte
 func (ep *Endpoint[I]) onHelloReply(now time.Duration, i int, h wire.Header, p []byte) error {
 	q := &ep.peers[i]
 	var hr wire.HelloReply
-	if _, err := wire.DecodeHelloReply(p, ep.cfg.Token, &hr); err != nil {
+	if _, err := wire.DecodeHelloReply(p, ep.key, &q.window, &hr); err != nil {
 		q.st.Malformed++
 		return nil
 	}
@@ -126,7 +126,7 @@ func (ep *Endpoint[I]) maybeConnect(now time.Duration, i int) {
 func (ep *Endpoint[I]) sendHello(now time.Duration, i int) error {
 	q := &ep.peers[i]
 	hello := wire.Hello{Protocol: wire.Protocol, Nonce: q.nonce, Config: ep.cfg.Digest}
-	out, err := wire.AppendHello(ep.sbuf[:0], ep.cfg.Token, q.seq, &hello)
+	out, err := wire.AppendHello(ep.sbuf[:0], ep.key, q.seq, &hello)
 	if err != nil {
 		return err
 	}

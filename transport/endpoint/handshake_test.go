@@ -147,7 +147,7 @@ func TestHandshakeMismatch(t *testing.T) {
 	t.Run("protocol", func(t *testing.T) {
 		m := newMesh(t, 2, link20ms, nil)
 		h := wire.Hello{Protocol: wire.Protocol + 1, Nonce: 7, Config: m.nodes[1].ep.Config().Digest}
-		p, _ := wire.AppendHello(nil, testToken, 0, &h)
+		p, _ := wire.AppendHello(nil, testKey, 0, &h)
 		rawSend(t, m.nodes[0].conn, 1, p)
 		m.step(0)
 		m.run(100*time.Millisecond, time.Millisecond)

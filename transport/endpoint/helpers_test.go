@@ -17,6 +17,9 @@ type testInput uint16
 
 const testToken = 0x7e57_7e57_7e57_7e57
 
+// testKey is the key of testToken.
+var testKey = wire.NewKey(testToken)
+
 // testDigest returns the digest of a players-player match of testInput at
 // 60 frames/s.
 func testDigest(t testing.TB, players int) wire.ConfigDigest {

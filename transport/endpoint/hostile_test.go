@@ -35,7 +35,7 @@ func inputPacket(t testing.TB, token, seq uint64, v testInput) []byte {
 		t.Fatal(err)
 	}
 	msg := core.Message[testInput]{Inputs: []core.InputRun[testInput]{{Player: 0, Values: []testInput{v}}}}
-	p, _, err := c.AppendInput(nil, token, seq, &msg)
+	p, _, err := c.AppendInput(nil, wire.NewKey(token), seq, &msg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestHostile(t *testing.T) {
 		h := wire.Hello{Protocol: wire.Protocol, Config: m.nodes[1].ep.Config().Digest}
 		for i := range 5000 {
 			h.Nonce = uint64(i)
-			p, _ := wire.AppendHello(nil, testToken, uint64(i), &h)
+			p, _ := wire.AppendHello(nil, testKey, uint64(i), &h)
 			rawSend(t, stranger, 1, p)
 		}
 		m.run(m.net.Now()+200*time.Millisecond, time.Millisecond)
@@ -177,8 +177,8 @@ func TestForgetStranger(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := wire.Hello{Protocol: wire.Protocol, Config: testDigest(t, 2)}
-	good, _ := wire.AppendHello(nil, testToken, 0, &h)
-	wrong, _ := wire.AppendHello(nil, testToken+1, 0, &h)
+	good, _ := wire.AppendHello(nil, testKey, 0, &h)
+	wrong, _ := wire.AppendHello(nil, wire.NewKey(testToken+1), 0, &h)
 	for _, tc := range []struct {
 		name   string
 		p      []byte
@@ -224,8 +224,8 @@ func TestRebind(t *testing.T) {
 	mustNil(t, ep.Tick(0))
 	hello := wire.Hello{Protocol: wire.Protocol, Nonce: 99, Config: cfg.Digest}
 	reply := wire.HelloReply{Status: wire.ReplyAccept, Protocol: wire.Protocol, Nonce: ep.peers[0].nonce, Config: cfg.Digest}
-	p1, _ := wire.AppendHello(nil, testToken, 0, &hello)
-	p2, _ := wire.AppendHelloReply(nil, testToken, 1, &reply)
+	p1, _ := wire.AppendHello(nil, testKey, 0, &hello)
+	p2, _ := wire.AppendHelloReply(nil, testKey, 1, &reply)
 	conn.queue = [][]byte{p1, p2}
 	mustPoll(t)(ep.Poll(ms, nil))
 	if ep.State(0) != StateConnected {
@@ -243,13 +243,13 @@ func TestRebind(t *testing.T) {
 	conn.from = 7
 	other := hello
 	other.Nonce = 100
-	p3, _ := wire.AppendHello(nil, testToken, 2, &other)
+	p3, _ := wire.AppendHello(nil, testKey, 2, &other)
 	conn.queue = [][]byte{p3}
 	mustPoll(t)(ep.Poll(700*ms, nil))
 	if len(conn.rebinds) != 0 || len(conn.forgot) != 0 || ep.State(0) != StateInterrupted {
 		t.Fatalf("a Hello with another nonce: rebinds %v, forgot %v, state %v", conn.rebinds, conn.forgot, ep.State(0))
 	}
-	p4, _ := wire.AppendHello(nil, testToken, 3, &hello)
+	p4, _ := wire.AppendHello(nil, testKey, 3, &hello)
 	conn.queue = [][]byte{p4}
 	conn.sent = nil
 	mustPoll(t)(ep.Poll(710*ms, nil))

@@ -64,7 +64,7 @@ func (ep *Endpoint[I]) handle(now time.Duration, i int, p []byte, r Receiver[I])
 	q := &ep.peers[i]
 	q.st.PacketsReceived++
 	q.st.BytesReceived += uint64(len(p))
-	h, err := wire.ParseHeader(p, ep.cfg.Token)
+	h, err := wire.ParseHeader(p, ep.key, &q.window)
 	if err != nil {
 		if errors.Is(err, wire.ErrWrongToken) {
 			q.st.WrongToken++
@@ -95,7 +95,7 @@ func (ep *Endpoint[I]) handle(now time.Duration, i int, p []byte, r Receiver[I])
 		return ep.onKeepAlive(now, i, h, p)
 	case wire.TypeLeave:
 		var l wire.Leave
-		if _, err := wire.DecodeLeave(p, ep.cfg.Token, &l); err != nil {
+		if _, err := wire.DecodeLeave(p, ep.key, &q.window, &l); err != nil {
 			q.st.Malformed++
 			return nil
 		}
@@ -109,7 +109,7 @@ func (ep *Endpoint[I]) handle(now time.Duration, i int, p []byte, r Receiver[I])
 			return nil
 		}
 		var qu wire.Quality
-		if _, err := wire.DecodeQuality(p, ep.cfg.Token, &qu); err != nil {
+		if _, err := wire.DecodeQuality(p, ep.key, &q.window, &qu); err != nil {
 			q.st.Malformed++
 			return nil
 		}
@@ -139,7 +139,7 @@ func (ep *Endpoint[I]) onInput(now time.Duration, i int, h wire.Header, p []byte
 		q.st.Early++
 		return nil
 	}
-	if _, err := ep.codec.DecodeInput(p, ep.cfg.Token, &ep.msg); err != nil {
+	if _, err := ep.codec.DecodeInput(p, ep.key, &q.window, &ep.msg); err != nil {
 		q.st.Malformed++
 		return nil
 	}
@@ -168,7 +168,7 @@ func (ep *Endpoint[I]) onKeepAlive(now time.Duration, i int, h wire.Header, p []
 		return nil
 	}
 	var k wire.KeepAlive
-	if _, err := wire.DecodeKeepAlive(p, ep.cfg.Token, &k); err != nil {
+	if _, err := wire.DecodeKeepAlive(p, ep.key, &q.window, &k); err != nil {
 		q.st.Malformed++
 		return nil
 	}
@@ -200,14 +200,17 @@ type Rebinder interface {
 
 // stranger handles datagram p from address from, which is not in the
 // table. With a Forgetter Conn, a stranger whose datagram does not carry
-// this match's token is forgotten, freeing its provisional slot. With a
+// this match's tag (any packet but a Hello of this match) is forgotten, freeing its provisional slot. With a
 // Rebinder Conn, a Hello that repeats the nonce of a connected peer's
 // Hello is that peer at a new address (its NAT mapping changed; a peer
 // repeats its Hello while it hears nothing, see Tick): the endpoint
 // rebinds the peer there and returns its index, so the Hello is handled
 // as the peer's. Other strangers are only counted and never answered.
 func (ep *Endpoint[I]) stranger(from transport.PeerID, p []byte) (int, bool) {
-	h, err := wire.ParseHeader(p, ep.cfg.Token)
+	// A stranger has no replay window: only a Hello, which carries its
+	// full sequence number, can pass the tag; any other packet from an
+	// unknown address is treated as not carrying this match's token.
+	h, err := wire.ParseHeader(p, ep.key, nil)
 	if err != nil {
 		if f, ok := ep.conn.(Forgetter); ok {
 			f.Forget(from)
@@ -219,7 +222,7 @@ func (ep *Endpoint[I]) stranger(from transport.PeerID, p []byte) (int, bool) {
 		return 0, false
 	}
 	var hello wire.Hello
-	if _, err := wire.DecodeHello(p, ep.cfg.Token, &hello); err != nil {
+	if _, err := wire.DecodeHello(p, ep.key, nil, &hello); err != nil {
 		return 0, false
 	}
 	for i := range ep.peers {

@@ -39,7 +39,8 @@ func (ep *Endpoint[I]) sendMessage(now time.Duration, to core.PeerID, m *core.Me
 		q.st.Unsent++
 		return nil
 	}
-	out, fit, err := ep.codec.AppendInput(ep.sbuf[:0], ep.cfg.Token, q.seq, m)
+	out, fit, err := ep.codec.AppendInput(ep.sbuf[:0], ep.key, q.seq, ep.leanAck(q, m))
+	ep.lean = core.Message[I]{} // do not retain the engine's slices
 	if err != nil {
 		return err
 	}
@@ -48,6 +49,40 @@ func (ep *Endpoint[I]) sendMessage(now time.Duration, to core.PeerID, m *core.Me
 	}
 	q.st.InputsSent++
 	return ep.send(now, int(to), out)
+}
+
+// ackRepeat is the number of input packets after a change of ChecksumAck
+// that carry it; after them it rides only in the packets ackDue picks.
+const ackRepeat = 4
+
+// ackDue reports whether the input packet with sequence number seq carries
+// an unchanged ChecksumAck: the packets that carry the round-trip timing
+// (wire.StampDue, one in 8 after the first 32). Riding in packets that are
+// already 10 bytes larger, the resent ack adds 2 bytes to them instead of
+// making one more packet in 8 larger than the common size.
+func ackDue(seq uint64) bool { return wire.StampDue(seq) }
+
+// leanAck returns the message to encode for m to peer q: m itself when its
+// ChecksumAck changed within the last ackRepeat input packets to q, or
+// ackDue picks the packet (so a lost ack is resent within about 8 packets),
+// and otherwise a shallow copy with ChecksumAck 0, which acknowledges
+// nothing (core keeps the largest ack it received) and saves 1 or 2 bytes.
+// It never modifies m, which the engine owns. The copy is ep.lean, which
+// the caller zeroes after encoding.
+func (ep *Endpoint[I]) leanAck(q *peer, m *core.Message[I]) *core.Message[I] {
+	if m.ChecksumAck != q.ackLast {
+		q.ackLast, q.ackAge = m.ChecksumAck, 0
+	}
+	fresh := q.ackAge < ackRepeat
+	if fresh {
+		q.ackAge++
+	}
+	if fresh || m.ChecksumAck == 0 || ackDue(q.seq) || ep.everyAck {
+		return m
+	}
+	ep.lean = *m
+	ep.lean.ChecksumAck = 0
+	return &ep.lean
 }
 
 // send sends datagram p to peer i, consuming a sequence number.
@@ -165,7 +200,7 @@ func (ep *Endpoint[I]) sendKeepAlive(now time.Duration, i int) error {
 	if q.hasEcho {
 		k.Echo, k.EchoDelay, k.HasEcho = q.echo, max(now-q.echoAt, 0), true
 	}
-	out, err := wire.AppendKeepAlive(ep.sbuf[:0], ep.cfg.Token, q.seq, &k)
+	out, err := wire.AppendKeepAlive(ep.sbuf[:0], ep.key, q.seq, &k)
 	if err != nil {
 		return err
 	}
@@ -190,7 +225,7 @@ func (ep *Endpoint[I]) Leave(now time.Duration, reason wire.LeaveReason, frame c
 			continue
 		}
 		for range ep.cfg.LeaveCopies {
-			out, err := wire.AppendLeave(ep.sbuf[:0], ep.cfg.Token, q.seq, &l)
+			out, err := wire.AppendLeave(ep.sbuf[:0], ep.key, q.seq, &l)
 			if err == nil {
 				err = ep.send(now, i, out)
 			}
@@ -218,7 +253,7 @@ func (ep *Endpoint[I]) SendQuality(now time.Duration, p core.PeerID, qu *wire.Qu
 	if !ep.peers[p].state.live() {
 		return nil
 	}
-	out, err := wire.AppendQuality(ep.sbuf[:0], ep.cfg.Token, ep.peers[p].seq, qu)
+	out, err := wire.AppendQuality(ep.sbuf[:0], ep.key, ep.peers[p].seq, qu)
 	if err != nil {
 		return err
 	}

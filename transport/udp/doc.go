@@ -1,6 +1,7 @@
 // Package udp is a transport.Conn over a plain UDP socket (any
-// net.PacketConn), for matches that authenticate with the per-match
-// session token of transport/wire rather than with DTLS.
+// net.PacketConn), for matches that authenticate every packet with
+// transport/wire's tag keyed by the per-match session token rather than
+// with DTLS.
 //
 // # Design
 //

@@ -132,7 +132,8 @@ func (c *Conn) Confirm(id transport.PeerID) error {
 
 // Rebind moves peer id to the address of peer from and forgets from. The
 // layer above calls it when a datagram that arrived under provisional
-// peer from carries the session token of peer id: the peer's NAT mapping
+// peer from authenticates as peer id (transport/endpoint: a Hello with the
+// session token's tag and peer id's nonce): the peer's NAT mapping
 // changed. Datagrams already queued keep the PeerID they arrived under.
 // Rebind returns a *transport.UnknownPeerError if either peer is unknown.
 func (c *Conn) Rebind(id, from transport.PeerID) error {

@@ -15,7 +15,7 @@ func BenchmarkAppendInput(b *testing.B) {
 	buf := make([]byte, 0, MaxDatagram)
 	b.ReportAllocs()
 	for b.Loop() {
-		buf, _, _ = c.AppendInput(buf[:0], testToken, 20000, m)
+		buf, _, _ = c.AppendInput(buf[:0], testKey, 20000, m)
 	}
 	b.ReportMetric(float64(len(buf)), "bytes/packet")
 	b.ReportMetric(float64(len(buf)+transport.HeaderOverhead), "ip-bytes/packet")
@@ -24,17 +24,17 @@ func BenchmarkAppendInput(b *testing.B) {
 // BenchmarkDecodeInput decodes the packet of BenchmarkAppendInput.
 func BenchmarkDecodeInput(b *testing.B) {
 	c, _ := NewCodec[input2]()
-	p, _, _ := c.AppendInput(nil, testToken, 20000, steadyMessage(20000))
+	p, _, _ := c.AppendInput(nil, testKey, 20000, steadyMessage(20000))
 	var m core.Message[input2]
-	var w ReplayWindow
+	w := winAt(19999)
 	b.ReportAllocs()
 	for b.Loop() {
-		h, err := ParseHeader(p, testToken)
+		h, err := ParseHeader(p, testKey, w)
 		if err != nil {
 			b.Fatal(err)
 		}
 		_ = w.Check(h.Seq)
-		if _, err := c.DecodeInput(p, testToken, &m); err != nil {
+		if _, err := c.DecodeInput(p, testKey, w, &m); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -58,8 +58,23 @@ func BenchmarkAppendInputCut(b *testing.B) {
 	var fit Fit
 	b.ReportAllocs()
 	for b.Loop() {
-		buf, fit, _ = c.AppendInput(buf[:0], testToken, 1, m)
+		buf, fit, _ = c.AppendInput(buf[:0], testKey, 1, m)
 	}
 	b.ReportMetric(float64(len(buf)), "bytes/packet")
 	b.ReportMetric(float64(fit.Values), "values/packet")
+}
+
+// BenchmarkRejectGarbage parses a packet whose tag is wrong: the cost of
+// each datagram of a flood that passes the first byte's checks.
+func BenchmarkRejectGarbage(b *testing.B) {
+	c, _ := NewCodec[input2]()
+	p, _, _ := c.AppendInput(nil, testKey, 20000, steadyMessage(20000))
+	p[len(p)-1] ^= 1
+	w := winAt(19999)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ParseHeader(p, testKey, w); err == nil {
+			b.Fatal("accepted")
+		}
+	}
 }

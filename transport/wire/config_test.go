@@ -88,18 +88,18 @@ func TestCheckProtocol(t *testing.T) {
 func TestHandshakeRefusedBothSides(t *testing.T) {
 	a, _ := DigestOf[input2](2, 60, 1, [16]byte{1})
 	b, _ := DigestOf[input2](2, 30, 1, [16]byte{1})
-	hello, _ := AppendHello(nil, testToken, 0, &Hello{Protocol: Protocol, Nonce: 0xfeed, Config: a})
+	hello, _ := AppendHello(nil, testKey, 0, &Hello{Protocol: Protocol, Nonce: 0xfeed, Config: a})
 	var h Hello
-	if _, err := DecodeHello(hello, testToken, &h); err != nil {
+	if _, err := DecodeHello(hello, testKey, nil, &h); err != nil {
 		t.Fatal(err)
 	}
 	errB := Compare(b, h.Config)
-	reply, _ := AppendHelloReply(nil, testToken, 0, &HelloReply{Status: ReplyRefuseConfig, Protocol: Protocol, Nonce: h.Nonce, Config: b})
+	reply, _ := AppendHelloReply(nil, testKey, 0, &HelloReply{Status: ReplyRefuseConfig, Protocol: Protocol, Nonce: h.Nonce, Config: b})
 	if len(reply) > len(hello) {
 		t.Fatalf("reply %d bytes, hello %d", len(reply), len(hello))
 	}
 	var hr HelloReply
-	if _, err := DecodeHelloReply(reply, testToken, &hr); err != nil {
+	if _, err := DecodeHelloReply(reply, testKey, nil, &hr); err != nil {
 		t.Fatal(err)
 	}
 	errA := Compare(a, hr.Config)

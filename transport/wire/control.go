@@ -117,32 +117,36 @@ type Quality struct {
 	LossPermille uint16
 }
 
-// AppendHello appends h as a datagram of exactly HelloSize bytes.
-func AppendHello(dst []byte, token, seq uint64, h *Hello) ([]byte, error) {
+// AppendHello appends h as a datagram of exactly HelloSize bytes, with the
+// full sequence number seq, authenticated with key.
+func AppendHello(dst []byte, key Key, seq uint64, h *Hello) ([]byte, error) {
 	start := len(dst)
-	dst = appendHeader(dst, TypeHello, 0, token, seq)
+	dst = appendHeader(dst, TypeHello, 0, seq)
 	dst = binary.LittleEndian.AppendUint16(dst, h.Protocol)
 	dst = appendU64(dst, h.Nonce)
 	dst = appendDigest(dst, &h.Config)
-	for len(dst)-start < HelloSize {
+	for len(dst)-start < HelloSize-TagSize {
 		dst = append(dst, 0)
 	}
-	return dst, nil
+	return appendTag(dst, key, seq, start), nil
 }
 
-// DecodeHello decodes datagram p, which must be a Hello of session token,
-// into *h. On error *h is unchanged.
-func DecodeHello(p []byte, token uint64, h *Hello) (Header, error) {
+// DecodeHello decodes datagram p, which must be a Hello authenticated with
+// key, into *h. A Hello carries its full sequence number, so window (which
+// may be nil) is not needed; it is taken for symmetry and never modified.
+// On error *h is unchanged.
+func DecodeHello(p []byte, key Key, window *ReplayWindow, h *Hello) (Header, error) {
 	r := reader{b: p}
-	hd, _ := r.expect(TypeHello, token)
+	hd, _ := r.expect(TypeHello, key, window)
 	var v Hello
 	v.Protocol = r.u16("protocol")
 	v.Nonce = r.u64("nonce")
 	r.digest(&v.Config)
 	if r.ok() {
-		for i, c := range r.bytes(HelloSize-r.off, "padding") {
+		at := r.off
+		for i, c := range r.bytes(HelloSize-TagSize-r.off, "padding") {
 			if c != 0 {
-				r.fail(hd.Len+42+i, "padding is not zero", ErrMalformed)
+				r.fail(at+i, "padding is not zero", ErrMalformed)
 				break
 			}
 		}
@@ -157,22 +161,25 @@ func DecodeHello(p []byte, token uint64, h *Hello) (Header, error) {
 
 // AppendHelloReply appends r. It fails with an *EncodeError for an unknown
 // Status.
-func AppendHelloReply(dst []byte, token, seq uint64, r *HelloReply) ([]byte, error) {
+func AppendHelloReply(dst []byte, key Key, seq uint64, r *HelloReply) ([]byte, error) {
 	if r.Status == ReplyUnknown || r.Status >= numReplyStatus {
 		return dst, &EncodeError{Field: "Status", Reason: "unknown status " + strconv.Itoa(int(r.Status))}
 	}
-	dst = appendHeader(dst, TypeHelloReply, 0, token, seq)
+	start := len(dst)
+	dst = appendHeader(dst, TypeHelloReply, 0, seq)
 	dst = append(dst, byte(r.Status))
 	dst = binary.LittleEndian.AppendUint16(dst, r.Protocol)
 	dst = appendU64(dst, r.Nonce)
-	return appendDigest(dst, &r.Config), nil
+	dst = appendDigest(dst, &r.Config)
+	return appendTag(dst, key, seq, start), nil
 }
 
-// DecodeHelloReply decodes datagram p, which must be a HelloReply of
-// session token, into *hr. On error *hr is unchanged.
-func DecodeHelloReply(p []byte, token uint64, hr *HelloReply) (Header, error) {
+// DecodeHelloReply decodes datagram p, which must be a HelloReply
+// authenticated with key, into *hr. Like a Hello it carries its full
+// sequence number, so window may be nil. On error *hr is unchanged.
+func DecodeHelloReply(p []byte, key Key, window *ReplayWindow, hr *HelloReply) (Header, error) {
 	r := reader{b: p}
-	hd, _ := r.expect(TypeHelloReply, token)
+	hd, _ := r.expect(TypeHelloReply, key, window)
 	var v HelloReply
 	at := r.off
 	v.Status = ReplyStatus(r.byte1("status"))
@@ -192,7 +199,7 @@ func DecodeHelloReply(p []byte, token uint64, hr *HelloReply) (Header, error) {
 
 // AppendKeepAlive appends k. It fails with an *EncodeError if Stamp, or
 // EchoDelay when HasEcho, is negative.
-func AppendKeepAlive(dst []byte, token, seq uint64, k *KeepAlive) ([]byte, error) {
+func AppendKeepAlive(dst []byte, key Key, seq uint64, k *KeepAlive) ([]byte, error) {
 	if err := checkStamps(k.Stamp, k.EchoDelay, k.HasEcho); err != nil {
 		return dst, err
 	}
@@ -200,15 +207,18 @@ func AppendKeepAlive(dst []byte, token, seq uint64, k *KeepAlive) ([]byte, error
 	if k.HasEcho {
 		fl = flagEcho
 	}
-	dst = appendHeader(dst, TypeKeepAlive, fl, token, seq)
-	return appendStamps(dst, k.Stamp, k.Echo, k.EchoDelay, k.HasEcho), nil
+	start := len(dst)
+	dst = appendHeader(dst, TypeKeepAlive, fl, seq)
+	dst = appendStamps(dst, k.Stamp, k.Echo, k.EchoDelay, k.HasEcho)
+	return appendTag(dst, key, seq, start), nil
 }
 
-// DecodeKeepAlive decodes datagram p, which must be a KeepAlive of session
-// token, into *k. On error *k is unchanged.
-func DecodeKeepAlive(p []byte, token uint64, k *KeepAlive) (Header, error) {
+// DecodeKeepAlive decodes datagram p, which must be a KeepAlive
+// authenticated with key whose sequence number window expands (see
+// ParseHeader), into *k. On error *k is unchanged.
+func DecodeKeepAlive(p []byte, key Key, window *ReplayWindow, k *KeepAlive) (Header, error) {
 	r := reader{b: p}
-	hd, _ := r.expect(TypeKeepAlive, token)
+	hd, _ := r.expect(TypeKeepAlive, key, window)
 	var v KeepAlive
 	v.HasEcho = hd.Flags&flagEcho != 0
 	v.Stamp, v.Echo, v.EchoDelay = r.stamps(v.HasEcho)
@@ -222,23 +232,26 @@ func DecodeKeepAlive(p []byte, token uint64, k *KeepAlive) (Header, error) {
 
 // AppendLeave appends l. It fails with an *EncodeError for an unknown
 // Reason or a negative Frame.
-func AppendLeave(dst []byte, token, seq uint64, l *Leave) ([]byte, error) {
+func AppendLeave(dst []byte, key Key, seq uint64, l *Leave) ([]byte, error) {
 	if l.Reason == LeaveUnknown || l.Reason >= numLeaveReasons {
 		return dst, &EncodeError{Field: "Reason", Reason: "unknown reason " + strconv.Itoa(int(l.Reason))}
 	}
 	if l.Frame < 0 {
 		return dst, &EncodeError{Field: "Frame", Reason: "negative frame"}
 	}
-	dst = appendHeader(dst, TypeLeave, 0, token, seq)
+	start := len(dst)
+	dst = appendHeader(dst, TypeLeave, 0, seq)
 	dst = append(dst, byte(l.Reason))
-	return binary.AppendUvarint(dst, uint64(l.Frame)), nil
+	dst = binary.AppendUvarint(dst, uint64(l.Frame))
+	return appendTag(dst, key, seq, start), nil
 }
 
-// DecodeLeave decodes datagram p, which must be a Leave of session token,
-// into *l. On error *l is unchanged.
-func DecodeLeave(p []byte, token uint64, l *Leave) (Header, error) {
+// DecodeLeave decodes datagram p, which must be a Leave authenticated with
+// key whose sequence number window expands, into *l. On error *l is
+// unchanged.
+func DecodeLeave(p []byte, key Key, window *ReplayWindow, l *Leave) (Header, error) {
 	r := reader{b: p}
-	hd, _ := r.expect(TypeLeave, token)
+	hd, _ := r.expect(TypeLeave, key, window)
 	var v Leave
 	at := r.off
 	v.Reason = LeaveReason(r.byte1("reason"))
@@ -256,7 +269,7 @@ func DecodeLeave(p []byte, token uint64, l *Leave) (Header, error) {
 
 // AppendQuality appends q. It fails with an *EncodeError for a negative
 // Frame, RTT or Jitter, or a LossPermille over 1000.
-func AppendQuality(dst []byte, token, seq uint64, q *Quality) ([]byte, error) {
+func AppendQuality(dst []byte, key Key, seq uint64, q *Quality) ([]byte, error) {
 	if q.Frame < 0 {
 		return dst, &EncodeError{Field: "Frame", Reason: "negative frame"}
 	}
@@ -269,18 +282,21 @@ func AppendQuality(dst []byte, token, seq uint64, q *Quality) ([]byte, error) {
 	if q.LossPermille > 1000 {
 		return dst, &EncodeError{Field: "LossPermille", Reason: strconv.Itoa(int(q.LossPermille)) + " is over 1000"}
 	}
-	dst = appendHeader(dst, TypeQuality, 0, token, seq)
+	start := len(dst)
+	dst = appendHeader(dst, TypeQuality, 0, seq)
 	dst = binary.AppendUvarint(dst, uint64(q.Frame))
 	dst = appendDur(dst, q.RTT)
 	dst = appendDur(dst, q.Jitter)
-	return binary.AppendUvarint(dst, uint64(q.LossPermille)), nil
+	dst = binary.AppendUvarint(dst, uint64(q.LossPermille))
+	return appendTag(dst, key, seq, start), nil
 }
 
-// DecodeQuality decodes datagram p, which must be a Quality of session
-// token, into *q. On error *q is unchanged.
-func DecodeQuality(p []byte, token uint64, q *Quality) (Header, error) {
+// DecodeQuality decodes datagram p, which must be a Quality authenticated
+// with key whose sequence number window expands, into *q. On error *q is
+// unchanged.
+func DecodeQuality(p []byte, key Key, window *ReplayWindow, q *Quality) (Header, error) {
 	r := reader{b: p}
-	hd, _ := r.expect(TypeQuality, token)
+	hd, _ := r.expect(TypeQuality, key, window)
 	var v Quality
 	v.Frame = r.frame("frame")
 	v.RTT = r.dur("rtt")

@@ -75,15 +75,22 @@ type controlCase struct {
 	decode func(p []byte) error
 }
 
-func rt[T comparable](gen func(*rand.Rand) T, enc func([]byte, uint64, uint64, *T) ([]byte, error), dec func([]byte, uint64, *T) (Header, error)) func(*rand.Rand, uint64) ([]byte, bool, error) {
+// encoder and decoderOf are the signatures of the control encoders and
+// decoders.
+type (
+	encoder[T any]   func([]byte, Key, uint64, *T) ([]byte, error)
+	decoderOf[T any] func([]byte, Key, *ReplayWindow, *T) (Header, error)
+)
+
+func rt[T comparable](gen func(*rand.Rand) T, enc encoder[T], dec decoderOf[T]) func(*rand.Rand, uint64) ([]byte, bool, error) {
 	return func(r *rand.Rand, seq uint64) ([]byte, bool, error) {
 		v := gen(r)
-		p, err := enc(nil, testToken, seq, &v)
+		p, err := enc(nil, testKey, seq, &v)
 		if err != nil {
 			return nil, false, err
 		}
 		var got T
-		h, err := dec(p, testToken, &got)
+		h, err := dec(p, testKey, winAt(seq), &got)
 		if err != nil {
 			return p, false, err
 		}
@@ -91,10 +98,11 @@ func rt[T comparable](gen func(*rand.Rand) T, enc func([]byte, uint64, uint64, *
 	}
 }
 
-func dc[T any](dec func([]byte, uint64, *T) (Header, error)) func([]byte) error {
+// dc returns a decode function over testWindow.
+func dc[T any](dec decoderOf[T]) func([]byte) error {
 	return func(p []byte) error {
 		var v T
-		_, err := dec(p, testToken, &v)
+		_, err := dec(p, testKey, testWindow(), &v)
 		return err
 	}
 }
@@ -129,9 +137,9 @@ func TestControlRoundTrip(t *testing.T) {
 
 func TestStampsTruncateToMicroseconds(t *testing.T) {
 	k := KeepAlive{Stamp: 1500*time.Nanosecond + time.Second, Echo: -2999 * time.Nanosecond, EchoDelay: 999, HasEcho: true}
-	p, _ := AppendKeepAlive(nil, 1, 1, &k)
+	p, _ := AppendKeepAlive(nil, testKey, 1, &k)
 	var got KeepAlive
-	if _, err := DecodeKeepAlive(p, 1, &got); err != nil {
+	if _, err := DecodeKeepAlive(p, testKey, nil, &got); err != nil {
 		t.Fatal(err)
 	}
 	want := KeepAlive{Stamp: time.Second + time.Microsecond, Echo: -2 * time.Microsecond, EchoDelay: 0, HasEcho: true}
@@ -166,30 +174,30 @@ func TestEncodeRejectsInvalid(t *testing.T) {
 		"Inputs[0].Start":  {Inputs: []core.InputRun[input2]{{Start: math.MaxInt32, Values: make([]input2, 2)}}},
 	}
 	for name, m := range msgs {
-		out, _, err := c.AppendInput([]byte{7}, 1, 1, m)
+		out, _, err := c.AppendInput([]byte{7}, testKey, 1, m)
 		if !errorsIs(err, ErrInvalidMessage) || len(out) != 1 {
 			t.Errorf("%s: got %v (%d bytes), want ErrInvalidMessage and dst unchanged", name, err, len(out))
 		}
 	}
-	if _, err := AppendLeave(nil, 1, 1, &Leave{}); !errorsIs(err, ErrInvalidMessage) {
+	if _, err := AppendLeave(nil, testKey, 1, &Leave{}); !errorsIs(err, ErrInvalidMessage) {
 		t.Errorf("leave with unknown reason: got %v", err)
 	}
-	if _, err := AppendLeave(nil, 1, 1, &Leave{Reason: LeaveQuit, Frame: -1}); !errorsIs(err, ErrInvalidMessage) {
+	if _, err := AppendLeave(nil, testKey, 1, &Leave{Reason: LeaveQuit, Frame: -1}); !errorsIs(err, ErrInvalidMessage) {
 		t.Errorf("leave with negative frame: got %v", err)
 	}
-	if _, err := AppendHelloReply(nil, 1, 1, &HelloReply{Status: 9}); !errorsIs(err, ErrInvalidMessage) {
+	if _, err := AppendHelloReply(nil, testKey, 1, &HelloReply{Status: 9}); !errorsIs(err, ErrInvalidMessage) {
 		t.Errorf("reply with unknown status: got %v", err)
 	}
-	if _, err := AppendQuality(nil, 1, 1, &Quality{LossPermille: 1001}); !errorsIs(err, ErrInvalidMessage) {
+	if _, err := AppendQuality(nil, testKey, 1, &Quality{LossPermille: 1001}); !errorsIs(err, ErrInvalidMessage) {
 		t.Errorf("quality with loss 1001: got %v", err)
 	}
-	if _, err := AppendQuality(nil, 1, 1, &Quality{Frame: -1}); !errorsIs(err, ErrInvalidMessage) {
+	if _, err := AppendQuality(nil, testKey, 1, &Quality{Frame: -1}); !errorsIs(err, ErrInvalidMessage) {
 		t.Errorf("quality with negative frame: got %v", err)
 	}
-	if _, err := AppendQuality(nil, 1, 1, &Quality{Jitter: -1}); !errorsIs(err, ErrInvalidMessage) {
+	if _, err := AppendQuality(nil, testKey, 1, &Quality{Jitter: -1}); !errorsIs(err, ErrInvalidMessage) {
 		t.Errorf("quality with negative jitter: got %v", err)
 	}
-	if _, err := AppendKeepAlive(nil, 1, 1, &KeepAlive{Stamp: -1}); !errorsIs(err, ErrInvalidMessage) {
+	if _, err := AppendKeepAlive(nil, testKey, 1, &KeepAlive{Stamp: -1}); !errorsIs(err, ErrInvalidMessage) {
 		t.Errorf("keep-alive with negative stamp: got %v", err)
 	}
 }

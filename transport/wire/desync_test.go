@@ -41,19 +41,20 @@ func TestDesyncRoundTrip(t *testing.T) {
 	var got core.Message[input2]
 	for i := range 500 {
 		m := randDesync(r)
-		p, fit, err := c.AppendInput(nil, testToken, 77, m)
+		p, fit, err := c.AppendInput(nil, testKey, 77, m)
 		if err != nil || !fit.Complete() {
 			t.Fatalf("message %d: fit %+v, %v", i, fit, err)
 		}
-		if _, err := c.DecodeInput(p, testToken, &got); err != nil {
+		if _, err := c.DecodeInput(p, testKey, nil, &got); err != nil {
 			t.Fatalf("message %d: %v", i, err)
 		}
 		if d := diffMessage(&got, m, 77); d != "" {
 			t.Fatalf("message %d: round trip differs:\n%s", i, d)
 		}
-		for n := range len(p) {
-			if _, err := c.DecodeInput(p[:n], testToken, &got); !errors.Is(err, ErrTruncated) {
-				t.Fatalf("message %d prefix %d: %v, want ErrTruncated", i, n, err)
+		for n := shortHeader; n < len(p)-TagSize; n++ {
+			q := resign(append(append([]byte(nil), p[:n]...), 0, 0, 0, 0), nil)
+			if _, err := c.DecodeInput(q, testKey, nil, &got); !errors.Is(err, ErrTruncated) {
+				t.Fatalf("message %d re-tagged prefix %d: %v, want ErrTruncated", i, n, err)
 			}
 		}
 	}
@@ -62,13 +63,13 @@ func TestDesyncRoundTrip(t *testing.T) {
 			ChecksumAck: math.MaxInt32, Checksums: make([]core.ChecksumReport, MaxChecksums),
 			Blocks: core.BlockReport{Offset: math.MaxInt32, Length: math.MaxInt32, BlockSize: math.MaxInt32, Hashes: make([]uint64, MaxBlocks)},
 			Answer: core.BlockAnswer{Offset: math.MaxInt32, Length: math.MaxInt32, Differ: math.MaxUint64}}
-		p, fit, err := c.AppendInput(nil, testToken, math.MaxUint64, m)
+		p, fit, err := c.AppendInput(nil, testKey, math.MaxUint64, m)
 		if err != nil || !fit.Complete() {
 			t.Fatalf("fit %+v, %v", fit, err)
 		}
 		bare := *m
 		bare.Blocks, bare.Answer = core.BlockReport{}, core.BlockAnswer{}
-		q, _, _ := c.AppendInput(nil, testToken, math.MaxUint64, &bare)
+		q, _, _ := c.AppendInput(nil, testKey, math.MaxUint64, &bare)
 		// Parts 1; query: frame, offset, length, size (5 each), count 1,
 		// 64 hashes; answer: frame, offset, length (5 each), mask 8.
 		const most = 1 + 4*5 + 1 + MaxBlocks*8 + 3*5 + 8
@@ -84,9 +85,9 @@ func TestDesyncDecodeErrors(t *testing.T) {
 	c, _ := NewCodec[input2]()
 	var m core.Message[input2]
 	body := func(section ...byte) []byte {
-		p := appendHeader(nil, TypeInput, flagBlocks, testToken, 1)
-		p = append(p, 2, 0, 0) // Frame 0 (seq 1 minus 1), shape, ChecksumAck; no timing
-		return append(p, section...)
+		p := appendHeader(nil, TypeInput, flagExt, 1)
+		p = append(p, extBlocks, 2, 0) // ext, Frame 0 (seq 1 minus 1), shape; no ack, no timing
+		return seal(append(p, section...), 1)
 	}
 	query := []byte{0, 1, 2, 1, 1, 1, 2, 3, 4, 5, 6, 7, 8} // frame, offset, length, size, n, hash
 	answer := []byte{0, 0, 1}                              // frame, offset, length
@@ -97,7 +98,7 @@ func TestDesyncDecodeErrors(t *testing.T) {
 		}
 		return out
 	}
-	if _, err := c.DecodeInput(body(cat([]byte{partQuery | partAnswer}, query, answer, make([]byte, 8))...), testToken, &m); err != nil {
+	if _, err := c.DecodeInput(body(cat([]byte{partQuery | partAnswer}, query, answer, make([]byte, 8))...), testKey, nil, &m); err != nil {
 		t.Fatalf("valid section: %v", err)
 	}
 	if m.Blocks.Offset != 1 || m.Blocks.Length != 2 || len(m.Blocks.Hashes) != 1 || m.Answer.Length != 1 {
@@ -118,7 +119,7 @@ func TestDesyncDecodeErrors(t *testing.T) {
 		{"trailing unavailable mask", body(cat([]byte{partAnswer | partUnavailable}, answer, make([]byte, 8))...), ErrMalformed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := c.DecodeInput(tc.p, testToken, &m); !errors.Is(err, tc.want) {
+			if _, err := c.DecodeInput(tc.p, testKey, nil, &m); !errors.Is(err, tc.want) {
 				t.Fatalf("got %v, want %v", err, tc.want)
 			}
 		})

@@ -4,15 +4,16 @@
 // goroutines. Reliability (what to repeat, when to send keep-alives) lives
 // in the endpoint above it, and the socket in the drivers.
 //
-// Every packet carries a per-match session token and a per-direction
-// sequence number. The token rejects packets from other matches and
-// off-path spoofing in plaintext mode; the sequence number, checked with a
-// ReplayWindow, rejects duplicates and replays. Inputs are never
-// retransmitted: every input the peer has not acknowledged is repeated in
-// every packet until acknowledged (redundancy, as in GGPO), so a packet
-// must be small when the link is healthy and must never grow past one
-// datagram when it is not. The encoder therefore cuts inputs, oldest kept,
-// rather than fragment, and reports what it cut in a Fit.
+// Every packet carries a per-direction sequence number and ends with an
+// authentication tag under a Key derived from the per-match session token,
+// which itself never goes on the wire. The tag rejects packets from other
+// matches and forgeries by anyone without the token; the sequence number,
+// checked with a ReplayWindow, rejects duplicates and replays. Inputs are
+// never retransmitted: every input the peer has not acknowledged is
+// repeated in every packet until acknowledged (redundancy, as in GGPO), so
+// a packet must be small when the link is healthy and must never grow past
+// one datagram when it is not. The encoder therefore cuts inputs, oldest
+// kept, rather than fragment, and reports what it cut in a Fit.
 //
 // Decoders are bounded, never panic, and accept exactly the bytes the
 // encoders produce (canonical encoding: a decoded packet re-encodes to the
@@ -23,16 +24,18 @@
 // # Receiving
 //
 //  1. Receive a datagram p from the Conn.
-//  2. h, err := ParseHeader(p, token): drop p on error.
+//  2. h, err := ParseHeader(p, key, &window): drop p on error. The
+//     window of the sender's direction expands the 16-bit sequence
+//     number; key is NewKey(token), derived once.
 //  3. window.Check(h.Seq): drop duplicates and replays.
-//  4. Decode the body by h.Type: codec.DecodeInput(p, token, &msg),
+//  4. Decode the body by h.Type: codec.DecodeInput(p, key, &window, &msg),
 //     DecodeHello, DecodeKeepAlive, ... into values you reuse.
 //  5. window.Accept(h.Seq), then hand the message to the engine
 //     (core's Receive copies what it keeps).
 //
 // # Sending
 //
-//  1. out, fit, err := codec.AppendInput(buf[:0], token, seq, msg), with
+//  1. out, fit, err := codec.AppendInput(buf[:0], key, seq, msg), with
 //     seq one more than the previous packet to this peer.
 //  2. Send out; fit says how many input values did not fit.
 //
@@ -47,50 +50,78 @@
 // packet type that may answer an unvalidated Hello is larger than
 // HelloSize, so the handshake cannot amplify a spoofed source's traffic.
 //
-// # Header
+// # Header and tag
 //
 // All integers are little-endian. uvarint is LEB128 (encoding/binary's
 // Uvarint, minimal length required); varint is zigzag LEB128.
 //
 //	offset  size  field
-//	0       1     magic 0xA (high nibble) | Version 1 (low nibble): 0xA1
-//	1       1     Type (low nibble) | flags (high nibble, per type)
-//	2       8     session token
-//	10      1-10  sequence number, uvarint
+//	0       1     Version 2 (bits 6-7) | Type (bits 3-5) | flags (bits 0-2)
+//	1       2     sequence number, low 16 bits; in Hello and HelloReply
+//	        8     the full 64-bit sequence number instead
+//	...           body
+//	len-4   4     tag
 //
-// Types: 1 Hello, 2 HelloReply, 3 Input, 4 KeepAlive, 5 Leave, 6 Quality.
-// Flags a type does not define must be zero. The header is 11 to 20 bytes;
-// 12 while the sequence is below 16384, 13 below 2^21.
+// Types: 1 Hello, 2 HelloReply, 3 Input, 4 KeepAlive, 5 Leave, 6 Quality;
+// 0 and 7 are invalid. Flags a type does not define must be zero. The
+// header is 3 bytes (9 in Hello and HelloReply), and every packet is 4
+// bytes of tag longer than its header and body.
+//
+// The receiver expands a 16-bit sequence number to the 64-bit value
+// closest to the newest one its ReplayWindow accepted (ReplayWindow.Expand;
+// an empty window takes the 16 bits as they are). A sender whose packets
+// were all lost for more than 32767 numbers in a row can no longer be
+// expanded correctly and fails the tag; an endpoint declares it
+// disconnected long before (2.5 s).
+//
+// The tag is the low 32 bits of SipHash-2-4 (Aumasson and Bernstein,
+// https://www.aumasson.jp/siphash/siphash.pdf), as a little-endian uint32,
+// keyed with the Key of the session token (NewKey: k0 = token, k1 = token ·
+// 0x9e3779b97f4a7c15 XOR "rollstep" read little-endian), over the packet's
+// full 64-bit sequence number as 8 little-endian bytes followed by every
+// byte of the packet before the tag. Like SRTP's 32-bit tag with its
+// implicit rollover counter (RFC 3711 §3.3.1, §4.2), the full sequence
+// number is authenticated although only 16 bits travel, so a packet
+// replayed after the 16-bit number wraps fails the tag. A forger without
+// the token passes with probability 2^-32 per attempt, and every attempt
+// costs a datagram to a peer that never answers one. A wrong tag is
+// ErrWrongToken.
 //
 // There is no separate "acked frame" field: core acknowledges per player,
 // and an Input packet's Held entries are those acknowledgements.
 //
 // # Input (type 3)
 //
-// Flags: 0x10 timing, 0x20 gone, 0x40 checksums, 0x80 desync. Frames are
+// Flags: 0x1 timing, 0x2 ext (the extension flags byte follows the
+// header), 0x4 runs end at held (no run starts on the wire). Frames are
 // 0..2^31-1; a "relative frame" is a varint difference from the message's
 // Frame. Durations are whole microseconds (the encoder truncates toward
 // zero).
 //
 //	field        encoding
-//	Frame        varint, sequence number - Frame (modulo 2^64): both grow
-//	             by about one a frame, so one byte in steady state
+//	ext          1 byte, only with flag 0x2: 0x01 gone, 0x02 checksums,
+//	             0x04 desync, 0x08 checksum ack; nonzero (without any of
+//	             them the flag is clear), other bits zero
+//	Frame        varint, full sequence number - Frame (modulo 2^64): both
+//	             grow by about one a frame, so one byte in steady state
 //	shape        1 byte: H = held entries (bits 0-4, 0..16);
 //	             R = runs if below 7, else 7 (bits 5-7)
 //	Held[0..H)   relative frames; Held[H..16) are zero and Held[H-1] != 0
-//	Gone         2 bytes, nonzero; only with flag 0x20
-//	ChecksumAck  relative frame
-//	timing       only with flag 0x10, which is set exactly when the
+//	Gone         2 bytes, nonzero; only with ext 0x01
+//	ChecksumAck  relative frame, only with ext 0x08, and then not 0: an
+//	             absent ack decodes as 0, which acknowledges nothing, so a
+//	             sender may leave out an ack that did not change
+//	timing       only with flag 0x1, which is set exactly when the
 //	             message has a stamp (not NoStamp) and StampDue(sequence
 //	             number), one packet in StampEvery (8) after the first 32:
 //	Stamp        uvarint, Stamp in µs (>= 0) times 2, plus 1 if an echo
 //	             follows
 //	Echo         varint µs, Echo - Stamp; only with an echo
 //	EchoDelay    uvarint µs (EchoDelay >= 0); only with an echo
-//	checksums    only with flag 0x40: uvarint n (1..MaxChecksums), then n ×
+//	checksums    only with ext 0x02: uvarint n (1..MaxChecksums), then n ×
 //	             {frame as varint difference from the previous report's
 //	             frame (the first from Frame), 8-byte sum}
-//	desync       only with flag 0x80: the desync search (see below)
+//	desync       only with ext 0x04: the desync search (see below)
 //	R - 7        uvarint; only when R is 7
 //	R × run      see below; at most MaxPlayers runs
 //
@@ -113,8 +144,14 @@
 //
 //	head         1 byte: player (bits 0-3) | n (bits 4-7) when n is 1..15,
 //	             else 0 there and n follows as uvarint (0 or 16..MaxRunValues)
-//	Start        relative frame
+//	Start        relative frame; not sent with flag 0x4
 //	values       gap, literal, gap, literal, ..., [gap]
+//
+// Flag 0x4 is set exactly when the packet has runs and each ends at its
+// player's Held entry (Start + n = Held[player], which is not zero), as a
+// sender's runs of its own players do unless the encoder cut them; the
+// receiver then takes Start = Held[player] - n. A packet without the flag
+// whose runs all end there is malformed, so the encoding stays canonical.
 //
 // Each value is XORed with the previous value of the run (the first with
 // all zeros), giving a delta of state.Size[I]() bytes in canonical form
@@ -138,16 +175,17 @@
 // # Control types
 //
 //	Hello (1)       Protocol 2 bytes, Nonce 8 bytes, ConfigDigest 32 bytes,
-//	                zero padding to exactly HelloSize (96) bytes
+//	                zero padding to exactly HelloSize (96) bytes with
+//	                the tag
 //	HelloReply (2)  Status 1 byte (1 accept, 2 refuse protocol, 3 refuse
 //	                config), Protocol 2, Nonce 8 (the Hello's), ConfigDigest
-//	                32: at most 63 bytes
-//	KeepAlive (4)   Stamp uvarint µs; with flag 0x10 Echo - Stamp (varint
-//	                µs) and EchoDelay (uvarint µs): at most 44 bytes
+//	                32: at most 56 bytes
+//	KeepAlive (4)   Stamp uvarint µs; with flag 0x1 Echo - Stamp (varint
+//	                µs) and EchoDelay (uvarint µs): at most 31 bytes
 //	Leave (5)       Reason 1 byte (1 quit, 2 timeout, 3 desync, 4 refused),
-//	                Frame uvarint: at most 26 bytes
+//	                Frame uvarint: at most 13 bytes
 //	Quality (6)     Frame uvarint, RTT uvarint µs, Jitter uvarint µs,
-//	                LossPermille uvarint (0..1000): at most 43 bytes
+//	                LossPermille uvarint (0..1000): at most 30 bytes
 //
 // A ConfigDigest is 32 bytes: Players (1), reserved zero (1), InputSize (2),
 // TickRate (2), ChecksumInterval (2), InputLayout (8), Game (16).
@@ -155,22 +193,21 @@
 // # Size
 //
 // A steady-state packet of a 2-player match at 60 frames/s with 2-byte
-// inputs and six unacknowledged frames is 24 bytes after about 4.5 minutes
-// (sequence number past 16383), 52 with the 28 bytes of IP and UDP
-// headers: header 13 (magic and version 1, type and flags 1, token 8,
-// sequence 3), Frame 1, shape and Held 3, ChecksumAck 1, run 6. In the
-// first 4.5 minutes it is 51. One packet in StampEvery also carries the
-// timing, 10 bytes with an echo (Stamp 5, Echo - Stamp 3, EchoDelay 2):
-// 62. Checksum reports add 1 byte plus 9 per report. See
-// TestSteadyStateSize, and transport/endpoint's TestSteadyStatePacketSize
-// for the distribution in a match.
+// inputs and six unacknowledged frames of one held input is 16 bytes, 44
+// with the 28 bytes of IP and UDP headers: header 3 (version, type and
+// flags 1, sequence 2), Frame 1, shape and Held 3, run 5 (head, gap,
+// literal 2, gap; no start), tag 4, at any point of the match. A
+// ChecksumAck adds 2 (the ext byte and the ack), which transport/endpoint
+// sends only in the 4 packets after it changes and in 1 in 8 others; each
+// change of the input within the run adds 3. One packet in StampEvery also
+// carries the timing, 10 bytes with an echo (Stamp 5, Echo - Stamp 3,
+// EchoDelay 2): 54. Checksum reports add the ext byte (unless present), 1
+// byte plus 9 per report. See TestSteadyStateSize, and transport/endpoint's
+// TestSteadyStatePacketSize for the distribution in a match.
 //
-// The 28 bytes of IP and UDP headers, the 8-byte token and the 2 type
-// bytes are 38 of those 52. Reaching 48 without a shorter token would
-// take all of: the sequence number's low 16 bits, rebuilt from the
-// receiver's replay window (-1; ParseHeader would need the window, so the
-// endpoint changes), the magic folded into one version-type-flags byte
-// (-1), a run Start implied by Held when the run ends there (-1), and
-// ChecksumAck sent only when it moved (-1); and inputs that change rarely,
-// since each change costs 3 bytes.
+// Version 1 spent 52 bytes on the same packet: a magic nibble and a
+// separate type byte (1 more), the 8-byte token in clear instead of the
+// 4-byte tag (4), a uvarint sequence number of 3 bytes past 2^14 packets
+// instead of 2 (1), the run's start (1) and a ChecksumAck in every packet
+// (1).
 package wire

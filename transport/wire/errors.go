@@ -9,12 +9,13 @@ import (
 // the offset, the encoders theirs in an *EncodeError; match them with
 // errors.Is.
 var (
-	// ErrTruncated means the datagram ended inside a field: it is a strict
-	// prefix of some longer packet. Every strict prefix of a valid packet
-	// fails with this error.
+	// ErrTruncated means the datagram ended inside a field: it is too
+	// short for a header and a tag, or it carries a valid tag but its body
+	// ends inside a field. A strict prefix of a valid packet fails with
+	// ErrTruncated when it is shorter than its header and tag, and with
+	// ErrWrongToken otherwise (the tag, which ends the packet, no longer
+	// matches); a prefix whose tag is recomputed fails with ErrTruncated.
 	ErrTruncated = errors.New("wire: truncated packet")
-	// ErrBadMagic means the first byte does not mark a rollstep packet.
-	ErrBadMagic = errors.New("wire: not a rollstep packet")
 	// ErrBadVersion means the packet, or a Hello's protocol field, is of a
 	// version this package does not speak.
 	ErrBadVersion = errors.New("wire: unsupported version")
@@ -24,8 +25,10 @@ var (
 	// ErrWrongType means a decoder was given a valid packet of another
 	// message type; dispatch on ParseHeader's Type first.
 	ErrWrongType = errors.New("wire: wrong message type")
-	// ErrWrongToken means the packet carries another session token: it
-	// belongs to another match, or it is spoofed.
+	// ErrWrongToken means the packet's authentication tag does not match:
+	// it is not from this match (another session token), or it is forged,
+	// damaged, cut short, or from a sender silent for more than 32767
+	// packets (see ReplayWindow.Expand).
 	ErrWrongToken = errors.New("wire: wrong session token")
 	// ErrTooLarge means the datagram is longer than MaxDatagram, or a count
 	// in it (runs, values, checksums, block hashes) exceeds its bound.
@@ -45,6 +48,13 @@ var (
 // datagram where decoding failed and what was being read, and wraps one of
 // the sentinel errors (ErrTruncated, ErrMalformed, ...), so errors.Is
 // matches it.
+//
+// A packet rejected for its header (too large, too short for a header and
+// tag, bad version, unknown type, flags the type does not define, wrong
+// tag, wrong type) gets one of a few preallocated *DecodeError values, so
+// a flood of garbage costs no allocation; their Offset is that of the
+// header's first byte or, for ErrTooLarge, MaxDatagram. They are shared:
+// never modify a *DecodeError.
 type DecodeError struct {
 	// Offset is the byte offset of the field that failed.
 	Offset int
@@ -113,3 +123,17 @@ func (e *ConfigMismatchError) Error() string {
 
 // Is reports whether target is ErrConfigMismatch.
 func (e *ConfigMismatchError) Is(target error) bool { return target == ErrConfigMismatch }
+
+// Preallocated header failures (see DecodeError). The reader returns them
+// without allocating.
+var (
+	errDatagramTooLarge = &DecodeError{Offset: MaxDatagram, What: "datagram longer than MaxDatagram", Err: ErrTooLarge}
+	errShortHeader      = &DecodeError{Offset: 0, What: "header and tag", Err: ErrTruncated}
+	errVersion          = &DecodeError{Offset: 0, What: "version, want " + strconv.Itoa(Version), Err: ErrBadVersion}
+	errType             = &DecodeError{Offset: 0, What: "type", Err: ErrUnknownType}
+	errFlags            = &DecodeError{Offset: 0, What: "flags not defined for the type", Err: ErrMalformed}
+	errTag              = &DecodeError{Offset: 0, What: "authentication tag", Err: ErrWrongToken}
+	errWrongType        = &DecodeError{Offset: 0, What: "type of another message", Err: ErrWrongType}
+	errExtZero          = &DecodeError{Offset: inputExtAt, What: "extension flags byte is zero", Err: ErrMalformed}
+	errExtBits          = &DecodeError{Offset: inputExtAt, What: "undefined extension flag", Err: ErrMalformed}
+)

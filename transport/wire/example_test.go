@@ -16,6 +16,7 @@ type Pad struct {
 
 func Example() {
 	const token = 0x1234_5678_9abc_def0 // from the matchmaker
+	key := wire.NewKey(token)           // derived once per match
 	codec, err := wire.NewCodec[Pad]()
 	if err != nil {
 		panic(err)
@@ -30,24 +31,25 @@ func Example() {
 		Stamp:  2 * time.Second,
 	}
 	buf := make([]byte, 0, wire.MaxDatagram)
-	buf, fit, err := codec.AppendInput(buf, token, 7, &msg)
+	buf, fit, err := codec.AppendInput(buf, key, 7, &msg)
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println("sent", len(buf), "bytes,", fit.Values, "inputs, complete:", fit.Complete())
 
-	// The receiver: check the header and the sequence, then decode into
-	// a message it reuses for every packet.
+	// The receiver: check the header, the tag and the sequence, then
+	// decode into a message it reuses for every packet. The window
+	// expands the 16-bit sequence number on the wire.
 	var window wire.ReplayWindow
 	var got core.Message[Pad]
-	h, err := wire.ParseHeader(buf, token)
+	h, err := wire.ParseHeader(buf, key, &window)
 	if err != nil {
 		panic(err)
 	}
 	if err := window.Check(h.Seq); err != nil {
 		panic(err)
 	}
-	if _, err := codec.DecodeInput(buf, token, &got); err != nil {
+	if _, err := codec.DecodeInput(buf, key, &window, &got); err != nil {
 		panic(err)
 	}
 	_ = window.Accept(h.Seq)
@@ -56,12 +58,12 @@ func Example() {
 	// The same packet again is a replay.
 	fmt.Println(window.Accept(h.Seq))
 
-	// Another match's token is refused.
-	_, err = wire.ParseHeader(buf, token+1)
+	// Another match's token is refused: the tag does not match.
+	_, err = wire.ParseHeader(buf, wire.NewKey(token+1), &window)
 	fmt.Println(err)
 	// Output:
-	// sent 31 bytes, 6 inputs, complete: true
+	// sent 24 bytes, 6 inputs, complete: true
 	// input seq 7 frame 120 inputs [{1 0} {1 0} {1 0} {1 4} {1 4} {1 4}]
 	// wire: replayed packet
-	// wire: wrong session token at offset 2: token
+	// wire: wrong session token at offset 0: authentication tag
 }

@@ -12,17 +12,16 @@ import (
 const MaxDatagram = transport.MaxDatagram
 
 // Version is the version of the packet format this package writes and the
-// only one it reads. It is the low nibble of every packet's first byte.
-const Version = 1
+// only one it reads: the top two bits of every packet's first byte.
+const Version = 2
 
-// magic is the high nibble of every packet's first byte.
-const magic = 0xA
-
-// minHeader and maxHeader bound the header length: magic/version, type and
-// flags, the 8-byte token and a 1- to 10-byte sequence varint.
+// Header lengths: the first byte, then the sequence number, 2 bytes (its
+// low 16 bits) or, in Hello and HelloReply, 8 (all of it).
 const (
-	minHeader = 2 + 8 + 1
-	maxHeader = 2 + 8 + binary.MaxVarintLen64
+	shortHeader = 1 + 2
+	longHeader  = 1 + 8
+	// inputExtAt is the offset of an Input packet's extension flags byte.
+	inputExtAt = shortHeader
 )
 
 // Type is a packet's message type. The zero value, TypeUnknown, is never
@@ -69,117 +68,138 @@ func (t Type) String() string {
 	return "type(" + strconv.Itoa(int(t)) + ")"
 }
 
-// Flag bits, the high nibble of a packet's second byte. Their meaning
+// longSeq reports whether packets of type t carry the full 64-bit sequence
+// number: Hello and HelloReply, so that first contact needs no window.
+func (t Type) longSeq() bool { return t == TypeHello || t == TypeHelloReply }
+
+// Flag bits, the low three bits of a packet's first byte. Their meaning
 // depends on the type; flags a type does not define must be zero.
 const (
-	flagEcho   = 0x10 // KeepAlive: Echo and EchoDelay follow
-	flagTiming = 0x10 // Input: Stamp follows, then an optional echo
-	flagGone   = 0x20 // Input: Gone follows
-	flagSums   = 0x40 // Input: checksum reports follow
-	flagBlocks = 0x80 // Input: the desync section follows
+	flagEcho   = 0x1 // KeepAlive: Echo and EchoDelay follow
+	flagTiming = 0x1 // Input: Stamp follows, then an optional echo
+	flagExt    = 0x2 // Input: the extension flags byte follows the header
+	flagAtHeld = 0x4 // Input: every run ends at its player's Held entry; no starts
+)
+
+// Extension flags of an Input packet: the byte after the header, present
+// with flagExt. It is never zero, and undefined bits are zero.
+const (
+	extGone   = 0x01 // Gone follows
+	extSums   = 0x02 // checksum reports follow
+	extBlocks = 0x04 // the desync section follows
+	extAck    = 0x08 // ChecksumAck follows
+	extAll    = extGone | extSums | extBlocks | extAck
 )
 
 // allowedFlags[t] are the flag bits type t may carry.
 var allowedFlags = [numTypes]byte{
-	TypeInput:     flagTiming | flagGone | flagSums | flagBlocks,
+	TypeInput:     flagTiming | flagExt | flagAtHeld,
 	TypeKeepAlive: flagEcho,
 }
 
-// Header is the part every packet starts with.
+// Header is the part every packet starts with, and what its tag proved.
 type Header struct {
 	// Type is the message type.
 	Type Type
-	// Flags are the type's flag bits (the high nibble of byte 1), for
+	// Flags are the type's flag bits (the low three bits of byte 0), for
 	// diagnostics; encoders compute them from the message.
 	Flags uint8
-	// Token is the per-match session token.
-	Token uint64
-	// Seq is the sender's packet sequence number for this direction; feed
-	// it to a ReplayWindow.
+	// Seq is the sender's full 64-bit packet sequence number for this
+	// direction, expanded from the 16 bits on the wire (or read whole from
+	// a Hello or HelloReply) and confirmed by the tag; feed it to the
+	// ReplayWindow the decoder was given.
 	Seq uint64
-	// Len is the header's length in bytes: the body starts at Len.
+	// Len is the header's length in bytes: the body starts at Len and ends
+	// TagSize bytes before the end of the datagram.
 	Len int
 }
 
-// appendHeader appends a header with the given type and flags.
-func appendHeader(dst []byte, t Type, flags byte, token, seq uint64) []byte {
-	dst = append(dst, magic<<4|Version, byte(t)|flags)
-	dst = binary.LittleEndian.AppendUint64(dst, token)
-	return binary.AppendUvarint(dst, seq)
+// appendHeader appends the header of a packet of type t with the given
+// flags and sequence number: its low 16 bits, or all 64 for Hello and
+// HelloReply.
+func appendHeader(dst []byte, t Type, flags byte, seq uint64) []byte {
+	dst = append(dst, Version<<6|byte(t)<<3|flags)
+	if t.longSeq() {
+		return binary.LittleEndian.AppendUint64(dst, seq)
+	}
+	return binary.LittleEndian.AppendUint16(dst, uint16(seq))
 }
 
-// ParseHeader decodes and checks the header of datagram p: its length
-// (at most MaxDatagram), magic, version, type, flags and token, which must
-// equal token. It returns a *DecodeError wrapping ErrTooLarge, ErrTruncated,
-// ErrBadMagic, ErrBadVersion, ErrUnknownType, ErrMalformed or ErrWrongToken.
-// It does not allocate unless it fails.
+// ParseHeader decodes and checks the header of datagram p: its length (at
+// most MaxDatagram), version, type and flags; it expands the sequence
+// number with window (see ReplayWindow.Expand; nil is an empty window) and
+// verifies the tag under key. It returns a *DecodeError wrapping
+// ErrTooLarge, ErrTruncated, ErrBadVersion, ErrUnknownType, ErrMalformed or
+// ErrWrongToken. It does not check or update window: Check the returned
+// Seq before decoding the body and Accept it after. It never allocates.
 //
-// Comparing the token with == is not constant-time, and need not be: in
-// plaintext mode the token travels in clear in every packet, so anyone who
-// could learn it from timing can read it off the wire, and a packet with a
-// wrong token is dropped without a reply, so there is no timing signal to
-// observe. A 64-bit == is a single comparison anyway, with no early exit
-// per byte.
-func ParseHeader(p []byte, token uint64) (Header, error) {
+// The tag is compared with ==, which is not constant-time, and need not
+// be: a packet with a wrong tag is dropped without a reply, so there is no
+// timing signal to observe, and a 32-bit == has no early exit per byte.
+func ParseHeader(p []byte, key Key, window *ReplayWindow) (Header, error) {
 	r := reader{b: p}
-	h, _ := r.header(token)
+	h, _ := r.header(key, window)
 	if r.err != nil {
 		return Header{}, r.err
 	}
 	return h, nil
 }
 
-// header reads and checks the header and returns it with ok.
-func (r *reader) header(token uint64) (Header, bool) {
-	if len(r.b) > MaxDatagram {
-		r.fail(MaxDatagram, "datagram of "+strconv.Itoa(len(r.b))+" bytes", ErrTooLarge)
+// header reads and checks the header, verifies the tag and returns the
+// header with ok. On success it leaves r.b without the tag and r.off at the
+// body. Every failure is a preallocated error.
+func (r *reader) header(key Key, w *ReplayWindow) (Header, bool) {
+	p := r.b
+	if len(p) > MaxDatagram {
+		r.err = errDatagramTooLarge
 		return Header{}, false
 	}
-	v := r.byte1("magic and version")
-	if r.err != nil {
+	if len(p) == 0 {
+		r.err = errShortHeader
 		return Header{}, false
 	}
-	if v>>4 != magic {
-		r.fail(0, "first byte "+strconv.Itoa(int(v)), ErrBadMagic)
+	b := p[0]
+	if b>>6 != Version {
+		r.err = errVersion
 		return Header{}, false
 	}
-	if v&15 != Version {
-		r.fail(0, "version "+strconv.Itoa(int(v&15))+", want "+strconv.Itoa(Version), ErrBadVersion)
-		return Header{}, false
-	}
-	tf := r.byte1("type and flags")
-	if r.err != nil {
-		return Header{}, false
-	}
-	t, fl := Type(tf&15), tf&0xf0
+	t, fl := Type(b>>3&7), b&7
 	if t == TypeUnknown || t >= numTypes {
-		r.fail(1, "type "+strconv.Itoa(int(t)), ErrUnknownType)
+		r.err = errType
 		return Header{}, false
 	}
 	if fl&^allowedFlags[t] != 0 {
-		r.fail(1, "flags not defined for "+t.String(), ErrMalformed)
+		r.err = errFlags
 		return Header{}, false
 	}
-	tok := r.u64("token")
-	if r.err != nil {
+	n := shortHeader
+	if t.longSeq() {
+		n = longHeader
+	}
+	if len(p) < n+TagSize {
+		r.err = errShortHeader
 		return Header{}, false
 	}
-	if tok != token {
-		r.fail(2, "token", ErrWrongToken)
+	var seq uint64
+	if t.longSeq() {
+		seq = binary.LittleEndian.Uint64(p[1:])
+	} else {
+		seq = w.Expand(binary.LittleEndian.Uint16(p[1:]))
+	}
+	end := len(p) - TagSize
+	if tag(key, seq, p[:end]) != binary.LittleEndian.Uint32(p[end:]) {
+		r.err = errTag
 		return Header{}, false
 	}
-	seq := r.uvarint("sequence")
-	if r.err != nil {
-		return Header{}, false
-	}
-	return Header{Type: t, Flags: fl, Token: tok, Seq: seq, Len: r.off}, true
+	r.b, r.off = p[:end], n
+	return Header{Type: t, Flags: fl, Seq: seq, Len: n}, true
 }
 
 // expect reads the header and checks that it has type t.
-func (r *reader) expect(t Type, token uint64) (Header, bool) {
-	h, ok := r.header(token)
+func (r *reader) expect(t Type, key Key, w *ReplayWindow) (Header, bool) {
+	h, ok := r.header(key, w)
 	if ok && h.Type != t {
-		r.fail(1, "got "+h.Type.String()+", want "+t.String(), ErrWrongType)
+		r.err = errWrongType
 		return Header{}, false
 	}
 	return h, ok

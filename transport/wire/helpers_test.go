@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -172,3 +173,62 @@ func diffMessage[I comparable](got, want *core.Message[I], seq uint64) string {
 
 // errorsIs is errors.Is, shortened for table tests.
 func errorsIs(err, target error) bool { return errors.Is(err, target) }
+
+// testKey is the key of testToken.
+var testKey = NewKey(testToken)
+
+// testBase is the newest sequence number of testWindow: past 2^32, so
+// that sequence numbers need their full 64 bits.
+const testBase = 1<<40 + 12345
+
+// testWindow returns a window that has accepted testBase, which expands
+// the sequence numbers testSeq draws.
+func testWindow() *ReplayWindow {
+	var w ReplayWindow
+	_ = w.Accept(testBase)
+	return &w
+}
+
+// testSeq draws a sequence number testWindow expands correctly: within
+// testBase-32767 .. testBase+32768.
+func testSeq(r *rand.Rand) uint64 { return testBase - 32767 + r.Uint64N(1<<16) }
+
+// winAt returns a window that has accepted seq, so that it expands seq's
+// low 16 bits back to seq.
+func winAt(seq uint64) *ReplayWindow {
+	var w ReplayWindow
+	_ = w.Accept(seq)
+	return &w
+}
+
+// seal appends the tag of hand-built packet p (header and body) with full
+// sequence number seq under testKey.
+func seal(p []byte, seq uint64) []byte { return appendTag(p, testKey, seq, 0) }
+
+// resign returns a copy of packet p with its tag recomputed under testKey,
+// the sequence number expanded with w, so that a damaged body reaches the
+// body decoder instead of failing the tag. It returns p's copy unchanged
+// when p is too short or its first byte names no type.
+func resign(p []byte, w *ReplayWindow) []byte {
+	q := append([]byte(nil), p...)
+	if len(q) == 0 {
+		return q
+	}
+	t := Type(q[0] >> 3 & 7)
+	n := shortHeader
+	if t.longSeq() {
+		n = longHeader
+	}
+	if len(q) < n+TagSize {
+		return q
+	}
+	var seq uint64
+	if t.longSeq() {
+		seq = binary.LittleEndian.Uint64(q[1:])
+	} else {
+		seq = w.Expand(binary.LittleEndian.Uint16(q[1:]))
+	}
+	end := len(q) - TagSize
+	binary.LittleEndian.PutUint32(q[end:], tag(testKey, seq, q[:end]))
+	return q
+}

@@ -59,17 +59,19 @@ func StampDue(seq uint64) bool {
 const noCut = int64(1) << 40
 
 // AppendInput appends m as one Input packet of at most MaxDatagram bytes
-// to dst and returns the extended slice and what it fitted. The timing
-// (Stamp, and Echo and EchoDelay when HasEcho) is sent only when
-// StampDue(seq) and not NoStamp, truncated to whole microseconds; a
-// BlockReport is sent only when it has hashes. On error it
-// returns dst unchanged and an *EncodeError (ErrInvalidMessage) naming the
-// field: a negative frame, Stamp or EchoDelay, HasEcho with NoStamp, a
-// player outside 0..15, more
-// than MaxPlayers runs. It never writes more than MaxDatagram bytes past
-// len(dst), so it allocates only when dst has less spare capacity than
-// that, and it does not retain m.
-func (c *Codec[I]) AppendInput(dst []byte, token, seq uint64, m *core.Message[I]) ([]byte, Fit, error) {
+// to dst, with sequence number seq (its low 16 bits on the wire, all 64
+// under the tag) and authenticated with key, and returns the extended
+// slice and what it fitted. The timing (Stamp, and Echo and EchoDelay when
+// HasEcho) is sent only when StampDue(seq) and not NoStamp, truncated to
+// whole microseconds; ChecksumAck only when it is not zero (0
+// acknowledges nothing, so a sender may zero an unchanged ack to save its
+// byte); a BlockReport only when it has hashes. On error it returns dst
+// unchanged and an *EncodeError (ErrInvalidMessage) naming the field: a
+// negative frame, Stamp or EchoDelay, HasEcho with NoStamp, a player
+// outside 0..15, more than MaxPlayers runs. It never writes more than
+// MaxDatagram bytes past len(dst), so it allocates only when dst has less
+// spare capacity than that, and it does not retain m.
+func (c *Codec[I]) AppendInput(dst []byte, key Key, seq uint64, m *core.Message[I]) ([]byte, Fit, error) {
 	if err := checkMessage(m); err != nil {
 		return dst, Fit{}, err
 	}
@@ -91,21 +93,59 @@ func (c *Codec[I]) AppendInput(dst []byte, token, seq uint64, m *core.Message[I]
 			parts |= partUnavailable
 		}
 	}
+	total, whole := 0, 0
+	for i := range m.Inputs {
+		total += len(m.Inputs[i].Values)
+		whole += included(&m.Inputs[i], noCut)
+	}
+	dst, shape := appendInputHead(dst, seq, m, nsum, nblk, parts)
+	out, n, ok := c.appendRuns(dst, start, shape, m, noCut, core.MaxPlayers)
+	if !ok && parts != 0 {
+		// Inputs are progress, the desync search diagnostics: when the
+		// inputs do not all fit, its query and answer go first.
+		fit.BlocksOmitted = true
+		dst, shape = appendInputHead(dst[:start], seq, m, nsum, 0, 0)
+		if whole <= MaxValues {
+			out, n, ok = c.appendRuns(dst, start, shape, m, noCut, core.MaxPlayers)
+		}
+	}
+	if !ok {
+		out, n = c.cutRuns(dst, start, shape, m)
+	}
+	fit.Values, fit.Omitted = n, total-n
+	return appendTag(out, key, seq, start), fit, nil
+}
+
+// appendInputHead appends everything of an Input packet before its runs:
+// the header, the extension flags, Frame, shape (its run count patched
+// later by appendRuns), Held, Gone, ChecksumAck, the timing, nsum checksum
+// reports and the desync section's parts (with nblk hashes). It returns the
+// extended slice and the offset of the shape byte.
+func appendInputHead[I comparable](dst []byte, seq uint64, m *core.Message[I], nsum, nblk int, parts byte) ([]byte, int) {
 	timed := !m.NoStamp && StampDue(seq)
-	var fl byte
+	var fl, ext byte
 	if timed {
 		fl |= flagTiming
 	}
 	if m.Gone != 0 {
-		fl |= flagGone
+		ext |= extGone
 	}
 	if nsum > 0 {
-		fl |= flagSums
+		ext |= extSums
 	}
 	if parts != 0 {
-		fl |= flagBlocks
+		ext |= extBlocks
 	}
-	dst = appendHeader(dst, TypeInput, fl, token, seq)
+	if m.ChecksumAck != 0 {
+		ext |= extAck
+	}
+	if ext != 0 {
+		fl |= flagExt
+	}
+	dst = appendHeader(dst, TypeInput, fl, seq)
+	if ext != 0 {
+		dst = append(dst, ext)
+	}
 	dst = appendVarint(dst, int64(seq-uint64(m.Frame)))
 	shape := len(dst)
 	h := 0
@@ -121,7 +161,9 @@ func (c *Codec[I]) AppendInput(dst []byte, token, seq uint64, m *core.Message[I]
 	if m.Gone != 0 {
 		dst = binary.LittleEndian.AppendUint16(dst, m.Gone)
 	}
-	dst = appendVarint(dst, int64(m.ChecksumAck)-int64(m.Frame))
+	if m.ChecksumAck != 0 {
+		dst = appendVarint(dst, int64(m.ChecksumAck)-int64(m.Frame))
+	}
 	if timed {
 		dst = appendTiming(dst, m.Stamp, m.Echo, m.EchoDelay, m.HasEcho)
 	}
@@ -134,7 +176,6 @@ func (c *Codec[I]) AppendInput(dst []byte, token, seq uint64, m *core.Message[I]
 			last = s.Frame
 		}
 	}
-	blocks := len(dst)
 	if parts != 0 {
 		dst = append(dst, parts)
 	}
@@ -149,7 +190,7 @@ func (c *Codec[I]) AppendInput(dst []byte, token, seq uint64, m *core.Message[I]
 			dst = appendU64(dst, x)
 		}
 	}
-	if a := &m.Answer; a.Length != 0 {
+	if a := &m.Answer; parts&partAnswer != 0 {
 		dst = appendVarint(dst, int64(a.Frame)-int64(m.Frame))
 		dst = binary.AppendUvarint(dst, uint64(a.Offset))
 		dst = binary.AppendUvarint(dst, uint64(a.Length))
@@ -157,29 +198,7 @@ func (c *Codec[I]) AppendInput(dst []byte, token, seq uint64, m *core.Message[I]
 			dst = appendU64(dst, a.Differ)
 		}
 	}
-	runs := len(dst)
-
-	total, whole := 0, 0
-	for i := range m.Inputs {
-		total += len(m.Inputs[i].Values)
-		whole += included(&m.Inputs[i], noCut)
-	}
-	out, n, ok := c.appendRuns(dst[:runs], start, shape, m, noCut, core.MaxPlayers)
-	if !ok && parts != 0 {
-		// Inputs are progress, the desync search diagnostics: when the
-		// inputs do not all fit, its query and answer go first.
-		dst[start+1] &^= flagBlocks
-		fit.BlocksOmitted = true
-		runs = blocks
-		if whole <= MaxValues {
-			out, n, ok = c.appendRuns(dst[:runs], start, shape, m, noCut, core.MaxPlayers)
-		}
-	}
-	if !ok {
-		out, n = c.cutRuns(dst[:runs], start, shape, m)
-	}
-	fit.Values, fit.Omitted = n, total-n
-	return out, fit, nil
+	return dst, shape
 }
 
 // cutRuns appends the oldest inputs that fit: the largest cut-off frame
@@ -247,21 +266,30 @@ func included[I comparable](r *core.InputRun[I], cut int64) int {
 }
 
 // appendRuns appends the runs section for cut-off frame cut, keeping at
-// most maxRuns runs, and patches the shape byte. With noCut every run is
-// written, even an empty one; otherwise runs with no value below cut are
-// left out. It returns the values written and whether the packet fits:
-// at most MaxDatagram bytes from start and MaxValues values. It never makes
-// dst longer than start+MaxDatagram, so a caller's buffer of MaxDatagram
-// bytes never grows.
+// most maxRuns runs, and patches the shape byte and the runs-end-at-held
+// flag in the header byte at start. With noCut every run is written, even
+// an empty one; otherwise runs with no value below cut are left out. It
+// returns the values written and whether the packet fits: at most
+// MaxDatagram bytes from start with the tag, and MaxValues values. It never
+// makes dst longer than start+MaxDatagram-TagSize, so a caller's buffer of
+// MaxDatagram bytes never grows.
 func (c *Codec[I]) appendRuns(dst []byte, start, shape int, m *core.Message[I], cut int64, maxRuns int) ([]byte, int, bool) {
-	nr := 0
+	nr, atHeld := 0, true
 	for i := range m.Inputs {
-		if nr < maxRuns && (cut == noCut || included(&m.Inputs[i], cut) > 0) {
+		r := &m.Inputs[i]
+		n := included(r, cut)
+		if nr < maxRuns && (cut == noCut || n > 0) {
 			nr++
+			atHeld = atHeld && endsAtHeld(&m.Held, r.Player, r.Start, n)
 		}
 	}
+	atHeld = atHeld && nr > 0
 	dst[shape] = dst[shape]&31 | byte(min(nr, 7))<<5
-	limit := start + MaxDatagram
+	dst[start] &^= flagAtHeld
+	if atHeld {
+		dst[start] |= flagAtHeld
+	}
+	limit := start + MaxDatagram - TagSize
 	if nr >= 7 {
 		if len(dst)+1 > limit {
 			return dst, 0, false
@@ -278,7 +306,11 @@ func (c *Codec[I]) appendRuns(dst []byte, start, shape int, m *core.Message[I], 
 		kept++
 		vals += n
 		delta := int64(r.Start) - int64(m.Frame)
-		if len(dst)+1+uvarintLen(uint64(n))+uvarintLen(uint64(delta<<1)^uint64(delta>>63)) > limit {
+		need := 1 + uvarintLen(uint64(n))
+		if !atHeld {
+			need += uvarintLen(uint64(delta<<1) ^ uint64(delta>>63))
+		}
+		if len(dst)+need > limit {
 			return dst, vals, false
 		}
 		if n >= 1 && n <= 15 {
@@ -287,13 +319,23 @@ func (c *Codec[I]) appendRuns(dst []byte, start, shape int, m *core.Message[I], 
 			dst = append(dst, byte(r.Player))
 			dst = binary.AppendUvarint(dst, uint64(n))
 		}
-		dst = appendVarint(dst, delta)
+		if !atHeld {
+			dst = appendVarint(dst, delta)
+		}
 		var ok bool
 		if dst, ok = c.appendRun(dst, r.Values[:n], limit); !ok {
 			return dst, vals, false
 		}
 	}
 	return dst, vals, vals <= MaxValues
+}
+
+// endsAtHeld reports whether a run of player p's n values from start ends
+// exactly at the message's Held entry for p, which is not zero: then the
+// packet can leave its start out (flag 0x4).
+func endsAtHeld(held *[core.MaxPlayers]core.Frame, p core.PlayerHandle, start core.Frame, n int) bool {
+	h := held[p&(core.MaxPlayers-1)]
+	return h != 0 && int64(start)+int64(n) == int64(h)
 }
 
 // checkMessage returns an *EncodeError if m has no encoding.

@@ -4,10 +4,14 @@ import (
 	"github.com/rollstep/rollstep/core"
 )
 
-// DecodeInput decodes datagram p, which must be an Input packet of session
-// token, into *m and returns its header. It checks every bound (runs,
-// values, checksums, block hashes, frame ranges) and accepts exactly the
-// encodings AppendInput produces; it never panics.
+// DecodeInput decodes datagram p, which must be an Input packet
+// authenticated with key whose sequence number window expands (see
+// ParseHeader; nil is an empty window, which expands the 16 bits on the
+// wire to themselves), into *m and returns its header. It does not check
+// or update window. It checks every bound (runs, values, checksums, block
+// hashes, frame ranges) and accepts exactly the encodings AppendInput
+// produces; it never panics, and it allocates nothing when it rejects a
+// packet for its header or tag.
 //
 // Ownership: *m belongs to the caller, who reuses it for every packet. The
 // decoder overwrites all of its fields and reuses the backing arrays of
@@ -17,11 +21,22 @@ import (
 // what must outlive it (core's Receive copies what it keeps). Never decode
 // into a message whose slices are shared, such as one from a core.Ready.
 // On error the contents of *m are unspecified, but still owned by m.
-func (c *Codec[I]) DecodeInput(p []byte, token uint64, m *core.Message[I]) (Header, error) {
+func (c *Codec[I]) DecodeInput(p []byte, key Key, window *ReplayWindow, m *core.Message[I]) (Header, error) {
 	r := reader{b: p}
-	hd, ok := r.expect(TypeInput, token)
+	hd, ok := r.expect(TypeInput, key, window)
 	if !ok {
 		return Header{}, r.err
+	}
+	var ext byte
+	if hd.Flags&flagExt != 0 {
+		ext = r.byte1("extension flags")
+		switch {
+		case !r.ok():
+		case ext == 0:
+			r.err = errExtZero
+		case ext&^extAll != 0:
+			r.err = errExtBits
+		}
 	}
 	m.Frame = r.seqFrame(hd.Seq, "frame")
 	at := r.off
@@ -38,14 +53,21 @@ func (c *Codec[I]) DecodeInput(p []byte, token uint64, m *core.Message[I]) (Head
 		r.fail(at, "last held entry is zero", ErrMalformed)
 	}
 	m.Gone = 0
-	if hd.Flags&flagGone != 0 {
+	if ext&extGone != 0 {
 		at := r.off
 		m.Gone = r.u16("gone")
 		if r.ok() && m.Gone == 0 {
 			r.fail(at, "gone flag with empty mask", ErrMalformed)
 		}
 	}
-	m.ChecksumAck = r.relFrame(m.Frame, "checksum ack")
+	m.ChecksumAck = 0
+	if ext&extAck != 0 {
+		at := r.off
+		m.ChecksumAck = r.relFrame(m.Frame, "checksum ack")
+		if r.ok() && m.ChecksumAck == 0 {
+			r.fail(at, "checksum ack of frame 0 is sent as no ack", ErrMalformed)
+		}
+	}
 	m.NoStamp = hd.Flags&flagTiming == 0
 	if r.ok() && !m.NoStamp && !StampDue(hd.Seq) {
 		r.fail(r.off, "timing in a packet where it is not due", ErrMalformed)
@@ -54,12 +76,12 @@ func (c *Codec[I]) DecodeInput(p []byte, token uint64, m *core.Message[I]) (Head
 	if !m.NoStamp {
 		m.Stamp, m.Echo, m.EchoDelay, m.HasEcho = r.timing()
 	}
-	m.Checksums = r.checksums(hd.Flags&flagSums != 0, m.Frame, m.Checksums[:0])
-	r.blocks(hd.Flags&flagBlocks != 0, m.Frame, &m.Blocks, &m.Answer)
+	m.Checksums = r.checksums(ext&extSums != 0, m.Frame, m.Checksums[:0])
+	r.blocks(ext&extBlocks != 0, m.Frame, &m.Blocks, &m.Answer)
 	if nr == 7 {
 		nr += r.count(core.MaxPlayers-7, "runs")
 	}
-	m.Inputs = c.readRuns(&r, nr, m.Frame, m.Inputs[:0])
+	m.Inputs = c.readRuns(&r, nr, m.Frame, &m.Held, hd.Flags&flagAtHeld != 0, m.Inputs[:0])
 	r.end()
 	if r.err != nil {
 		return Header{}, r.err
@@ -149,9 +171,16 @@ func (r *reader) size(what string) int {
 }
 
 // readRuns appends nr runs to dst, reusing the Values arrays found in
-// dst[:cap(dst)].
-func (c *Codec[I]) readRuns(r *reader, nr int, base core.Frame, dst []core.InputRun[I]) []core.InputRun[I] {
+// dst[:cap(dst)]. With atHeld the starts are not on the wire: each run
+// ends at its player's entry of held, which must not be zero. Without it,
+// the runs must not all end there (that encoding is the one with the
+// flag).
+func (c *Codec[I]) readRuns(r *reader, nr int, base core.Frame, held *[core.MaxPlayers]core.Frame, atHeld bool, dst []core.InputRun[I]) []core.InputRun[I] {
 	total := 0
+	allAtHeld := nr > 0
+	if atHeld && nr == 0 && r.ok() {
+		r.fail(r.off, "runs-end-at-held flag without runs", ErrMalformed)
+	}
 	for i := 0; i < nr && r.ok(); i++ {
 		at := r.off
 		head := r.byte1("run head")
@@ -167,17 +196,31 @@ func (c *Codec[I]) readRuns(r *reader, nr int, base core.Frame, dst []core.Input
 			r.fail(at, "more than MaxValues values", ErrTooLarge)
 		}
 		total += n
-		sat := r.off
-		start := r.relFrame(base, "run start")
-		if r.ok() && int64(start)+int64(n)-1 > MaxFrame {
-			r.fail(sat, "run ends past the largest frame", ErrMalformed)
+		player := core.PlayerHandle(head & 15)
+		var start core.Frame
+		if atHeld {
+			h := held[player]
+			if r.ok() && (h == 0 || int64(n) > int64(h)) {
+				r.fail(at, "run cannot end at its player's held entry", ErrMalformed)
+			}
+			start = h - core.Frame(n)
+		} else {
+			sat := r.off
+			start = r.relFrame(base, "run start")
+			if r.ok() && int64(start)+int64(n)-1 > MaxFrame {
+				r.fail(sat, "run ends past the largest frame", ErrMalformed)
+			}
+			allAtHeld = allAtHeld && endsAtHeld(held, player, start, n)
 		}
 		if !r.ok() {
 			break
 		}
 		vals := runValues(dst, n)
 		c.readRun(r, vals)
-		dst = append(dst, core.InputRun[I]{Player: core.PlayerHandle(head & 15), Start: start, Values: vals})
+		dst = append(dst, core.InputRun[I]{Player: player, Start: start, Values: vals})
+	}
+	if !atHeld && allAtHeld && r.ok() {
+		r.fail(r.off, "run starts that the held entries imply", ErrMalformed)
 	}
 	return dst
 }

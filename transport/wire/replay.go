@@ -82,6 +82,34 @@ func (w *ReplayWindow) Accept(seq uint64) error {
 	return nil
 }
 
+// Expand returns the 64-bit sequence number whose low 16 bits are low and
+// that is closest to the newest number the window accepted: within
+// newest-32767 .. newest+32768, moved into 0 .. 2^64-1 at the ends of the
+// range. With nothing accepted (or a nil window) it returns low itself.
+// Non-Hello packets carry only the low 16 bits of their sequence number;
+// the tag covers all 64, so a wrong expansion fails the tag rather than
+// being accepted. A sender whose packets to this window were all lost for
+// more than 32767 numbers in a row can no longer be expanded correctly and
+// fails the tag for good; an endpoint declares such a peer disconnected
+// long before (2.5 s is 150 packets at 60 a second).
+func (w *ReplayWindow) Expand(low uint16) uint64 {
+	if w == nil || !w.started {
+		return uint64(low)
+	}
+	d := int64(int16(low - uint16(w.newest))) // -32768 .. 32767
+	if d == -32768 {
+		d = 32768
+	}
+	s := w.newest + uint64(d)
+	switch {
+	case d < 0 && s > w.newest: // below 0: take the candidate above
+		s += 1 << 16
+	case d > 0 && s < w.newest: // past 2^64-1: take the candidate below
+		s -= 1 << 16
+	}
+	return s
+}
+
 // Newest returns the largest accepted sequence number; ok is false while
 // nothing has been accepted.
 func (w *ReplayWindow) Newest() (seq uint64, ok bool) { return w.newest, w.started }

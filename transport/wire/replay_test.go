@@ -91,3 +91,76 @@ func TestReplayWindowModel(t *testing.T) {
 		}
 	}
 }
+
+func TestReplayWindowExpand(t *testing.T) {
+	tests := []struct {
+		name   string
+		newest uint64 // accepted first, unless empty
+		empty  bool
+		low    uint16
+		want   uint64
+	}{
+		{"empty window", 0, true, 0xbeef, 0xbeef},
+		{"same", 1 << 40, false, 0, 1 << 40},
+		{"next", 1000, false, 1001, 1001},
+		{"reordered", 1000, false, 990, 990},
+		{"across a wrap forward", 0x1fffe, false, 3, 0x20003},
+		{"across a wrap backward", 0x20003, false, 0xfffe, 0x1fffe},
+		{"farthest ahead", 0x10000, false, 0x8000, 0x18000},           // newest + 32768
+		{"farthest behind", 0x18000, false, 0x0001, 0x10001},          // newest - 32767
+		{"one past farthest ahead", 0x10000, false, 0x8001, 0x8001},   // 32769 ahead is 32767 behind
+		{"one past farthest behind", 0x18000, false, 0x0000, 0x20000}, // 32768 behind is 32768 ahead
+		{"near zero, behind would be negative", 5, false, 0xffff, 0xffff},
+		{"near zero, just behind", 5, false, 2, 2},
+		{"near 2^64, ahead would overflow", math.MaxUint64 - 2, false, 3, math.MaxUint64 - 0xffff + 3},
+		{"top of range", math.MaxUint64 - 1, false, 0xffff, math.MaxUint64},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var w ReplayWindow
+			if !tc.empty {
+				_ = w.Accept(tc.newest)
+			}
+			if got := w.Expand(tc.low); got != tc.want {
+				t.Errorf("newest %#x, low %#04x: got %#x, want %#x", tc.newest, tc.low, got, tc.want)
+			}
+		})
+	}
+	var nilWindow *ReplayWindow
+	if got := nilWindow.Expand(7); got != 7 {
+		t.Errorf("nil window: got %d, want 7", got)
+	}
+	// Oracle: the candidate nearest to newest, ties upward, found by
+	// trying newest-32767 .. newest+32768 one by one, clamped to the
+	// uint64 range.
+	r := rand.New(rand.NewPCG(11, 11))
+	for range 20000 {
+		newest := r.Uint64() >> r.IntN(64)
+		if r.IntN(4) == 0 {
+			newest = math.MaxUint64 - r.Uint64N(1<<17)
+		}
+		low := uint16(r.Uint32())
+		var w ReplayWindow
+		_ = w.Accept(newest)
+		got := w.Expand(low)
+		lo := newest - min(newest, 32767)
+		hi := newest + min(math.MaxUint64-newest, 32768)
+		if hi-lo < 65535 { // clamped at an end: extend the other way
+			if lo == 0 {
+				hi = 65535
+			} else {
+				lo = math.MaxUint64 - 65535
+			}
+		}
+		var want uint64
+		for s := lo; ; s++ {
+			if uint16(s) == low {
+				want = s
+				break
+			}
+		}
+		if got != want {
+			t.Fatalf("newest %#x, low %#04x: got %#x, want %#x", newest, low, got, want)
+		}
+	}
+}

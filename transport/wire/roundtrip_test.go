@@ -22,18 +22,26 @@ func testInputRoundTrip[I comparable](t *testing.T, g gen[I]) {
 		}
 		seq := r.Uint64() >> uint(r.IntN(64))
 		var fit Fit
-		buf, fit, err = c.AppendInput(buf[:0], testToken, seq, m)
+		buf, fit, err = c.AppendInput(buf[:0], testKey, seq, m)
 		if err != nil {
 			t.Fatalf("message %d: AppendInput: %v", i, err)
 		}
 		if !fit.Complete() {
 			t.Fatalf("message %d: %d bytes, fit %+v, want complete", i, len(buf), fit)
 		}
-		h, err := c.DecodeInput(buf, testToken, &got)
+		// The receiver's newest accepted number is anywhere within
+		// 32767 below and 32768 above seq.
+		var w ReplayWindow
+		newest := seq + uint64(int64(r.IntN(1<<16))-32768)
+		if i%7 == 0 || (newest > seq) != (newest-seq < 1<<15) {
+			newest = seq // no neighbour on one side of 0 or 2^64-1
+		}
+		_ = w.Accept(newest)
+		h, err := c.DecodeInput(buf, testKey, &w, &got)
 		if err != nil {
 			t.Fatalf("message %d: DecodeInput: %v", i, err)
 		}
-		if h.Type != TypeInput || h.Seq != seq || h.Token != testToken {
+		if h.Type != TypeInput || h.Seq != seq {
 			t.Fatalf("message %d: header %+v, want input seq %d", i, h, seq)
 		}
 		if d := diffMessage(&got, m, seq); d != "" {

@@ -88,7 +88,7 @@ func TestDatagramCap(t *testing.T) {
 			m.Checksums = append(m.Checksums, core.ChecksumReport{Frame: core.Frame(4000 + k), Sum: r.Uint64()})
 		}
 		m.Blocks = core.BlockReport{Frame: 4000, BlockSize: 4096, Hashes: make([]uint64, MaxBlocks)}
-		out, fit, err := c.AppendInput(buf[:0], testToken, uint64(1)<<63, m)
+		out, fit, err := c.AppendInput(buf[:0], testKey, uint64(1)<<63, m)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,7 +98,7 @@ func TestDatagramCap(t *testing.T) {
 		if fit.Values == 0 || fit.Omitted == 0 || !fit.BlocksOmitted || fit.ChecksumsOmitted != 30-MaxChecksums {
 			t.Fatalf("message %d: fit %+v", i, fit)
 		}
-		if _, err := c.DecodeInput(out, testToken, &got); err != nil {
+		if _, err := c.DecodeInput(out, testKey, winAt(1<<63), &got); err != nil {
 			t.Fatalf("message %d: %v", i, err)
 		}
 		checkCut(t, m, &got, fit)
@@ -117,7 +117,7 @@ func TestCapCountsValues(t *testing.T) {
 	for p := range core.MaxPlayers {
 		m.Inputs = append(m.Inputs, core.InputRun[input2]{Player: core.PlayerHandle(p), Values: make([]input2, 2000)})
 	}
-	out, fit, err := c.AppendInput(nil, 1, 1, m)
+	out, fit, err := c.AppendInput(nil, testKey, 1, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestCapCountsValues(t *testing.T) {
 		t.Fatalf("fit %+v", fit)
 	}
 	var got core.Message[input2]
-	if _, err := c.DecodeInput(out, 1, &got); err != nil {
+	if _, err := c.DecodeInput(out, testKey, nil, &got); err != nil {
 		t.Fatal(err)
 	}
 	checkCut(t, m, &got, fit)
@@ -160,17 +160,23 @@ func TestSteadyStateSize(t *testing.T) {
 		frame   core.Frame
 		stamped bool
 		sums    int
-		want    int // datagram bytes including IP and UDP
+		noAck   bool // ChecksumAck zeroed: the endpoint omits an unchanged ack
+		want    int  // datagram bytes including IP and UDP
 	}{
-		{"first minute", 3000, false, 0, 51},
-		{"first minute, stamped", 3000, true, 0, 60},
-		{"after 4.5 minutes", 20000, false, 0, 52},
-		{"after 4.5 minutes, stamped", 20000, true, 0, 62},
-		{"after 4.5 minutes, 1 checksum", 20000, false, 1, 62},
-		{"after 4.5 minutes, 6 checksums", 20000, false, 6, 107},
+		{"first minute", 3000, false, 0, false, 46},
+		{"first minute, stamped", 3000, true, 0, false, 55},
+		{"after 4.5 minutes", 20000, false, 0, false, 46},
+		{"after 4.5 minutes, ack omitted", 20000, false, 0, true, 44},
+		{"after 4.5 minutes, stamped", 20000, true, 0, false, 56},
+		{"after 4.5 minutes, stamped, ack omitted", 20000, true, 0, true, 54},
+		{"after 4.5 minutes, 1 checksum", 20000, false, 1, false, 56},
+		{"after 4.5 minutes, 6 checksums", 20000, false, 6, false, 101},
 	}
 	for _, tc := range cases {
 		m := steadyMessage(tc.frame)
+		if tc.noAck {
+			m.ChecksumAck = 0
+		}
 		for k := range tc.sums {
 			m.Checksums = append(m.Checksums, core.ChecksumReport{Frame: tc.frame - 8 + core.Frame(k), Sum: 0x0123456789abcdef})
 		}
@@ -180,7 +186,7 @@ func TestSteadyStateSize(t *testing.T) {
 		for StampDue(seq) != tc.stamped {
 			seq++
 		}
-		p, _, err := c.AppendInput(nil, testToken, seq, m)
+		p, _, err := c.AppendInput(nil, testKey, seq, m)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -209,14 +215,14 @@ func TestCutRandom(t *testing.T) {
 	}()
 	for i := range 300 {
 		m := randMessage(r, gen64, core.MaxPlayers, 1+r.IntN(300))
-		out, fit, err := c.AppendInput(buf[:0], testToken, uint64(i), m)
+		out, fit, err := c.AppendInput(buf[:0], testKey, uint64(i), m)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(out) > MaxDatagram || cap(out) != MaxDatagram {
 			t.Fatalf("message %d: %d bytes, cap %d", i, len(out), cap(out))
 		}
-		if _, err := c.DecodeInput(out, testToken, &got); err != nil {
+		if _, err := c.DecodeInput(out, testKey, nil, &got); err != nil {
 			t.Fatalf("message %d: %v", i, err)
 		}
 		if fit.Omitted == 0 {
