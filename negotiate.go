@@ -13,8 +13,8 @@ import (
 )
 
 // MaxParams is the most bytes of opaque game parameters a MatchConfig
-// carries, so that an offer fits one datagram.
-const MaxParams = 1024
+// carries, so that an offer fits one datagram: wire.MaxMatchParams.
+const MaxParams = wire.MaxMatchParams
 
 // Defaults for the zero fields of a NegotiationConfig.
 const (
@@ -91,18 +91,24 @@ type NegotiationConfig struct {
 // its acknowledgement, since it only starts after adopting, so the
 // authority completes even when every acknowledgement is lost. Like a
 // session it is driven by Update(now), reads no clock and starts no
-// goroutine. Negotiation packets are not wire packets: a session's
-// endpoint drops late ones as malformed.
+// goroutine. Its packets are wire.Match packets (transport/wire, type 7),
+// authenticated with the token, which never travels; a session's endpoint
+// drops late ones.
 type Negotiation struct {
 	conn      transport.Conn
 	cfg       NegotiationConfig
+	key       wire.Key
 	authority bool
 	peers     []transport.PeerID // the followers, or the authority
 	acked     []bool
 	match     MatchConfig
-	offer     []byte // the encoded offer (authority)
+	digest    [16]byte   // match.Digest(), once the authority offers or the follower adopted
+	offer     wire.Match // the offer (authority)
 	adopt     func(MatchConfig) error
-	buf       []byte
+	buf       []byte     // received datagrams
+	out       []byte     // encoded packets
+	in        wire.Match // the decoded packet, reused
+	seq       uint64     // the sequence number of the next packet sent
 
 	started   bool
 	start     time.Duration
@@ -121,8 +127,9 @@ func NewOffer(conn transport.Conn, cfg NegotiationConfig, followers []transport.
 	}
 	m.Params = append([]byte(nil), m.Params...)
 	n := newNegotiation(conn, cfg, followers)
-	n.authority, n.match = true, m
-	n.offer = appendPacket(nil, kindOffer, cfg.Token, m.Digest(), &m)
+	n.authority, n.match, n.digest = true, m, m.Digest()
+	n.offer = wire.Match{Kind: wire.MatchOffered, Offer: wire.MatchOffer{Players: uint8(m.Players),
+		TickRate: uint16(m.TickRate), Seed: m.Seed, Game: m.Game, Params: m.Params}}
 	n.done = len(followers) == 0
 	return n, nil
 }
@@ -147,8 +154,8 @@ func newNegotiation(conn transport.Conn, cfg NegotiationConfig, peers []transpor
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultNegotiationTimeout
 	}
-	return &Negotiation{conn: conn, cfg: cfg, peers: append([]transport.PeerID(nil), peers...),
-		acked: make([]bool, len(peers)), buf: make([]byte, transport.MaxDatagram)}
+	return &Negotiation{conn: conn, cfg: cfg, key: wire.NewKey(cfg.Token), peers: append([]transport.PeerID(nil), peers...),
+		acked: make([]bool, len(peers)), buf: make([]byte, transport.MaxDatagram), out: make([]byte, 0, transport.MaxDatagram)}
 }
 
 // Config returns the agreed MatchConfig; it is valid once Update reported
@@ -186,7 +193,7 @@ func (n *Negotiation) Update(now time.Duration) (done bool, err error) {
 		n.offered, n.lastOffer = true, now
 		for i, a := range n.peers {
 			if !n.acked[i] {
-				if serr := n.conn.Send(a, n.offer); serr != nil && n.err == nil {
+				if serr := n.send(a, &n.offer); serr != nil && n.err == nil {
 					n.err = serr
 				}
 			}
@@ -209,37 +216,70 @@ func (n *Negotiation) handle(from transport.PeerID, p []byte) {
 	if i < 0 {
 		return
 	}
-	kind, digest, m, err := decodePacket(p, n.cfg.Token)
+	h, err := wire.ParseHeader(p, n.key, nil)
 	if err != nil {
+		return
+	}
+	if h.Type == wire.TypeHello {
 		// A follower's session Hello means it adopted the offer.
-		if h, herr := wire.ParseHeader(p, wire.NewKey(n.cfg.Token), nil); n.authority && herr == nil && h.Type == wire.TypeHello {
+		if n.authority {
 			n.ack(i)
 		}
 		return
 	}
-	switch {
-	case n.authority && kind == kindAck && digest == n.match.Digest():
+	if h.Type != wire.TypeMatch {
+		return
+	}
+	if _, err := wire.DecodeMatch(p, n.key, nil, &n.in); err != nil {
+		return
+	}
+	switch k := n.in.Kind; {
+	case n.authority && k == wire.MatchAccepted && n.in.Digest == n.digest:
 		n.ack(i)
-	case n.authority && kind == kindRefuse && digest == n.match.Digest():
+	case n.authority && k == wire.MatchRefused && n.in.Digest == n.digest:
 		n.err = fmt.Errorf("%w by %v", ErrOfferRefused, from)
-	case !n.authority && kind == kindOffer:
-		reply := kindAck
+	case !n.authority && k == wire.MatchOffered:
+		o := &n.in.Offer
+		m := MatchConfig{Players: int(o.Players), TickRate: int(o.TickRate), Seed: o.Seed, Game: o.Game, Params: o.Params}
+		if m.validate() != nil {
+			return
+		}
+		digest := m.Digest()
+		reply := wire.MatchAccepted
 		if n.done { // a repeated offer: our acknowledgement was lost
-			if digest != n.match.Digest() {
+			if digest != n.digest {
 				return
 			}
-		} else if aerr := n.adopt(m); aerr != nil {
-			n.err, reply = aerr, kindRefuse
 		} else {
-			n.match, n.done = m, true
+			m.Params = nil
+			if len(o.Params) > 0 { // the follower's to keep: n.in is reused
+				m.Params = append([]byte(nil), o.Params...)
+			}
+			if aerr := n.adopt(m); aerr != nil {
+				n.err, reply = aerr, wire.MatchRefused
+			} else {
+				n.match, n.digest, n.done = m, digest, true
+			}
 		}
-		ack := appendPacket(nil, reply, n.cfg.Token, digest, nil)
-		for range 3 { // redundancy: the session's Hellos back it up
-			if serr := n.conn.Send(from, ack); serr != nil {
+		// Redundancy (the session's Hellos back it up), within the offer's
+		// length: a replayed offer must not make this an amplifier.
+		r := wire.Match{Kind: reply, Digest: digest}
+		for range min(3, len(p)/wire.MatchReplySize) {
+			if serr := n.send(from, &r); serr != nil {
 				break
 			}
 		}
 	}
+}
+
+// send encodes m with the next sequence number and sends it to addr.
+func (n *Negotiation) send(addr transport.PeerID, m *wire.Match) error {
+	out, err := wire.AppendMatch(n.out[:0], n.key, n.seq, m)
+	if err != nil {
+		return err // unreachable: Kind is known and Params are validated
+	}
+	n.out, n.seq = out, n.seq+1
+	return n.conn.Send(addr, out)
 }
 
 func (n *Negotiation) ack(i int) {
@@ -252,32 +292,9 @@ func (n *Negotiation) ack(i int) {
 	n.done = true
 }
 
-// Packet kinds and layout: "RSN1", kind, token (8, little-endian), the
-// offer's digest (16); an offer then carries the MatchConfig encoding.
-const (
-	kindOffer  byte = 1
-	kindAck    byte = 2
-	kindRefuse byte = 3
-	headerLen       = 4 + 1 + 8 + 16
-)
-
-var negMagic = [4]byte{'R', 'S', 'N', '1'}
-
-var errNotNegotiation = errors.New("rollstep: not a negotiation packet")
-
-func appendPacket(dst []byte, kind byte, token uint64, digest [16]byte, m *MatchConfig) []byte {
-	dst = append(dst, negMagic[:]...)
-	dst = append(dst, kind)
-	dst = binary.LittleEndian.AppendUint64(dst, token)
-	dst = append(dst, digest[:]...)
-	if m != nil {
-		dst = appendMatch(dst, m)
-	}
-	return dst
-}
-
-// appendMatch appends the canonical encoding of m: players (1), tick rate
-// (2), seed (8), game (16), params length (2), params.
+// appendMatch appends the canonical encoding of m that Digest hashes:
+// players (1), tick rate (2), seed (8), game (16), params length (2),
+// params.
 func appendMatch(dst []byte, m *MatchConfig) []byte {
 	dst = append(dst, byte(m.Players))
 	dst = binary.LittleEndian.AppendUint16(dst, uint16(m.TickRate))
@@ -285,36 +302,4 @@ func appendMatch(dst []byte, m *MatchConfig) []byte {
 	dst = append(dst, m.Game[:]...)
 	dst = binary.LittleEndian.AppendUint16(dst, uint16(len(m.Params)))
 	return append(dst, m.Params...)
-}
-
-// decodePacket decodes a negotiation packet of session token. It never
-// panics; an offer must be complete, in range and match its digest.
-func decodePacket(p []byte, token uint64) (kind byte, digest [16]byte, m MatchConfig, err error) {
-	if len(p) < headerLen || [4]byte(p[:4]) != negMagic || binary.LittleEndian.Uint64(p[5:13]) != token {
-		return 0, digest, m, errNotNegotiation
-	}
-	kind, digest = p[4], [16]byte(p[13:29])
-	body := p[headerLen:]
-	switch kind {
-	case kindAck, kindRefuse:
-		if len(body) != 0 {
-			return 0, digest, m, errNotNegotiation
-		}
-		return kind, digest, m, nil
-	case kindOffer:
-	default:
-		return 0, digest, m, errNotNegotiation
-	}
-	if len(body) < 29 || int(binary.LittleEndian.Uint16(body[27:29])) != len(body)-29 {
-		return 0, digest, m, errNotNegotiation
-	}
-	m = MatchConfig{Players: int(body[0]), TickRate: int(binary.LittleEndian.Uint16(body[1:3])),
-		Seed: binary.LittleEndian.Uint64(body[3:11]), Game: [16]byte(body[11:27])}
-	if len(body) > 29 {
-		m.Params = append([]byte(nil), body[29:]...)
-	}
-	if m.validate() != nil || m.Digest() != digest {
-		return 0, digest, MatchConfig{}, errNotNegotiation
-	}
-	return kind, digest, m, nil
 }

@@ -2,6 +2,7 @@ package rollstep
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"math/rand/v2"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
+	"github.com/rollstep/rollstep/transport/wire"
 )
 
 var offered = MatchConfig{Players: 3, TickRate: 20, Seed: 0xfeed, Game: [16]byte{1, 2, 3}, Params: []byte("map=canyon;units=300")}
@@ -18,18 +20,32 @@ var offered = MatchConfig{Players: 3, TickRate: 20, Seed: 0xfeed, Game: [16]byte
 // or the deadline passes, and returns each side's Negotiation.
 func negotiate(t *testing.T, net *sim.Network, conns []*sim.Endpoint, adopt func(int, MatchConfig) error, until time.Duration) []*Negotiation {
 	t.Helper()
-	cfg := NegotiationConfig{Token: 5}
+	return negotiateTapped(t, net, conns, 5, nil, adopt, until)
+}
+
+// negotiateTapped is negotiate under session token token; when sent is not
+// nil, it appends a copy of every datagram any side sends.
+func negotiateTapped(t *testing.T, net *sim.Network, conns []*sim.Endpoint, token uint64, sent *[][]byte, adopt func(int, MatchConfig) error, until time.Duration) []*Negotiation {
+	t.Helper()
+	cfg := NegotiationConfig{Token: token}
 	var followers []transport.PeerID
-	for _, c := range conns[1:] {
-		followers = append(followers, c.ID())
+	cs := make([]transport.Conn, len(conns))
+	for i, c := range conns {
+		cs[i] = c
+		if sent != nil {
+			cs[i] = tapConn{c, sent}
+		}
+		if i > 0 {
+			followers = append(followers, c.ID())
+		}
 	}
-	a, err := NewOffer(conns[0], cfg, followers, offered)
+	a, err := NewOffer(cs[0], cfg, followers, offered)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ns := []*Negotiation{a}
 	for i := range conns[1:] {
-		n, err := NewAccept(conns[i+1], cfg, conns[0].ID(), func(m MatchConfig) error { return adopt(i+1, m) })
+		n, err := NewAccept(cs[i+1], cfg, conns[0].ID(), func(m MatchConfig) error { return adopt(i+1, m) })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -169,36 +185,132 @@ func TestNegotiateRefusedAndTimeout(t *testing.T) {
 	}
 }
 
-// TestDecodePacketTruncated: every strict prefix of a valid offer, and
-// the offer under another token, is rejected.
-func TestDecodePacketTruncated(t *testing.T) {
-	p := appendPacket(nil, kindOffer, 7, offered.Digest(), &offered)
-	if _, _, m, err := decodePacket(p, 7); err != nil || m.Digest() != offered.Digest() {
-		t.Fatalf("round trip: %v", err)
+// tapConn is a Conn that keeps a copy of every datagram it sends.
+type tapConn struct {
+	transport.Conn
+	sent *[][]byte
+}
+
+func (c tapConn) Send(to transport.PeerID, p []byte) error {
+	*c.sent = append(*c.sent, bytes.Clone(p))
+	return c.Conn.Send(to, p)
+}
+
+// TestNegotiationHidesToken: no offer, acknowledgement or refusal carries
+// the session token; each is a wire Match packet authenticated with it.
+func TestNegotiationHidesToken(t *testing.T) {
+	const token = 0x8877_6655_4433_2211
+	tok := binary.LittleEndian.AppendUint64(nil, token)
+	var sent [][]byte
+	net, _ := sim.New(sim.Config{Seed: 12, Link: sim.LinkConfig{Latency: sim.Latency{Base: 30 * ms}, Loss: 0.3}})
+	conns := []*sim.Endpoint{net.NewEndpoint(), net.NewEndpoint(), net.NewEndpoint()}
+	ns := negotiateTapped(t, net, conns, token, &sent, func(int, MatchConfig) error { return nil }, 10*time.Second)
+	if done, err := ns[0].Update(10 * time.Second); !done || err != nil {
+		t.Fatalf("authority: done %v, %v", done, err)
 	}
-	for n := range len(p) {
-		if _, _, _, err := decodePacket(p[:n], 7); err == nil {
-			t.Fatalf("prefix of %d bytes decoded", n)
+	net2, _ := sim.New(sim.Config{Seed: 13})
+	conns2 := []*sim.Endpoint{net2.NewEndpoint(), net2.NewEndpoint()}
+	negotiateTapped(t, net2, conns2, token, &sent, func(int, MatchConfig) error { return errors.New("no") }, time.Second)
+	kinds := map[wire.MatchKind]int{}
+	var m wire.Match
+	for _, p := range sent {
+		if bytes.Contains(p, tok) {
+			t.Fatalf("packet %x contains the token", p)
 		}
+		if _, err := wire.DecodeMatch(p, wire.NewKey(token), nil, &m); err != nil {
+			t.Fatalf("packet %x: %v", p, err)
+		}
+		kinds[m.Kind]++
 	}
-	if _, _, _, err := decodePacket(p, 8); err == nil {
-		t.Fatal("decoded under another token")
+	if kinds[wire.MatchOffered] == 0 || kinds[wire.MatchAccepted] == 0 || kinds[wire.MatchRefused] == 0 {
+		t.Fatalf("packets of each kind: %v", kinds)
 	}
 }
 
-func FuzzDecodePacket(f *testing.F) {
-	f.Add(appendPacket(nil, kindOffer, 7, offered.Digest(), &offered))
-	f.Add(appendPacket(nil, kindAck, 7, offered.Digest(), nil))
-	f.Add([]byte("RSN1"))
-	f.Fuzz(func(t *testing.T, p []byte) {
-		kind, digest, m, err := decodePacket(p, 7)
-		if err != nil {
+// TestNegotiateOtherToken: a follower under another token ignores the
+// offer, and the authority times out.
+func TestNegotiateOtherToken(t *testing.T) {
+	net, _ := sim.New(sim.Config{Seed: 14})
+	host, guest := net.NewEndpoint(), net.NewEndpoint()
+	a, _ := NewOffer(host, NegotiationConfig{Token: 1, Timeout: time.Second}, []transport.PeerID{guest.ID()}, offered)
+	f, _ := NewAccept(guest, NegotiationConfig{Token: 2}, host.ID(), func(MatchConfig) error {
+		t.Fatal("adopted an offer under another token")
+		return nil
+	})
+	for now := time.Duration(0); now <= time.Second; now += 10 * ms {
+		net.RunUntil(now)
+		if done, err := f.Update(now); done || err != nil {
+			t.Fatalf("follower: done %v, %v", done, err)
+		}
+		if _, err := a.Update(now); err != nil {
+			if !errors.Is(err, ErrNegotiationTimeout) {
+				t.Fatalf("authority: %v, want ErrNegotiationTimeout", err)
+			}
 			return
 		}
-		if kind == kindOffer {
-			if q := appendPacket(nil, kind, 7, digest, &m); !bytes.Equal(q, p) {
-				t.Fatalf("re-encoding differs")
+	}
+	t.Fatal("authority did not time out")
+}
+
+// fakeConn delivers queued datagrams from one address and records what is
+// sent.
+type fakeConn struct {
+	from transport.PeerID
+	in   [][]byte
+	sent [][]byte
+}
+
+func (c *fakeConn) Send(_ transport.PeerID, p []byte) error {
+	c.sent = append(c.sent, bytes.Clone(p))
+	return nil
+}
+
+func (c *fakeConn) Receive(buf []byte) (int, transport.PeerID, bool, error) {
+	if len(c.in) == 0 {
+		return 0, 0, false, nil
+	}
+	n := copy(buf, c.in[0])
+	c.in = c.in[1:]
+	return n, c.from, true, nil
+}
+
+func (c *fakeConn) Close() error { return nil }
+
+// TestNegotiateNoAmplification: a follower's answer to an offer, however
+// often the offer is replayed and however short it is, is never more
+// bytes than the offer; it answers every offer.
+func TestNegotiateNoAmplification(t *testing.T) {
+	key := wire.NewKey(5)
+	for _, params := range []int{0, 17, 18, 47, 48, MaxParams} {
+		for _, refuse := range []bool{false, true} {
+			m := offered
+			m.Params = bytes.Repeat([]byte{'p'}, params)
+			offer, err := wire.AppendMatch(nil, key, 9, &wire.Match{Kind: wire.MatchOffered, Offer: wire.MatchOffer{
+				Players: uint8(m.Players), TickRate: uint16(m.TickRate), Seed: m.Seed, Game: m.Game, Params: m.Params}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := &fakeConn{from: 1}
+			f, _ := NewAccept(c, NegotiationConfig{Token: 5}, 1, func(MatchConfig) error {
+				if refuse {
+					return errors.New("no")
+				}
+				return nil
+			})
+			for i := range 4 {
+				c.in, c.sent = [][]byte{offer}, nil
+				_, _ = f.Update(time.Duration(i) * ms)
+				if refuse && i > 0 {
+					break // refusing is final: later offers go unanswered
+				}
+				total := 0
+				for _, p := range c.sent {
+					total += len(p)
+				}
+				if len(c.sent) == 0 || total > len(offer) {
+					t.Fatalf("params %d, refuse %v, offer %d: %d replies of %d bytes to a %d-byte offer", params, refuse, i, len(c.sent), total, len(offer))
+				}
 			}
 		}
-	})
+	}
 }

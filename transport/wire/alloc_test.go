@@ -32,8 +32,11 @@ func TestAllocs(t *testing.T) {
 	pb, _, _ := c64.AppendInput(nil, testKey, 9, big)
 	hello, _ := AppendHello(nil, testKey, 1, &Hello{Nonce: 1})
 	ka, _ := AppendKeepAlive(nil, testKey, 1, &KeepAlive{Stamp: time.Second, HasEcho: true})
+	offer := Match{Kind: MatchOffered, Offer: MatchOffer{Players: 2, TickRate: 60, Params: make([]byte, MaxMatchParams)}}
+	mp, _ := AppendMatch(nil, testKey, 1, &offer)
 	var (
 		h  Hello
+		mt Match
 		k  KeepAlive
 		w  ReplayWindow
 		sq uint64
@@ -48,6 +51,8 @@ func TestAllocs(t *testing.T) {
 		"DecodeHello":        func() { _, _ = DecodeHello(hello, testKey, nil, &h) },
 		"AppendKeepAlive":    func() { buf, _ = AppendKeepAlive(buf[:0], testKey, 1, &k) },
 		"DecodeKeepAlive":    func() { _, _ = DecodeKeepAlive(ka, testKey, nil, &k) },
+		"AppendMatch":        func() { buf, _ = AppendMatch(buf[:0], testKey, 1, &offer) },
+		"DecodeMatch":        func() { _, _ = DecodeMatch(mp, testKey, nil, &mt) },
 		"ReplayWindow":       func() { sq++; _ = w.Accept(sq); _ = w.Accept(sq) },
 		"Expand":             func() { sq += uint64(w.Expand(uint16(sq))) & 1 },
 		"DecodeInput replay": func() { _, _ = c.DecodeInput(p, testKey, nil, &got); _ = w.Check(9) },
@@ -92,6 +97,7 @@ func TestRejectAllocs(t *testing.T) {
 	var l Leave
 	var q Quality
 	var hr HelloReply
+	var mt Match
 	var w ReplayWindow
 	for _, tc := range cases {
 		key := testKey
@@ -106,6 +112,7 @@ func TestRejectAllocs(t *testing.T) {
 			"DecodeKeepAlive":  func() error { _, err := DecodeKeepAlive(tc.p, key, &w, &k); return err },
 			"DecodeLeave":      func() error { _, err := DecodeLeave(tc.p, key, &w, &l); return err },
 			"DecodeQuality":    func() error { _, err := DecodeQuality(tc.p, key, &w, &q); return err },
+			"DecodeMatch":      func() error { _, err := DecodeMatch(tc.p, key, &w, &mt); return err },
 		}
 		for name, dec := range decoders {
 			err := dec()

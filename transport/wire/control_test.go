@@ -113,6 +113,7 @@ var controlCases = []controlCase{
 	{"keep-alive", TypeKeepAlive, rt(randKeepAlive, AppendKeepAlive, DecodeKeepAlive), dc(DecodeKeepAlive)},
 	{"leave", TypeLeave, rt(randLeave, AppendLeave, DecodeLeave), dc(DecodeLeave)},
 	{"quality", TypeQuality, rt(randQuality, AppendQuality, DecodeQuality), dc(DecodeQuality)},
+	matchCase,
 }
 
 func TestControlRoundTrip(t *testing.T) {

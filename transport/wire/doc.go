@@ -57,15 +57,16 @@
 //
 //	offset  size  field
 //	0       1     Version 2 (bits 6-7) | Type (bits 3-5) | flags (bits 0-2)
-//	1       2     sequence number, low 16 bits; in Hello and HelloReply
-//	        8     the full 64-bit sequence number instead
+//	1       2     sequence number, low 16 bits; in Hello, HelloReply and
+//	        8     Match the full 64-bit sequence number instead
 //	...           body
 //	len-4   4     tag
 //
-// Types: 1 Hello, 2 HelloReply, 3 Input, 4 KeepAlive, 5 Leave, 6 Quality;
-// 0 and 7 are invalid. Flags a type does not define must be zero. The
-// header is 3 bytes (9 in Hello and HelloReply), and every packet is 4
-// bytes of tag longer than its header and body.
+// Types: 1 Hello, 2 HelloReply, 3 Input, 4 KeepAlive, 5 Leave, 6 Quality,
+// 7 Match; 0 is invalid. Flags a type does not define must be zero (no
+// type but Input and KeepAlive defines any). The header is 3 bytes (9 in
+// Hello, HelloReply and Match), and every packet is 4 bytes of tag longer
+// than its header and body.
 //
 // The receiver expands a 16-bit sequence number to the 64-bit value
 // closest to the newest one its ReplayWindow accepted (ReplayWindow.Expand;
@@ -186,9 +187,31 @@
 //	                Frame uvarint: at most 13 bytes
 //	Quality (6)     Frame uvarint, RTT uvarint µs, Jitter uvarint µs,
 //	                LossPermille uvarint (0..1000): at most 30 bytes
+//	Match (7)       see Match negotiation below
 //
 // A ConfigDigest is 32 bytes: Players (1), reserved zero (1), InputSize (2),
 // TickRate (2), ChecksumInterval (2), InputLayout (8), Game (16).
+//
+// # Match negotiation (type 7)
+//
+// Before any session exists, the authority may offer the match
+// configuration and every follower accept or refuse it (the root package's
+// NewOffer and NewAccept). These packets are authenticated like all others,
+// so the session token never travels, and carry the full sequence number:
+// there is no session yet, hence no ReplayWindow. No flags are defined.
+//
+//	Kind         1 byte: 1 offered, 2 accepted, 3 refused
+//	offered      Players 1 byte, TickRate 2, Seed 8, Game 16, uvarint n
+//	             (0..MaxMatchParams, 1024), n bytes of Params: 42 to
+//	             1067 bytes with the header and tag
+//	accepted,    Digest 16 bytes, naming the offer answered:
+//	refused      MatchReplySize (30) bytes with the header and tag
+//
+// Without a replay window anyone can replay a captured offer with the
+// authority's address as its source, and the follower answers it. So an
+// answer must not amplify: one reply is smaller than the smallest offer,
+// and a follower that repeats its reply sends at most as many bytes as
+// the offer it answers.
 //
 // # Size
 //

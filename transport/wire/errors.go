@@ -20,7 +20,7 @@ var (
 	// version this package does not speak.
 	ErrBadVersion = errors.New("wire: unsupported version")
 	// ErrUnknownType means the header names a message type this version does
-	// not define.
+	// not define: type 0.
 	ErrUnknownType = errors.New("wire: unknown message type")
 	// ErrWrongType means a decoder was given a valid packet of another
 	// message type; dispatch on ParseHeader's Type first.
@@ -31,7 +31,8 @@ var (
 	// packets (see ReplayWindow.Expand).
 	ErrWrongToken = errors.New("wire: wrong session token")
 	// ErrTooLarge means the datagram is longer than MaxDatagram, or a count
-	// in it (runs, values, checksums, block hashes) exceeds its bound.
+	// in it (runs, values, checksums, block hashes, match parameter bytes)
+	// exceeds its bound.
 	ErrTooLarge = errors.New("wire: too large")
 	// ErrMalformed means a field holds a value the format forbids: a
 	// non-minimal varint, a frame out of range, a reserved bit or padding

@@ -42,6 +42,7 @@ func TestWriteSeedCorpus(t *testing.T) {
 		"FuzzDecodeInput": "input-2", "FuzzDecodeInputMasked": "input-bool",
 		"FuzzDecodeHello": "hello", "FuzzDecodeHelloReply": "hello-reply",
 		"FuzzDecodeKeepAlive": "keep-alive", "FuzzDecodeLeave": "leave", "FuzzDecodeQuality": "quality",
+		"FuzzDecodeMatch": "match",
 	}
 	for target, name := range targets {
 		dir := filepath.Join("testdata", "fuzz", target)
@@ -166,6 +167,7 @@ func TestSeedCorpus(t *testing.T) {
 		"FuzzDecodeKeepAlive":  dc(DecodeKeepAlive),
 		"FuzzDecodeLeave":      dc(DecodeLeave),
 		"FuzzDecodeQuality":    dc(DecodeQuality),
+		"FuzzDecodeMatch":      dc(DecodeMatch),
 	} {
 		files, err := filepath.Glob(filepath.Join("testdata", "fuzz", target, "*"))
 		if err != nil || len(files) == 0 {

@@ -16,7 +16,7 @@ const MaxDatagram = transport.MaxDatagram
 const Version = 2
 
 // Header lengths: the first byte, then the sequence number, 2 bytes (its
-// low 16 bits) or, in Hello and HelloReply, 8 (all of it).
+// low 16 bits) or, in Hello, HelloReply and Match, 8 (all of it).
 const (
 	shortHeader = 1 + 2
 	longHeader  = 1 + 8
@@ -46,6 +46,9 @@ const (
 	TypeLeave
 	// TypeQuality reports the sender's view of the link (Quality).
 	TypeQuality
+	// TypeMatch negotiates the match configuration before a session
+	// exists (Match).
+	TypeMatch
 	numTypes
 )
 
@@ -64,13 +67,16 @@ func (t Type) String() string {
 		return "leave"
 	case TypeQuality:
 		return "quality"
+	case TypeMatch:
+		return "match"
 	}
 	return "type(" + strconv.Itoa(int(t)) + ")"
 }
 
 // longSeq reports whether packets of type t carry the full 64-bit sequence
-// number: Hello and HelloReply, so that first contact needs no window.
-func (t Type) longSeq() bool { return t == TypeHello || t == TypeHelloReply }
+// number: Hello, HelloReply and Match, so that first contact, and the
+// negotiation before it, need no window.
+func (t Type) longSeq() bool { return t == TypeHello || t == TypeHelloReply || t == TypeMatch }
 
 // Flag bits, the low three bits of a packet's first byte. Their meaning
 // depends on the type; flags a type does not define must be zero.
@@ -106,8 +112,8 @@ type Header struct {
 	Flags uint8
 	// Seq is the sender's full 64-bit packet sequence number for this
 	// direction, expanded from the 16 bits on the wire (or read whole from
-	// a Hello or HelloReply) and confirmed by the tag; feed it to the
-	// ReplayWindow the decoder was given.
+	// a Hello, HelloReply or Match) and confirmed by the tag; feed it to
+	// the ReplayWindow the decoder was given.
 	Seq uint64
 	// Len is the header's length in bytes: the body starts at Len and ends
 	// TagSize bytes before the end of the datagram.
@@ -115,8 +121,8 @@ type Header struct {
 }
 
 // appendHeader appends the header of a packet of type t with the given
-// flags and sequence number: its low 16 bits, or all 64 for Hello and
-// HelloReply.
+// flags and sequence number: its low 16 bits, or all 64 for Hello,
+// HelloReply and Match.
 func appendHeader(dst []byte, t Type, flags byte, seq uint64) []byte {
 	dst = append(dst, Version<<6|byte(t)<<3|flags)
 	if t.longSeq() {

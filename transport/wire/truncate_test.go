@@ -152,7 +152,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"bad version", mod(func(p []byte) []byte { p[0] ^= 0xc0; return p }), ErrBadVersion},
 		{"version 1", mod(func(p []byte) []byte { p[0] = p[0]&0x3f | 1<<6; return p }), ErrBadVersion},
 		{"type zero", mod(func(p []byte) []byte { p[0] &^= 7 << 3; return p }), ErrUnknownType},
-		{"type 7", mod(func(p []byte) []byte { p[0] |= 7 << 3; return p }), ErrUnknownType},
+		{"type 7 (match), input flags", mod(func(p []byte) []byte { p[0] |= 7 << 3; return p }), ErrMalformed},
 		{"undefined flag", mod(func(p []byte) []byte { p[0] = Version<<6 | byte(TypeLeave)<<3 | flagEcho; return p }), ErrMalformed},
 		{"keep-alive flag 0x2", mod(func(p []byte) []byte { p[0] = Version<<6 | byte(TypeKeepAlive)<<3 | 2; return p }), ErrMalformed},
 		{"wrong tag", mod(func(p []byte) []byte { p[len(p)-1] ^= 1; return p }), ErrWrongToken},
