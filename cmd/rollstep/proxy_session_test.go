@@ -101,6 +101,69 @@ func proxiedAddr(ctx context.Context, a, b *net.UDPConn, proxy netip.AddrPort) (
 	return netip.AddrPort{}, ctx.Err()
 }
 
+// newProxiedPeer returns player i of a 2-player rollback match of the
+// fighter game over conn, whose peer 1-i is the other player, closed at
+// the end of the test.
+func newProxiedPeer(t *testing.T, i int, conn transport.Conn) *proxiedPeer {
+	t.Helper()
+	cfg := rollback.Config{
+		Players:  2,
+		Local:    []core.PlayerHandle{core.PlayerHandle(i)},
+		Peers:    []rollback.Peer{{Addr: transport.PeerID(1 - i), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
+		TickRate: 60,
+		Game:     [16]byte{'f', 'i', 'g', 'h', 't', 'e', 'r'},
+		Transport: endpoint.Config{
+			Token: 0x9e0c_5e55_1015_0600,
+			Rand:  rand.NewChaCha8([32]byte{byte(i), 'p', 'r', 'o', 'x', 'y'}),
+		},
+	}
+	p := &proxiedPeer{game: new(recordingFighter)}
+	var err error
+	p.s, err = rollback.NewSession[fighter.State, fighter.Input](cfg, p.game, fighter.New(3), conn)
+	if err != nil {
+		conn.Close()
+		t.Fatalf("rollback.NewSession: %v", err)
+	}
+	t.Cleanup(func() { p.s.Close() })
+	return p
+}
+
+// playProxied runs the sessions of peers on the real clock, paced by a
+// 1 ms ticker, until both have confirmed frame frames-1, failing the test
+// if ctx ends first.
+func playProxied(ctx context.Context, t *testing.T, peers []*proxiedPeer, frames core.Frame) {
+	t.Helper()
+	bots := fighter.BotInputs(3)
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	start := time.Now()
+	for {
+		now := time.Since(start)
+		done := true
+		for i, p := range peers {
+			player := core.PlayerHandle(i)
+			if err := p.s.AddLocalInput(player, bots(player, p.s.Frame())); err != nil {
+				t.Fatalf("peer %d: AddLocalInput: %v", i, err)
+			}
+			if err := p.s.Update(now); err != nil {
+				t.Fatalf("peer %d: Update at %v: %v", i, now, err)
+			}
+			p.events = append(p.events, p.s.Events()...)
+			if c, ok := p.s.ConfirmedFrame(); !ok || c < frames-1 {
+				done = false
+			}
+		}
+		if done {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("%d frames not confirmed in time: frames %d and %d", frames, peers[0].s.Frame(), peers[1].s.Frame())
+		case <-tick.C:
+		}
+	}
+}
+
 // TestRollbackThroughProxy plays two rollback sessions of the fighter game
 // in this process over real UDP sockets on 127.0.0.1, with every datagram
 // passing through the proxy of rollstep proxy, which delays each by 50 ms
@@ -163,56 +226,10 @@ func TestRollbackThroughProxy(t *testing.T) {
 		if err != nil {
 			t.Fatalf("udp.New: %v", err)
 		}
-		cfg := rollback.Config{
-			Players:  2,
-			Local:    []core.PlayerHandle{core.PlayerHandle(i)},
-			Peers:    []rollback.Peer{{Addr: transport.PeerID(1 - i), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
-			TickRate: 60,
-			Game:     [16]byte{'f', 'i', 'g', 'h', 't', 'e', 'r'},
-			Transport: endpoint.Config{
-				Token: 0x9e0c_5e55_1015_0600,
-				Rand:  rand.NewChaCha8([32]byte{byte(i), 'p', 'r', 'o', 'x', 'y'}),
-			},
-		}
-		p := &proxiedPeer{game: new(recordingFighter)}
-		p.s, err = rollback.NewSession[fighter.State, fighter.Input](cfg, p.game, fighter.New(3), conn)
-		if err != nil {
-			conn.Close()
-			t.Fatalf("rollback.NewSession: %v", err)
-		}
-		defer p.s.Close()
-		peers[i] = p
+		peers[i] = newProxiedPeer(t, i, conn)
 	}
-
-	bots := fighter.BotInputs(3)
-	tick := time.NewTicker(time.Millisecond)
-	defer tick.Stop()
 	start := time.Now()
-	for {
-		now := time.Since(start)
-		done := true
-		for i, p := range peers {
-			player := core.PlayerHandle(i)
-			if err := p.s.AddLocalInput(player, bots(player, p.s.Frame())); err != nil {
-				t.Fatalf("peer %d: AddLocalInput: %v", i, err)
-			}
-			if err := p.s.Update(now); err != nil {
-				t.Fatalf("peer %d: Update at %v: %v", i, now, err)
-			}
-			p.events = append(p.events, p.s.Events()...)
-			if c, ok := p.s.ConfirmedFrame(); !ok || c < proxiedFrames-1 {
-				done = false
-			}
-		}
-		if done {
-			break
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("%d frames not confirmed in 30 s: frames %d and %d", proxiedFrames, peers[0].s.Frame(), peers[1].s.Frame())
-		case <-tick.C:
-		}
-	}
+	playProxied(ctx, t, peers, proxiedFrames)
 	elapsed := time.Since(start)
 
 	common := core.Frame(proxiedFrames - 1)
@@ -262,4 +279,74 @@ func TestRollbackThroughProxy(t *testing.T) {
 		t.Errorf("the proxy lost nothing (up %d, down %d): the test proves nothing about loss",
 			r.st.Up.Lost.Packets, r.st.Down.Lost.Packets)
 	}
+}
+
+// TestFirstContactThroughProxy plays a short rollback match like
+// TestRollbackThroughProxy (20 ms each way, 5 % loss), but the host, B,
+// is configured without its client's address: the udp.Conn lists peer A
+// with the zero address and accepts unknown sources, and B's endpoint
+// adopts the proxy's per-client port, which nobody told it, at A's first
+// Hello (first contact). Both sessions must confirm 180 frames with equal
+// checksums within 10 s (about 3.5 s in practice). It is skipped with
+// -short, like TestRollbackThroughProxy.
+func TestFirstContactThroughProxy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real sockets and a few seconds of real time")
+	}
+	const frames = 180
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+
+	socks := [2]*net.UDPConn{listenLoopback(t), listenLoopback(t)}
+	link := sim.LinkConfig{Latency: sim.Latency{Base: 20 * time.Millisecond}, Loss: 0.05}
+	px, err := udpproxy.New(udpproxy.Config{Upstream: socks[1].LocalAddr().String(), Up: link, Down: link, Seed: 7})
+	if err != nil {
+		t.Fatalf("udpproxy.New: %v", err)
+	}
+	pxCtx, cancelProxy := context.WithCancel(ctx)
+	ran := make(chan udpproxy.Stats, 1)
+	go func() {
+		st, _ := px.Run(pxCtx)
+		ran <- st
+	}()
+	defer func() { cancelProxy(); <-ran }()
+
+	client, err := udp.New(socks[0], udp.Config{Peers: []udp.Peer{{ID: 1, Addr: px.Addr().AddrPort()}}})
+	if err != nil {
+		t.Fatalf("udp.New(client): %v", err)
+	}
+	host, err := udp.New(socks[1], udp.Config{Peers: []udp.Peer{{ID: 0}}, AcceptUnknown: true})
+	if err != nil {
+		t.Fatalf("udp.New(host) with an unbound peer: %v", err)
+	}
+	peers := []*proxiedPeer{newProxiedPeer(t, 0, client), newProxiedPeer(t, 1, host)}
+	start := time.Now()
+	playProxied(ctx, t, peers, frames)
+	elapsed := time.Since(start)
+
+	for i, p := range peers {
+		for _, ev := range p.events {
+			switch e := ev.(type) {
+			case core.DesyncEvent[fighter.State]:
+				t.Errorf("peer %d: desync with peer %d at frame %d", i, e.Peer, e.Frame)
+			case rollback.PeerLostEvent:
+				t.Errorf("peer %d: lost peer %d: %+v", i, e.Peer, e)
+			}
+		}
+	}
+	for f := range core.Frame(frames) {
+		if a, b := peers[0].game.sums[f], peers[1].game.sums[f]; a != b {
+			t.Fatalf("frame %d: checksums %#x and %#x differ", f, a, b)
+		}
+	}
+	addr, _ := host.Addr(0)
+	if !addr.IsValid() || addr == px.Addr().AddrPort() || addr == socks[0].LocalAddr().(*net.UDPAddr).AddrPort() {
+		t.Errorf("the host has peer A at %v, want the proxy's port for A", addr)
+	}
+	ts := peers[1].s.Stats().Transport.Peers[0]
+	if ts.FirstContacts != 1 || ts.Rebinds != 0 {
+		t.Errorf("host: FirstContacts %d, Rebinds %d; want 1, 0", ts.FirstContacts, ts.Rebinds)
+	}
+	t.Logf("%d frames agreed in %v; the host learnt A at %v; it dropped %d datagrams to A before (%d ambiguous Hellos)",
+		frames, elapsed.Round(time.Millisecond), addr, host.Stats().DroppedUnbound, peers[1].s.Stats().Transport.Ambiguous)
 }

@@ -66,6 +66,37 @@
 // travels in clear: this keeps off-path senders out, not on-path ones
 // (use DTLS for that).
 //
+// # First contact
+//
+// A host need not know a peer's address in advance (a client behind a NAT
+// or a relay such as rollstep proxy, which opens one port per client): it
+// lists the peer with no address (transport/udp: a Peer with the zero
+// Addr, and AcceptUnknown) and learns it from the peer's first Hello. A
+// Hello from a provisional source that passes the tag, decodes, carries
+// this protocol and the match's configuration digest, and whose nonce is
+// no known peer's, is a first contact when exactly one peer is still
+// waiting for a first Hello (handshaking, no Hello accepted yet): the
+// endpoint rebinds (Rebinder) that peer to the source, counts it in
+// PeerStats.FirstContacts and handles the Hello as the peer's. The
+// reasoning: only a holder of the match token can produce a Hello that
+// passes the tag, so a stranger off the path cannot take the seat; the
+// first valid Hello wins it (if that was a dishonest token holder, the
+// real peer's Hellos are strangers' from then on and its handshake times
+// out, which the host sees); and once the peer's Hello is accepted, its
+// address changes only by the nonce rule above. The same rule applies to
+// a peer whose address was configured: its first Hello from another
+// address (a NAT that maps differently than the matchmaker saw) is
+// adopted too. Like the nonce rule, this keeps off-path senders out, not
+// on-path ones, which can replay a Hello they saw from their own address.
+//
+// When several peers are waiting, a Hello does not say which of them sent
+// it, and the endpoint does not guess: it drops it and counts it in
+// Stats.Ambiguous (the sender repeats its Hello, and is adopted once it is
+// the last one waiting). A host with several peers of unknown address must
+// therefore Bind them (transport/udp.Conn.Bind) from its matchmaker's
+// answers; letting the Hello name the sender's seat would lift this limit
+// and is future work.
+//
 // # Host loop
 //
 // A front end drives one engine e and one endpoint ep from its game loop,

@@ -48,6 +48,7 @@ type Endpoint[I comparable] struct {
 
 	unknown      uint64 // datagrams from transport peers not in the table
 	unknownBytes uint64
+	ambiguous    uint64 // first-contact Hellos while several peers waited
 	polls        uint64
 	pollLimited  uint64
 	statsBuf     []PeerStats
@@ -82,6 +83,9 @@ type peer struct {
 
 	srtt, rttvar time.Duration
 	samples      int
+	// unsampled counts the input and keep-alive packets received since
+	// the last round-trip sample (see observeRTT).
+	unsampled int
 
 	// ackLast is the ChecksumAck of the last input message sent to the
 	// peer, and ackAge the number of input packets sent since it changed
@@ -216,21 +220,51 @@ func (ep *Endpoint[I]) lookup(a transport.PeerID) (int, bool) {
 	return 0, false
 }
 
+// maxSampleWeight bounds how many packets one round-trip sample stands
+// for, so that a sample after a long silence (or a long run of packets
+// whose echo was lost) does not replace the estimate outright: 16, as
+// core's, twice the average gap between the packets that carry timing
+// (wire.StampEvery) and above the largest gap wire.StampDue leaves between
+// them (13 packets). A sample of weight 16 moves the smoothed RTT 88 % of
+// the way to itself.
+const maxSampleWeight = 16
+
 // observeRTT folds one round-trip sample into the smoothed RTT and its
-// mean deviation (RFC 6298 §2).
-func (q *peer) observeRTT(r time.Duration) {
+// mean deviation (RFC 6298 §2), weighted by k, the number of packets
+// received from the peer since the previous sample (this one included),
+// at least 1 and at most maxSampleWeight: the update is applied k times,
+// as if each of those packets had carried the sample. Only one input
+// packet in wire.StampEvery carries timing, so without the weight the
+// estimate would follow a change of the link StampEvery times slower
+// while inputs flow than while keep-alives (each a sample) do; with it,
+// it follows at the rate of packets, as core's estimate of the same peer
+// does (core's peer.observeRTT weights by messages the same way).
+func (q *peer) observeRTT(r time.Duration, k int) {
 	r = max(r, 0)
 	if q.samples == 0 {
 		q.srtt, q.rttvar = r, r/2
 	} else {
-		d := q.srtt - r
-		if d < 0 {
-			d = -d
+		for range min(max(k, 1), maxSampleWeight) {
+			d := q.srtt - r
+			if d < 0 {
+				d = -d
+			}
+			q.rttvar = (3*q.rttvar + d) / 4
+			q.srtt = (7*q.srtt + r) / 8
 		}
-		q.rttvar = (3*q.rttvar + d) / 4
-		q.srtt = (7*q.srtt + r) / 8
 	}
 	q.samples++
+}
+
+// sampled counts one more timed packet (input or keep-alive) received from
+// the peer and, when it echoes a stamp, folds the round trip it measures,
+// weighted by the packets since the previous sample.
+func (q *peer) sampled(now time.Duration, hasEcho bool, echo, echoDelay time.Duration) {
+	q.unsampled++
+	if hasEcho {
+		q.observeRTT(now-echo-echoDelay, q.unsampled)
+		q.unsampled = 0
+	}
 }
 
 // stamp records a Stamp received from the peer at now, for echoes.

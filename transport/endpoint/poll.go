@@ -147,9 +147,7 @@ func (ep *Endpoint[I]) onInput(now time.Duration, i int, h wire.Header, p []byte
 	ep.heard(now, i)
 	m := &ep.msg
 	q.stamp(now, m.Stamp)
-	if m.HasEcho {
-		q.observeRTT(now - m.Echo - m.EchoDelay)
-	}
+	q.sampled(now, m.HasEcho, m.Echo, m.EchoDelay)
 	q.st.InputsReceived++
 	if r != nil {
 		if err := r.Receive(now, core.PeerID(i), m); err != nil {
@@ -175,9 +173,7 @@ func (ep *Endpoint[I]) onKeepAlive(now time.Duration, i int, h wire.Header, p []
 	q.window.Accept(h.Seq)
 	ep.heard(now, i)
 	q.stamp(now, k.Stamp)
-	if k.HasEcho {
-		q.observeRTT(now - k.Echo - k.EchoDelay)
-	}
+	q.sampled(now, k.HasEcho, k.Echo, k.EchoDelay)
 	if now-q.lastSent >= ep.cfg.KeepAliveInterval/2 {
 		return ep.sendKeepAlive(now, i)
 	}
@@ -192,20 +188,32 @@ type Forgetter interface {
 }
 
 // Rebinder is implemented by Conns whose peers' addresses can change, such
-// as transport/udp behind a NAT. Rebind moves peer id to the address from
-// which provisional peer from sent, and forgets from.
+// as transport/udp behind a NAT, or can be learnt at first contact, such as
+// a transport/udp peer listed without an address. Rebind moves peer id to
+// the address from which provisional peer from sent, and forgets from.
 type Rebinder interface {
 	Rebind(id, from transport.PeerID) error
 }
 
 // stranger handles datagram p from address from, which is not in the
-// table. With a Forgetter Conn, a stranger whose datagram does not carry
-// this match's tag (any packet but a Hello of this match) is forgotten, freeing its provisional slot. With a
-// Rebinder Conn, a Hello that repeats the nonce of a connected peer's
-// Hello is that peer at a new address (its NAT mapping changed; a peer
-// repeats its Hello while it hears nothing, see Tick): the endpoint
-// rebinds the peer there and returns its index, so the Hello is handled
-// as the peer's. Other strangers are only counted and never answered.
+// table, and returns the index of the peer it turns out to be, if any, so
+// that the datagram is handled as that peer's. With a Forgetter Conn, a
+// stranger whose datagram does not carry this match's tag (any packet but
+// a Hello of this match) is forgotten, freeing its provisional slot. With
+// a Rebinder Conn, a Hello of this match is that of a peer at a new
+// address in two cases, and the endpoint rebinds the peer there:
+//
+//   - it repeats the nonce of a connected peer's first Hello: the peer's
+//     NAT mapping changed (a peer repeats its Hello while it hears
+//     nothing, see Tick);
+//   - first contact: it carries this match's protocol and configuration
+//     digest, its nonce is no known peer's, and exactly one peer is still
+//     waiting for a first Hello (handshaking, none accepted yet), whose
+//     address the host did not know. When several peers wait, the Hello
+//     does not say which of them sent it, so it is dropped and counted in
+//     Stats.Ambiguous; see the package documentation.
+//
+// Other strangers are only counted and never answered.
 func (ep *Endpoint[I]) stranger(from transport.PeerID, p []byte) (int, bool) {
 	// A stranger has no replay window: only a Hello, which carries its
 	// full sequence number, can pass the tag; any other packet from an
@@ -225,15 +233,33 @@ func (ep *Endpoint[I]) stranger(from transport.PeerID, p []byte) (int, bool) {
 	if _, err := wire.DecodeHello(p, ep.key, nil, &hello); err != nil {
 		return 0, false
 	}
+	waiting, nwaiting := 0, 0
 	for i := range ep.peers {
 		q := &ep.peers[i]
-		if q.state.live() && q.helloSeen && q.theirNonce == hello.Nonce {
-			if rb.Rebind(q.addr, from) != nil {
+		if q.helloSeen && q.theirNonce == hello.Nonce {
+			// A known peer's Hello: rebind it if it is connected; any
+			// other use of its nonce is no first contact.
+			if !q.state.live() || rb.Rebind(q.addr, from) != nil {
 				return 0, false
 			}
 			q.st.Rebinds++
 			return i, true
 		}
+		if q.state == StateHandshaking && !q.helloSeen {
+			waiting, nwaiting = i, nwaiting+1
+		}
 	}
-	return 0, false
+	if nwaiting == 0 || wire.CheckProtocol(hello.Protocol) != nil || wire.Compare(ep.cfg.Digest, hello.Config) != nil {
+		return 0, false
+	}
+	if nwaiting > 1 {
+		ep.ambiguous++
+		return 0, false
+	}
+	q := &ep.peers[waiting]
+	if rb.Rebind(q.addr, from) != nil {
+		return 0, false
+	}
+	q.st.FirstContacts++
+	return waiting, true
 }

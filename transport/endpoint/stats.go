@@ -35,7 +35,8 @@ type PeerStats struct {
 	InputsSent     uint64 // input packets sent
 	KeepAlivesSent uint64 // KeepAlives sent
 	InputsReceived uint64 // input packets handed to the Receiver
-	Rebinds        uint64 // moves to a new address (see Rebinder)
+	Rebinds        uint64 // moves to a new address of a connected peer (see Rebinder)
+	FirstContacts  uint64 // adoptions of the address of the peer's first Hello (see Rebinder)
 
 	Truncated  uint64 // input packets that could not carry the whole message
 	Unsent     uint64 // engine messages not sent: handshake incomplete or peer gone
@@ -73,6 +74,10 @@ type Stats struct {
 	PollLimited  uint64 // Poll calls that stopped at Config.MaxPoll datagrams
 	Unknown      uint64 // datagrams from addresses not in the peer table, dropped
 	UnknownBytes uint64 // their payload bytes
+	// Ambiguous counts Hellos of this match from unknown addresses dropped
+	// because several peers were waiting for a first Hello, so the
+	// sender's seat could not be told (see the package documentation).
+	Ambiguous uint64
 	// Peers has one entry per peer, indexed by core.PeerID. It is owned by
 	// the endpoint and overwritten by the next call of Stats.
 	Peers []PeerStats
@@ -84,7 +89,7 @@ func (ep *Endpoint[I]) Stats() Stats {
 		ep.statsBuf[i] = ep.peerStats(i)
 	}
 	return Stats{Polls: ep.polls, PollLimited: ep.pollLimited, Unknown: ep.unknown,
-		UnknownBytes: ep.unknownBytes, Peers: ep.statsBuf}
+		UnknownBytes: ep.unknownBytes, Ambiguous: ep.ambiguous, Peers: ep.statsBuf}
 }
 
 // Peer returns the counters of peer p; ok is false if p is not in the

@@ -24,7 +24,12 @@ type Peer struct {
 	// ID is the identifier the host uses for the peer.
 	ID transport.PeerID
 	// Addr is the peer's UDP address. IPv4-mapped IPv6 addresses are
-	// treated as the IPv4 address they map.
+	// treated as the IPv4 address they map. The zero AddrPort means the
+	// address is not known yet: the peer is unbound, Send drops what is
+	// sent to it (counted in Stats.DroppedUnbound, without an error), and
+	// it gets an address from Bind, or from Rebind when the layer above
+	// recognises it in a provisional peer (see "Peers whose address is
+	// unknown" in the package documentation).
 	Addr netip.AddrPort
 }
 
@@ -32,7 +37,8 @@ type Peer struct {
 // that drops everything it receives, with the default queue.
 type Config struct {
 	// Peers is the static table of known peers. IDs and addresses must be
-	// unique and addresses valid. The Conn copies the slice.
+	// unique, and each address valid or zero (unbound). The Conn copies
+	// the slice.
 	Peers []Peer
 
 	// AcceptUnknown makes the first datagram from an address that is not
@@ -94,17 +100,21 @@ func (c *Config) Validate() error {
 	addrs := make(map[netip.AddrPort]int, len(c.Peers))
 	for i, p := range c.Peers {
 		field := "Peers[" + strconv.Itoa(i) + "]"
-		if !p.Addr.IsValid() || p.Addr.Port() == 0 {
-			return &ConfigError{field + ".Addr", "address " + p.Addr.String() + " is not a valid host:port"}
-		}
 		if j, dup := ids[p.ID]; dup {
 			return &ConfigError{field + ".ID", p.ID.String() + " is also used by Peers[" + strconv.Itoa(j) + "]"}
+		}
+		ids[p.ID] = i
+		if p.Addr == (netip.AddrPort{}) {
+			continue // unbound: the address is learnt later
+		}
+		if !p.Addr.IsValid() || p.Addr.Port() == 0 {
+			return &ConfigError{field + ".Addr", "address " + p.Addr.String() + " is not a valid host:port or zero"}
 		}
 		a := normalize(p.Addr)
 		if j, dup := addrs[a]; dup {
 			return &ConfigError{field + ".Addr", a.String() + " is also used by Peers[" + strconv.Itoa(j) + "]"}
 		}
-		ids[p.ID], addrs[a] = i, i
+		addrs[a] = i
 	}
 	return nil
 }

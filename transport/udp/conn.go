@@ -64,10 +64,14 @@ func (c *Conn) LocalAddr() net.Addr { return c.pc.LocalAddr() }
 
 // Send writes p as one datagram to the address of peer to. It copies
 // nothing and retains nothing: the datagram is handed to the kernel before
-// Send returns. Send returns a *transport.DatagramSizeError for more than
-// transport.MaxDatagram bytes, a *transport.UnknownPeerError for a PeerID
-// with no address, transport.ErrClosed after Close, and otherwise the
-// error of the socket write, if any.
+// Send returns. A datagram to an unbound peer (one whose address is not
+// known yet, see Peer.Addr) is dropped as if the network lost it and
+// counted in Stats.DroppedUnbound, and Send returns nil: the layer above
+// repeats what matters (transport/endpoint repeats its Hello) until the
+// peer has an address. Send returns a *transport.DatagramSizeError for
+// more than transport.MaxDatagram bytes, a *transport.UnknownPeerError
+// for a PeerID not in the table, transport.ErrClosed after Close, and
+// otherwise the error of the socket write, if any.
 func (c *Conn) Send(to transport.PeerID, p []byte) error {
 	c.mu.Lock()
 	if c.closed {
@@ -79,6 +83,11 @@ func (c *Conn) Send(to transport.PeerID, p []byte) error {
 		return &transport.DatagramSizeError{Size: len(p)}
 	}
 	addr, ok := c.peers.addr(to)
+	if ok && !addr.IsValid() {
+		c.stats.DroppedUnbound++
+		c.mu.Unlock()
+		return nil
+	}
 	c.mu.Unlock()
 	if !ok {
 		return &transport.UnknownPeerError{Peer: to}
@@ -147,7 +156,7 @@ func (c *Conn) Stats() Stats {
 }
 
 // Addr returns the address that peer id is bound to, and whether id is
-// known.
+// known. The address of an unbound peer is the zero AddrPort.
 func (c *Conn) Addr(id transport.PeerID) (netip.AddrPort, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

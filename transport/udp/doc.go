@@ -37,12 +37,35 @@
 //   - Confirm, when the provisional peer's token is good and it is a new
 //     participant;
 //   - Rebind, when the token belongs to a known peer whose address
-//     changed (NAT rebinding): the known PeerID takes over the new
+//     changed (NAT rebinding), or to a peer whose address was unknown
+//     (first contact, below): the known PeerID takes over the new
 //     address and the provisional one is forgotten;
 //   - Forget, when the token is wrong, or a peer leaves.
 //
 // Addresses change only through these calls and Bind; the Conn never
 // follows a peer to a new address on its own.
+//
+// # Peers whose address is unknown
+//
+// A host often cannot know a client's address in advance: behind a NAT
+// or a relay (such as rollstep proxy, which opens one port per client)
+// the address appears only when the client's first datagram does. List
+// such a peer with its ID and the zero Addr, and set AcceptUnknown:
+//
+//	udp.Config{Peers: []udp.Peer{{ID: 0}}, AcceptUnknown: true}
+//
+// The peer is unbound: Send drops what is sent to it (counted in
+// Stats.DroppedUnbound, with a nil error, as if the network lost it) and
+// nothing arrives under its ID. The client's first datagram arrives under
+// a provisional PeerID; transport/endpoint checks that it is a Hello of
+// the match (the token's tag and the match's configuration digest) and,
+// when exactly one of its peers is still waiting for a first Hello,
+// Rebinds that peer to the provisional address. From then on the peer is
+// bound like any other. A host with several peers of unknown address
+// cannot tell which is which from a Hello, so the endpoint refuses to
+// guess: it must Bind them from its matchmaker's answers (or learn them
+// one at a time). A placeholder address would not do: the Conn would send
+// to it, and a datagram from it would be taken for the peer.
 //
 // # The host loop
 //

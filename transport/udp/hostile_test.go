@@ -3,6 +3,7 @@ package udp
 import (
 	"errors"
 	"net"
+	"net/netip"
 	"testing"
 
 	"github.com/rollstep/rollstep/transport"
@@ -124,7 +125,9 @@ func TestNewInvalidConfig(t *testing.T) {
 	}{
 		{"NegativeQueue", Config{QueueLen: -1}, "QueueLen"},
 		{"NegativeMaxUnknown", Config{MaxUnknown: -1}, "MaxUnknown"},
-		{"ZeroAddr", Config{Peers: []Peer{{ID: 1}}}, "Peers[0].Addr"},
+		{"ZeroPort", Config{Peers: []Peer{{ID: 1, Addr: netip.AddrPortFrom(addr.Addr(), 0)}}}, "Peers[0].Addr"},
+		{"NoIP", Config{Peers: []Peer{{ID: 1, Addr: netip.AddrPortFrom(netip.Addr{}, 9)}}}, "Peers[0].Addr"},
+		{"DuplicateUnboundID", Config{Peers: []Peer{{1, addr}, {ID: 1}}}, "Peers[1].ID"},
 		{"DuplicateID", Config{Peers: []Peer{{1, addr}, {1, addr}}}, "Peers[1].ID"},
 	}
 	for _, tt := range tests {

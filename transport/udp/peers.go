@@ -13,6 +13,8 @@ var ErrAddrInUse = errors.New("udp: address bound to another peer")
 
 // entry is one peer of the table.
 type entry struct {
+	// addr is the peer's address, or the zero AddrPort for a peer whose
+	// address is not known yet (unbound).
 	addr netip.AddrPort
 	// provisional is true for a peer created by an unknown source and not
 	// yet confirmed by the layer above.
@@ -20,9 +22,10 @@ type entry struct {
 }
 
 // peerTable maps PeerIDs to addresses and back. Invariants: byAddr and
-// byID hold the same pairs (every byID[id].addr maps back to id), addresses
-// are normalized, and provisional counts the provisional entries, which
-// never exceed maxUnknown.
+// byID hold the same pairs (every valid byID[id].addr maps back to id),
+// except that unbound peers (zero addr) are in byID only, addresses are
+// normalized, and provisional counts the provisional entries, which never
+// exceed maxUnknown.
 type peerTable struct {
 	byID          map[transport.PeerID]entry
 	byAddr        map[netip.AddrPort]transport.PeerID
@@ -74,13 +77,17 @@ func (t *peerTable) lookup(a netip.AddrPort) (transport.PeerID, bool) {
 
 func (t *peerTable) set(id transport.PeerID, e entry) {
 	t.byID[id] = e
-	t.byAddr[e.addr] = id
+	if e.addr.IsValid() {
+		t.byAddr[e.addr] = id
+	}
 }
 
 func (t *peerTable) remove(id transport.PeerID) {
 	e := t.byID[id]
 	delete(t.byID, id)
-	delete(t.byAddr, e.addr)
+	if e.addr.IsValid() {
+		delete(t.byAddr, e.addr)
+	}
 	if e.provisional {
 		t.provisional--
 	}
@@ -134,7 +141,9 @@ func (c *Conn) Confirm(id transport.PeerID) error {
 // layer above calls it when a datagram that arrived under provisional
 // peer from authenticates as peer id (transport/endpoint: a Hello with the
 // session token's tag and peer id's nonce): the peer's NAT mapping
-// changed. Datagrams already queued keep the PeerID they arrived under.
+// changed. It also gives an unbound peer (a Peer with the zero Addr) its
+// address at first contact (transport/endpoint: the first valid Hello
+// while id is the only peer waiting for one). Datagrams already queued keep the PeerID they arrived under.
 // Rebind returns a *transport.UnknownPeerError if either peer is unknown.
 func (c *Conn) Rebind(id, from transport.PeerID) error {
 	c.mu.Lock()

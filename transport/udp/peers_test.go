@@ -135,3 +135,66 @@ func TestPeerHookErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestUnboundPeer walks peers whose address is unknown at New (the zero
+// Addr): a send to one is dropped without an error, the first datagram
+// from a new address arrives under a provisional ID, and Rebind gives the
+// peer that address, as transport/endpoint does at first contact; a
+// second unbound peer gets its address from Bind.
+func TestUnboundPeer(t *testing.T) {
+	b, err := New(listen(t), Config{Peers: []Peer{{ID: 1}, {ID: 2}}, AcceptUnknown: true, FirstUnknown: 100})
+	if err != nil {
+		t.Fatalf("New with unbound peers: %v", err)
+	}
+	t.Cleanup(func() { b.Close() })
+	if addr, ok := b.Addr(1); !ok || addr.IsValid() {
+		t.Fatalf("Addr(1) = %v, %v; want the zero address, true", addr, ok)
+	}
+	if err := b.Send(1, []byte("lost")); err != nil {
+		t.Fatalf("Send to an unbound peer: %v, want nil", err)
+	}
+	if st := b.Stats(); st.DroppedUnbound != 1 || st.DatagramsOut != 0 || st.WriteErrors != 0 {
+		t.Fatalf("after a send to an unbound peer: DroppedUnbound %d, DatagramsOut %d, WriteErrors %d; want 1, 0, 0",
+			st.DroppedUnbound, st.DatagramsOut, st.WriteErrors)
+	}
+
+	// First contact: the client's Hello arrives under provisional peer 100,
+	// and the endpoint adopts its address for peer 1.
+	s1 := listen(t)
+	defer s1.Close()
+	rawSend(t, s1, b, "hello")
+	expectFrom(t, b, "hello", 100)
+	if err := b.Rebind(1, 100); err != nil {
+		t.Fatalf("Rebind(1, 100): %v", err)
+	}
+	if got, _ := b.Addr(1); got != addrOf(s1) {
+		t.Fatalf("Addr(1) = %v, want %v", got, addrOf(s1))
+	}
+	if st := b.Stats(); st.Provisional != 0 {
+		t.Fatalf("Provisional = %d after the rebind, want 0", st.Provisional)
+	}
+	if err := b.Send(1, []byte("welcome")); err != nil {
+		t.Fatal(err)
+	}
+	if got := rawRecv(t, s1); got != "welcome" {
+		t.Fatalf("s1 got %q, want \"welcome\"", got)
+	}
+	rawSend(t, s1, b, "again")
+	expectFrom(t, b, "again", 1)
+
+	// Peer 2 is still unbound; a matchmaker's answer binds it.
+	s2 := listen(t)
+	defer s2.Close()
+	if err := b.Bind(2, addrOf(s2)); err != nil {
+		t.Fatalf("Bind(2): %v", err)
+	}
+	if err := b.Send(2, []byte("hi")); err != nil {
+		t.Fatal(err)
+	}
+	if got := rawRecv(t, s2); got != "hi" {
+		t.Fatalf("s2 got %q, want \"hi\"", got)
+	}
+	if st := b.Stats(); st.DroppedUnbound != 1 {
+		t.Errorf("DroppedUnbound = %d, want 1", st.DroppedUnbound)
+	}
+}

@@ -17,6 +17,9 @@ type Stats struct {
 	// DroppedUnknown counts datagrams from addresses with no peer, dropped
 	// because AcceptUnknown is off or MaxUnknown provisional peers exist.
 	DroppedUnknown uint64
+	// DroppedUnbound counts datagrams Send dropped because their peer has
+	// no address yet (see Peer.Addr).
+	DroppedUnbound uint64
 	// ReadErrors and WriteErrors count failed socket calls.
 	ReadErrors, WriteErrors uint64
 	// Provisional is the number of provisional peers now.
