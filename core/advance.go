@@ -53,6 +53,7 @@ func (e *Engine[S, I]) Advance(now time.Duration) *Ready[I] {
 		r.Stalled = true
 		e.stats.StallTime += dt
 		e.stats.StalledCalls++
+		e.chargeStall(dt)
 	}
 	r.Frame = e.frame
 	e.buildMessages()
@@ -65,6 +66,23 @@ func (e *Engine[S, I]) Advance(now time.Duration) *Ready[I] {
 		r.Events, e.events, e.spareEvents = e.events, e.spareEvents[:0], e.events
 	}
 	return r
+}
+
+// chargeStall adds a stall of dt to every peer that owns a player whose
+// missing input holds the engine back: a remaining player with the fewest
+// inputs held (next[p] == knownEnd()).
+func (e *Engine[S, I]) chargeStall(dt time.Duration) {
+	end := e.knownEnd()
+	var charged uint64 // bit i: peer i already charged
+	for p := 0; p < e.players; p++ {
+		if e.local[p] || e.next[p] != end || (e.agreed[p] && e.next[p] >= e.goneAt[p]) {
+			continue
+		}
+		if i := e.owner[p]; charged&(1<<i) == 0 {
+			charged |= 1 << i
+			e.peers[i].stallTime += dt
+		}
+	}
 }
 
 // event queues ev for the next Ready.

@@ -57,6 +57,9 @@ type peer[I comparable] struct {
 	// like Stats.RollbackDepth (kept out of the fields every message
 	// touches).
 	rollbackDepth [17]uint64
+	// stallTime is the time Advance stalled waiting for this peer's
+	// inputs (see PeerStats.StallTime).
+	stallTime time.Duration
 
 	msg  Message[I]
 	runs []InputRun[I]

@@ -57,6 +57,11 @@ type PeerStats struct {
 	// Advance and their first wrong frames are equal, the peer with the
 	// lowest PeerID is charged, whatever the arrival order.
 	RollbackDepth [17]uint64
+	// StallTime is the part of Stats.StallTime spent waiting for this
+	// peer's inputs: a stall is charged to every peer owning a player
+	// whose input for the frame is missing, so with several such peers the
+	// sum over peers exceeds Stats.StallTime.
+	StallTime time.Duration
 
 	// The engine does not see bytes or packets: the transport fills these.
 	BytesSent       uint64 // bytes sent to the peer
@@ -80,6 +85,7 @@ func (e *Engine[S, I]) Stats() Stats {
 			Connected: !q.gone, RTT: q.srtt, Jitter: q.rttvar, RTTSamples: q.rttSamples,
 			FramesAhead: q.framesAhead, InputLead: q.inputLead, Desynced: q.desynced,
 			Rollbacks: q.rollbacks, ResimFrames: q.resimFrames, RollbackDepth: q.rollbackDepth,
+			StallTime: q.stallTime,
 			Held: never, Acked: never,
 		}
 		for _, p := range q.players {

@@ -98,3 +98,20 @@ func TestRollbackAttributionRule(t *testing.T) {
 		})
 	}
 }
+
+// Stalls are charged to the peer whose inputs are missing: in lockstep
+// (W = 0) with three peers and only the link from node 2 to node 0 slow,
+// node 0 stalls, all of it waiting for node 2, and none for node 1.
+func TestPeerStallTimeOneSlowLink(t *testing.T) {
+	h := newHarness(t, 3, 43, 200, func(i int, c *Config) {
+		c.InputDelay, c.Prediction = 1, 0
+	})
+	h.links[2][0] = link{latency: 70 * time.Millisecond}
+	h.run(100000)
+	h.checkAgreement()
+	st := h.nodes[0].eng.Stats()
+	slow, fast := st.Peers[h.nodes[0].peerID[2]], st.Peers[h.nodes[0].peerID[1]]
+	if st.StallTime == 0 || slow.StallTime != st.StallTime || fast.StallTime != 0 {
+		t.Fatalf("node 0 stalled %v: %v charged to node 2, %v to node 1; want all of it to node 2", st.StallTime, slow.StallTime, fast.StallTime)
+	}
+}
