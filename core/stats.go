@@ -86,7 +86,7 @@ func (e *Engine[S, I]) Stats() Stats {
 			FramesAhead: q.framesAhead, InputLead: q.inputLead, Desynced: q.desynced,
 			Rollbacks: q.rollbacks, ResimFrames: q.resimFrames, RollbackDepth: q.rollbackDepth,
 			StallTime: q.stallTime,
-			Held: never, Acked: never,
+			Held:      never, Acked: never,
 		}
 		for _, p := range q.players {
 			ps.Held = min(ps.Held, e.next[p])
