@@ -30,9 +30,10 @@ type DesyncEvent[S any] struct {
 // until each differing range lies inside one leaf field or is one byte.
 // Paths therefore names exactly the leaf fields whose bytes differ, such as
 // "Units[17].Pos.X", in memory order, at most 16 of them; it never names a
-// field that does not differ. The search takes a round trip per level,
-// about log64(state size) levels per differing field, and is raised once
-// per DesyncEvent.
+// field that does not differ. The search takes about log64(state size)
+// queries per differing field, with up to 16 of them in flight at once,
+// so it lasts a few round trips (16 scattered fields of a 360 KiB state:
+// 41 queries in about 55 messages), and is raised once per DesyncEvent.
 //
 // Incomplete reports that Paths may leave differing fields out, and Reason
 // says why: more than 16 fields differ (Paths holds the first 16), the

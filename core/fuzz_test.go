@@ -63,6 +63,9 @@ func (r *fuzzReader) message(players int) (PeerID, *Message[testInput]) {
 	if r.u8()%8 == 0 {
 		// Usually a well-formed range of the 1 KiB state, sometimes not.
 		n := int(r.u8())*4 + int(r.u8()%8) - 2
+		if r.u8()%4 == 0 {
+			n = sizeOf[testState]() // the first query of a search
+		}
 		m.Blocks = BlockReport{Frame: r.frame(), Offset: int(r.u8()) * 3, Length: n, BlockSize: blockSizeFor(n), Hashes: make([]uint64, r.u8()%70)}
 		if r.u8()%4 != 0 && n > 0 {
 			m.Blocks.Hashes = make([]uint64, blockCount(n))
@@ -74,13 +77,52 @@ func (r *fuzzReader) message(players int) (PeerID, *Message[testInput]) {
 			m.Blocks.BlockSize = int(r.u8())
 		}
 	}
-	if r.u8()%8 == 0 {
-		m.Answer = BlockAnswer{Frame: r.frame(), Offset: int(r.u8()) * 3, Length: int(r.u8())*4 + int(r.u8()%8) - 2, Differ: uint64(r.u32()) << (r.u8() % 40), Unavailable: r.u8()%4 == 0}
+	for i := range m.Answers {
+		if r.u8()%8 == 0 {
+			m.Answers[i] = BlockAnswer{Frame: r.frame(), Offset: int(r.u8()) * 3, Length: int(r.u8())*4 + int(r.u8()%8) - 2, Differ: uint64(r.u32()) << (r.u8() % 40), Unavailable: r.u8()%4 == 0}
+		}
 	}
 	m.Stamp = time.Duration(r.u32())
 	m.HasEcho = r.u8()%2 == 0
 	m.Echo = time.Duration(r.u32())
 	return from, m
+}
+
+// answerPending puts answers to the engine's pending desync queries in m:
+// usually valid, with random masks, sometimes Unavailable.
+func answerPending(r *fuzzReader, h *hunt, m *Message[testInput]) {
+	for k := range min(h.npend, MaxAnswers) {
+		p := &h.pend[(k+int(r.u8()))%h.npend]
+		a := BlockAnswer{Frame: h.frame, Offset: p.off, Length: p.n, Differ: uint64(r.u32())<<32 | uint64(r.u32())}
+		if n := blockCount(p.n); n < 64 && r.u8()%8 != 0 {
+			a.Differ &= 1<<n - 1
+		}
+		if r.u8()%16 == 0 {
+			a.Differ, a.Unavailable = 0, true
+		}
+		m.Answers[k] = a
+	}
+}
+
+// desyncMessage returns a well-formed message of peer id's desync search:
+// answers to our pending queries, and a query of the whole state of an
+// early frame or of a range our replay of the peer's search expects, with
+// hashes of our current state, some changed.
+func desyncMessage(r *fuzzReader, e *Engine[testState, testInput], id PeerID) *Message[testInput] {
+	m := &Message[testInput]{Frame: e.frame}
+	answerPending(r, &e.peers[id].hunt, m)
+	f, rg := Frame(r.u8()%4)*Frame(e.cfg.ChecksumInterval), span{0, sizeOf[testState]()}
+	if mr := &e.peers[id].hunt.theirs; mr.on && len(mr.stack) > 0 && r.u8()%4 != 0 {
+		f, rg = mr.frame, mr.stack[int(r.u8())%len(mr.stack)]
+	}
+	hs := hashBlocks(rawOf(&e.cur, nil), rg, nil)
+	for i := range hs {
+		if r.u8()%4 == 0 {
+			hs[i]++
+		}
+	}
+	m.Blocks = BlockReport{Frame: f, Offset: rg.off, Length: rg.n, BlockSize: blockSizeFor(rg.n), Hashes: hs}
+	return m
 }
 
 // FuzzReceive feeds random message sequences (contradictory, duplicate,
@@ -104,6 +146,14 @@ func FuzzReceive(f *testing.F) {
 		now := time.Duration(0)
 		for i := 0; len(r.b) > 0 && i < 200; i++ {
 			from, m := r.message(3)
+			if from >= 0 && int(from) < len(e.peers) {
+				switch r.u8() % 8 {
+				case 0:
+					answerPending(r, &e.peers[from].hunt, m)
+				case 1, 2:
+					m = desyncMessage(r, e, from)
+				}
+			}
 			err := e.Receive(now, from, m)
 			if err != nil && !errors.Is(err, ErrBadMessage) && !errors.Is(err, ErrUnknownPeer) && !errors.Is(err, ErrPeerGone) {
 				t.Fatalf("undocumented error: %v", err)
@@ -115,6 +165,13 @@ func FuzzReceive(f *testing.F) {
 				_ = e.SetInputDelay(0, int(r.u8()%10))
 			case 2:
 				_ = e.SetPrediction(int(r.u8() % 10))
+			case 3:
+				// A desync search of an early frame, so that answerPending
+				// has queries to answer.
+				if id := PeerID(r.u8() % 2); !e.peers[id].gone && !e.peers[id].hunt.active {
+					st := e.cur
+					e.startHunt(id, Frame(r.u8()%4)*Frame(e.cfg.ChecksumInterval), &st)
+				}
 			}
 			now += time.Millisecond
 			before := e.Frame()
@@ -153,10 +210,11 @@ func TestReceiveRejects(t *testing.T) {
 		{"query-past-state", 0, Message[testInput]{Blocks: BlockReport{Offset: 1000, Length: 25, BlockSize: 1, Hashes: make([]uint64, 25)}}, ErrBadMessage},
 		{"query-block-size", 0, Message[testInput]{Blocks: BlockReport{Length: 1024, BlockSize: 8, Hashes: make([]uint64, 128)}}, ErrBadMessage},
 		{"query-negative-frame", 0, Message[testInput]{Blocks: BlockReport{Frame: -1, Length: 8, BlockSize: 1, Hashes: make([]uint64, 8)}}, ErrNegativeFrame},
-		{"answer-mask", 0, Message[testInput]{Answer: BlockAnswer{Length: 8, Differ: 1 << 8}}, ErrBadMessage},
-		{"answer-unavailable-mask", 0, Message[testInput]{Answer: BlockAnswer{Length: 8, Differ: 1, Unavailable: true}}, ErrBadMessage},
-		{"answer-negative-length", 0, Message[testInput]{Answer: BlockAnswer{Length: -1}}, ErrBadMessage},
-		{"answer-far-future", 0, Message[testInput]{Answer: BlockAnswer{Frame: 1 << 20, Length: 1}}, ErrFarFuture},
+		{"answer-mask", 0, Message[testInput]{Answers: [MaxAnswers]BlockAnswer{{Length: 8, Differ: 1 << 8}}}, ErrBadMessage},
+		{"answer-unavailable-mask", 0, Message[testInput]{Answers: [MaxAnswers]BlockAnswer{{Length: 8, Differ: 1, Unavailable: true}}}, ErrBadMessage},
+		{"answer-negative-length", 0, Message[testInput]{Answers: [MaxAnswers]BlockAnswer{{Length: -1}}}, ErrBadMessage},
+		{"answer-far-future", 0, Message[testInput]{Answers: [MaxAnswers]BlockAnswer{{Frame: 1 << 20, Length: 1}}}, ErrFarFuture},
+		{"last-answer-past-state", 0, Message[testInput]{Answers: [MaxAnswers]BlockAnswer{{Length: 1}, {}, {}, {Offset: 1 << 20, Length: 1}}}, ErrBadMessage},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e, err := NewEngine[testState, testInput](c, &testGame{}, &testState{})

@@ -37,15 +37,18 @@ type Message[I comparable] struct {
 	// 0 acknowledges nothing, so a transport may send 0 in place of an
 	// unchanged ack.
 	ChecksumAck Frame
-	// Blocks, when Blocks.Hashes is not empty, is the sender's pending
-	// query while it narrows a desync down to fields: the hashes of the
-	// blocks of one byte range of its state after a frame whose checksums
-	// disagreed. It is repeated in every message until Answer arrives.
+	// Blocks, when Blocks.Hashes is not empty, is one of the sender's
+	// pending queries while it narrows a desync down to fields: the hashes
+	// of the blocks of one byte range of its state after a frame whose
+	// checksums disagreed. The sender keeps up to 16 queries pending and
+	// puts one in each message, the one sent least recently, so each is
+	// repeated every few messages until its answer arrives.
 	Blocks BlockReport
-	// Answer, when Answer.Length is not zero, tells the receiver which
-	// blocks of its newest query (Blocks) differ from the sender's state.
-	// It is repeated in several messages after each copy of the query.
-	Answer BlockAnswer
+	// Answers are the sender's answers to the receiver's queries (Blocks),
+	// the most recently asked first; an entry with Length 0 is no answer,
+	// and the engine fills the entries from the first. Each answer is
+	// repeated in several messages after each copy of its query.
+	Answers [MaxAnswers]BlockAnswer
 	// Stamp is the sender's now when it built the message, unless
 	// NoStamp.
 	Stamp time.Duration
@@ -63,6 +66,10 @@ type Message[I comparable] struct {
 	// and Stamp, Echo and EchoDelay zero. Engines never set it.
 	NoStamp bool
 }
+
+// MaxAnswers is the number of answers to desync search queries one
+// Message carries (Message.Answers).
+const MaxAnswers = 4
 
 // InputRun is a player's inputs for consecutive frames Start, Start+1, ...
 type InputRun[I comparable] struct {

@@ -7,106 +7,105 @@ import "slices"
 // detection (the querier) and answers its peers' searches (the answerer):
 //
 //  1. On a desync with peer p at frame F, the querier copies its retained
-//     state after F (q.snap) and pushes the whole state as a range known
-//     to differ.
-//  2. It pops the next range in memory order. A range inside one leaf
-//     field names that field. Any other range becomes the query: its
-//     Length is cut into at most 64 blocks of ceil(Length/64) bytes, and
-//     Message.Blocks carries their hashes in every message to p until the
-//     answer arrives.
+//     state after F (q.snap); the whole state is the first range known to
+//     differ.
+//  2. A range inside one leaf field names that field. Any other range is
+//     unresolved, and becomes a query: its Length is cut into at most 64
+//     blocks of ceil(Length/64) bytes. The querier keeps up to
+//     maxInFlight queries pending, always the lowest unresolved ranges in
+//     memory order that are not pending yet, and puts one of them in each
+//     message to p (Message.Blocks), the one sent least recently, so each
+//     rides in every few messages until its answer arrives.
 //  3. The answerer hashes the same blocks of its own state after F and
-//     sets bit i of Message.Answer.Differ for each block that differs; it
-//     repeats the answer in the next answerResends messages after each copy
-//     of the query it receives. A query for a frame it has not confirmed
+//     sets bit i of the answer's Differ for each block that differs. It
+//     answers every query it receives, keeps every answer of the peer's
+//     search (q.answers), and repeats one in the next answerResends
+//     messages after each copy of its query, up to MaxAnswers answers a
+//     message (Message.Answers). A query for a frame it has not confirmed
 //     yet waits; one for a frame whose state it no longer holds gets an
 //     Unavailable answer.
-//  4. The querier pushes the differing blocks and goes on at step 2.
-//     Blocks shrink 64-fold per round, so a range reaches one leaf field
-//     or single bytes after about log64(size) rounds.
+//  4. The querier replaces the answered range by its differing blocks and
+//     goes on at step 2. Blocks shrink 64-fold per round, so a range
+//     reaches one leaf field or single bytes after about log64(size)
+//     rounds, and the pending queries overlap those rounds' round trips.
 //
-// It stops with a DesyncFieldsEvent when no range is left, when it has
-// found more than maxPaths fields, after maxQueries queries, on an
-// Unavailable answer, or when the peer is declared disconnected. Every
-// named field holds a byte whose hash differs, so no name is guessed.
-// Queries and answers are pure functions of the range and the two states,
-// so loss, duplication and reordering only delay the search: a stale or
-// duplicate answer does not match the pending query and is dropped, and a
-// duplicate query gets the same answer.
+// Answers arrive in any order, so fields may be named above a range that
+// is still unresolved. They wait in search.ahead and join search.paths,
+// which is in memory order, once every range below them is resolved: the
+// named fields are always the first ones in memory, whatever the order of
+// the answers and wherever the search stops.
 //
-// # The answerer's copies
+// It stops with a DesyncFieldsEvent when no range is unresolved, when
+// more than maxPaths fields are named in paths, when maxQueries queries
+// were made and none is pending, on an Unavailable answer, or when the
+// peer is declared disconnected. Every named field holds a byte whose
+// hash differs, so no name is guessed. Queries and answers are pure
+// functions of the range and the two states, so loss, duplication and
+// reordering only delay the search: an answer that matches no pending
+// query is dropped, and a duplicate query gets the same answer.
 //
-// The peers may detect the desync at different frames (checksum reports
-// arrive out of order), so the answerer may be asked about a frame it
-// holds no detection copy of. It answers from, in order: a copy of its
-// state after F already held for any search (its own detections' copies,
-// and the copies below; one per frame, shared), else its retained
-// snapshots (Config.SnapshotRetention), which roll over during a long
-// search. So the first time it answers a query from the retained
-// snapshots, it keeps a copy of that state (mirror.copy) for the rest of
-// the peer's search.
+// Which queries are made, and so the result, does not depend on the
+// order of the answers unless a bound stops the search: then a query may
+// have gone to a range above one that an answer still on its way would
+// have split, and the search ends with fewer fields named than one query
+// at a time would have (never different ones). Once more than maxPaths
+// fields are known, ranges above the (maxPaths+1)-th are not queried:
+// they cannot change the result.
 //
-// The answerer knows when that search ends because it replays it (mirror):
-// the querier's next query is a pure function of the answers it got,
-// which the answerer computed, so running the same steps 2 and 4 on its
-// own answers yields the query the peer sends next, and the point where
-// its search stops. The copy is released then (the final answer stays in
-// the answer cache, q.ans), when the peer is declared gone (at the next
-// confirmed frame), or when the peer starts a search at another frame. A
-// query that is neither the cached one nor the one the replay expects is
-// stale, as the querier asks the next only once it has the previous
-// answer, so it is not answered: the cache keeps serving the current one
-// and no released copy is needed again.
-//
-// Memory bound: besides its detection copies, an engine holds at most
-// maxLent such copies (distinct frames) at once, whatever the number of
-// peers and the length of the match. A query for yet another frame is
-// answered from the retained snapshots, as without the copies, and its
-// search may end with the peer's state expired.
+// The answerer's side, and how it knows when the querier's search has
+// ended, is in narrow_answer.go.
 
 const (
-	maxQueries    = 64 // queries per search
-	answerResends = 4  // messages that repeat an answer after each query
-	maxLent       = 2  // copies held to answer peers' searches at once
+	maxQueries  = 64 // queries per search
+	maxInFlight = 16 // queries pending at once
 )
 
 // span is a byte range [off, off+n) of the state.
 type span struct{ off, n int }
 
+// named is a field named at byte off of the state.
+type named struct {
+	off  int
+	path string
+}
+
 // search is the progress of one desync search of the state after frame:
-// the querier's own, or the answerer's replay of it. stack holds ranges
-// known to differ, the next one (lowest in memory) on top, so paths come
-// out in memory order; queries counts the queries made.
+// the querier's own, or the answerer's replay of it. stack holds the
+// unresolved ranges (known to differ, not inside one leaf field, not
+// answered yet; the querier's pending queries among them), disjoint,
+// sorted by offset with the lowest on top (last). paths are the fields
+// named below every unresolved range, in memory order, each once; ahead
+// are those named above the lowest one, sorted by offset, each once, at
+// most maxPaths+1-len(paths) of them (the lowest). queries counts the
+// queries made (the querier) or answered (the replay).
 type search struct {
 	frame   Frame
 	stack   []span
 	queries int
 	paths   []string
+	ahead   []named
 	reason  string // why the search stopped early, or ""
 }
 
 // hunt is one engine's search for the fields that differ from one peer,
 // and its replay of the peer's search of ours (theirs). While active,
-// query is the pending range and hashes our hashes of its blocks (a fresh
-// array per query, as messages share it).
+// pend[:npend] are the pending queries, in the order they were made.
 type hunt struct {
 	active bool
 	search
-	query  span
-	hashes []uint64
+	pend   [maxInFlight]query
+	npend  int
+	sends  int // messages that carried a query of this search
 	theirs mirror
 }
 
-// mirror is the answerer's replay of the peer's search. While on, the
-// replay is in step with the peer's search of frame: done reports that
-// the peer's search has ended, else want is the query the peer sends
-// next; the query answered last is the one in q.ans. copy is our state
-// after frame, kept from the retained snapshots for the rest of the
-// peer's search (read-only, shared by frame like q.snap), or nil.
-type mirror struct {
-	on, done bool
-	search
-	want span
-	copy []byte
+// query is a pending query of range span: hashes are our hashes of its
+// blocks (a fresh array per query, as messages share it), sent the value
+// of hunt.sends when a message last carried it (0: never).
+type query struct {
+	span
+	hashes []uint64
+	sent   int
 }
 
 // blockSizeFor returns the block size that cuts a range of length bytes
@@ -129,47 +128,105 @@ func hashBlocks(b []byte, r span, dst []uint64) []uint64 {
 	return dst
 }
 
-// begin resets s to a search of frame f of a state of size bytes, keeping
-// the stack's array.
-func (s *search) begin(f Frame, size int) {
-	*s = search{frame: f, stack: append(s.stack[:0], span{0, size})}
+// beginSearch resets s to a search of frame f of a state of S, whose
+// whole range differs, keeping the arrays of stack and ahead.
+func beginSearch[S any](s *search, f Frame) {
+	*s = search{frame: f, stack: s.stack[:0], ahead: s.ahead[:0]}
+	addRange[S](s, span{0, sizeOf[S]()}, 0)
+	s.settle()
 }
 
-// nextQuery pops ranges until one needs a query and returns it, counted;
-// ok is false when the search is over (s.reason says why if it stopped
-// early). Ranges inside one leaf field of S become paths.
-func nextQuery[S any](s *search) (r span, ok bool) {
-	for len(s.stack) > 0 && len(s.paths) <= maxPaths {
-		r := s.stack[len(s.stack)-1]
-		first, _ := fieldAtOf[S](r.off)
-		if last, _ := fieldAtOf[S](r.off + r.n - 1); first == last {
-			s.stack = s.stack[:len(s.stack)-1]
-			if len(s.paths) == 0 || s.paths[len(s.paths)-1] != first {
-				s.paths = append(s.paths, first)
-			}
-			continue
+// leafOf returns the leaf field holding all of range r, if one does.
+func leafOf[S any](r span) (string, bool) {
+	first, _ := fieldAtOf[S](r.off)
+	last, _ := fieldAtOf[S](r.off + r.n - 1)
+	return first, first == last
+}
+
+// addRange records range r, known to differ: a range inside one leaf
+// field names it, any other goes into the stack at index i, which must
+// keep the stack sorted. It returns the index past r's.
+func addRange[S any](s *search, r span, i int) int {
+	if path, ok := leafOf[S](r); ok {
+		s.name(r.off, path)
+		return i
+	}
+	s.stack = slices.Insert(s.stack, i, r)
+	return i + 1
+}
+
+// name records field path, named at byte off.
+func (s *search) name(off int, path string) {
+	i, _ := slices.BinarySearchFunc(s.ahead, off, func(a named, off int) int { return a.off - off })
+	if (i > 0 && s.ahead[i-1].path == path) || (i < len(s.ahead) && s.ahead[i].path == path) {
+		return // another part of a field named already
+	}
+	s.ahead = slices.Insert(s.ahead, i, named{off, path})
+}
+
+// find returns the index of range r in the stack.
+func (s *search) find(r span) (int, bool) {
+	// The stack is sorted by decreasing offset.
+	i, ok := slices.BinarySearchFunc(s.stack, r.off, func(x span, off int) int { return off - x.off })
+	return i, ok && s.stack[i] == r
+}
+
+// apply applies answer differ to unresolved range r: each differing
+// block names a field or becomes an unresolved range. It reports false,
+// changing nothing, when r is not unresolved.
+func apply[S any](s *search, r span, differ uint64) bool {
+	i, ok := s.find(r)
+	if !ok {
+		return false
+	}
+	s.stack = slices.Delete(s.stack, i, i+1)
+	bs := blockSizeFor(r.n)
+	for b := blockCount(r.n) - 1; b >= 0; b-- { // highest first, keeping the order
+		if differ&(1<<b) != 0 {
+			lo := r.off + b*bs
+			i = addRange[S](s, span{lo, min(bs, r.off+r.n-lo)}, i)
 		}
+	}
+	s.settle()
+	return true
+}
+
+// settle moves the fields named below every unresolved range to paths and
+// keeps in ahead only the fields that may still be among the first
+// maxPaths+1.
+func (s *search) settle() {
+	k := 0
+	for ; k < len(s.ahead) && (len(s.stack) == 0 || s.ahead[k].off < s.stack[len(s.stack)-1].off); k++ {
+		if p := s.ahead[k].path; len(s.paths) == 0 || s.paths[len(s.paths)-1] != p {
+			s.paths = append(s.paths, p)
+		}
+	}
+	s.ahead = slices.Delete(s.ahead, 0, k)
+	if keep := max(0, maxPaths+1-len(s.paths)); len(s.ahead) > keep {
+		s.ahead = s.ahead[:keep]
+	}
+}
+
+// needless reports whether range r is above the first maxPaths+1 fields
+// named, so that its answer cannot change the result.
+func (s *search) needless(r span) bool {
+	n := len(s.ahead)
+	return n > 0 && len(s.paths)+n > maxPaths && r.off > s.ahead[n-1].off
+}
+
+// over reports whether the search has ended, with inFlight queries
+// pending; it sets reason when the query bound stopped it.
+func (s *search) over(inFlight int) bool {
+	switch {
+	case len(s.paths) > maxPaths || len(s.stack) == 0:
+		return true
+	case inFlight == 0:
 		if s.queries == maxQueries {
 			s.reason = "the search reached its bound of 64 queries"
-			return span{}, false
 		}
-		s.stack = s.stack[:len(s.stack)-1]
-		s.queries++
-		return r, true
+		return true
 	}
-	return span{}, false
-}
-
-// push applies the answer differ to query r: each differing block becomes
-// a range, the lowest on top.
-func (s *search) push(r span, differ uint64) {
-	bs := blockSizeFor(r.n)
-	for i := blockCount(r.n) - 1; i >= 0; i-- {
-		if differ&(1<<i) != 0 {
-			lo := r.off + i*bs
-			s.stack = append(s.stack, span{lo, min(bs, r.off+r.n-lo)})
-		}
-	}
+	return false
 }
 
 // startHunt begins the search for the fields that differ from peer id at
@@ -182,8 +239,8 @@ func (e *Engine[S, I]) startHunt(id PeerID, f Frame, st *S) {
 	}
 	q.snap, q.snapFrame = e.snapAfter(f, st), f
 	h := &q.hunt
-	h.active, h.query, h.hashes = true, span{}, nil
-	h.begin(f, len(q.snap))
+	h.active, h.npend, h.sends = true, 0, 0
+	beginSearch[S](&h.search, f)
 	e.huntNext(id)
 }
 
@@ -198,74 +255,61 @@ func (e *Engine[S, I]) snapAfter(f Frame, st *S) []byte {
 	return rawOf(st, nil)
 }
 
-// heldSnap returns the copy of our state after frame f held for a desync
-// search, or nil; lent reports that it is held only for a peer's search
-// (a mirror.copy). The copies are read-only once made.
-func (e *Engine[S, I]) heldSnap(f Frame) (b []byte, lent bool) {
-	for i := range e.peers {
-		if q := &e.peers[i]; q.snap != nil && q.snapFrame == f {
-			return q.snap, false
-		}
-	}
-	for i := range e.peers {
-		if m := &e.peers[i].hunt.theirs; m.copy != nil && m.frame == f {
-			return m.copy, true
-		}
-	}
-	return nil, false
-}
-
-// lentCopies returns the number of distinct copies held to answer the
-// peers' searches (one per frame, as they are shared), at most maxLent.
-func (e *Engine[S, I]) lentCopies() int {
-	n := 0
-	for i := range e.peers {
-		m := &e.peers[i].hunt.theirs
-		if m.copy == nil {
-			continue
-		}
-		shared := false
-		for j := range i {
-			if o := &e.peers[j].hunt.theirs; o.copy != nil && o.frame == m.frame {
-				shared = true
-				break
-			}
-		}
-		if !shared {
-			n++
-		}
-	}
-	return n
-}
-
-// releaseGone drops the copies held to answer peers declared gone: they
-// will never query again.
-func (e *Engine[S, I]) releaseGone() {
-	for i := range e.peers {
-		if q := &e.peers[i]; q.gone && q.hunt.theirs.on {
-			q.hunt.theirs.on, q.hunt.theirs.copy = false, nil
-		}
-	}
-}
-
-// huntNext pops ranges until one needs a query, or ends the search.
+// huntNext makes queries of the lowest unresolved ranges not pending
+// until maxInFlight are pending, or ends the search.
 func (e *Engine[S, I]) huntNext(id PeerID) {
 	q := &e.peers[id]
 	h := &q.hunt
-	r, ok := nextQuery[S](&h.search)
-	if !ok {
-		e.huntDone(id)
-		return
+	for i := len(h.stack) - 1; i >= 0 && h.npend < maxInFlight && h.queries < maxQueries; i-- {
+		r := h.stack[i]
+		if h.needless(r) {
+			break // and so is every range above
+		}
+		if h.pending(r) >= 0 {
+			continue
+		}
+		h.queries++
+		// A new array: the previous ones may still be in a Ready's message.
+		h.pend[h.npend] = query{span: r, hashes: hashBlocks(q.snap, r, make([]uint64, 0, blockCount(r.n)))}
+		h.npend++
 	}
-	h.query = r
-	// A new array: the previous one may still be in a Ready's message.
-	h.hashes = hashBlocks(q.snap, r, make([]uint64, 0, blockCount(r.n)))
+	if h.over(h.npend) {
+		e.huntDone(id)
+	}
 }
 
-// huntAnswer applies the peer's answer to our pending query.
+// pending returns the index of range r among the pending queries, or -1.
+func (h *hunt) pending(r span) int {
+	for k := range h.npend {
+		if h.pend[k].span == r {
+			return k
+		}
+	}
+	return -1
+}
+
+// nextSend returns the pending query the next message carries, the one
+// sent least recently (a new one first), and marks it sent.
+func (h *hunt) nextSend() *query {
+	k := 0
+	for j := 1; j < h.npend; j++ {
+		if h.pend[j].sent < h.pend[k].sent {
+			k = j
+		}
+	}
+	h.sends++
+	h.pend[k].sent = h.sends
+	return &h.pend[k]
+}
+
+// huntAnswer applies the peer's answer to one of our pending queries.
 func (e *Engine[S, I]) huntAnswer(id PeerID, a *BlockAnswer) {
 	h := &e.peers[id].hunt
-	if !h.active || a.Frame != h.frame || a.Offset != h.query.off || a.Length != h.query.n {
+	if !h.active || a.Frame != h.frame {
+		return
+	}
+	k := h.pending(span{a.Offset, a.Length})
+	if k < 0 {
 		return // stale, duplicate or not ours
 	}
 	if a.Unavailable {
@@ -274,7 +318,10 @@ func (e *Engine[S, I]) huntAnswer(id PeerID, a *BlockAnswer) {
 		e.huntDone(id)
 		return
 	}
-	h.push(h.query, a.Differ)
+	r := h.pend[k].span
+	h.npend = copy(h.pend[k:h.npend], h.pend[k+1:h.npend]) + k
+	h.pend[h.npend] = query{}
+	apply[S](&h.search, r, a.Differ)
 	e.huntNext(id)
 }
 
@@ -283,6 +330,7 @@ func (e *Engine[S, I]) huntAnswer(id PeerID, a *BlockAnswer) {
 func (e *Engine[S, I]) huntDone(id PeerID) {
 	h := &e.peers[id].hunt
 	h.active = false
+	h.pend, h.npend = [maxInFlight]query{}, 0
 	paths := h.paths
 	switch {
 	case len(paths) > maxPaths:
@@ -293,68 +341,4 @@ func (e *Engine[S, I]) huntDone(id PeerID) {
 	}
 	e.event(DesyncFieldsEvent{Peer: id, Frame: h.frame, Paths: paths, Incomplete: h.reason != "", Reason: h.reason})
 	h.paths = nil // the event owns them
-}
-
-// answerQuery answers the peer's query b (already validated) from our state
-// after b.Frame, unless that frame is not confirmed here yet or the query
-// is stale, and follows the peer's search (see mirror).
-func (e *Engine[S, I]) answerQuery(id PeerID, b *BlockReport) {
-	q := &e.peers[id]
-	if a := &q.ans; a.Length != 0 && a.Frame == b.Frame && a.Offset == b.Offset && a.Length == b.Length {
-		q.ansSend = answerResends
-		return
-	}
-	m := &q.hunt.theirs
-	r := span{b.Offset, b.Length}
-	switch {
-	case m.on && m.frame == b.Frame:
-		if m.done || r != m.want {
-			return // stale: the peer has the answer and asks another
-		}
-	case r == span{0, sizeOf[S]()}:
-		// The peer's first query: follow its search.
-		m.on, m.done, m.copy = true, false, nil
-		m.begin(b.Frame, r.n)
-		m.want, _ = nextQuery[S](&m.search)
-	default:
-		m.on, m.copy = false, nil // not in step: answer without following
-	}
-	src, lent := e.heldSnap(b.Frame)
-	kept := false // src is e.rawTmp, from the retained snapshots
-	switch {
-	case src != nil:
-	case b.Frame >= e.checked:
-		return // not confirmed here yet: the query repeats
-	case e.snaps != nil:
-		if st, ok := e.snaps.Peek(int32(ckey(b.Frame, e.cfg.ChecksumInterval))); ok {
-			e.rawTmp = rawOf(st, e.rawTmp[:0])
-			src, kept = e.rawTmp, true
-		}
-	}
-	a := BlockAnswer{Frame: b.Frame, Offset: b.Offset, Length: b.Length, Unavailable: src == nil}
-	if src != nil {
-		e.blockTmp = hashBlocks(src, r, e.blockTmp[:0])
-		for i, h := range e.blockTmp {
-			if h != b.Hashes[i] {
-				a.Differ |= 1 << i
-			}
-		}
-	}
-	q.ans, q.ansSend = a, answerResends
-	if !m.on {
-		return
-	}
-	ok := src != nil // an Unavailable answer ends the peer's search
-	if ok {
-		m.push(r, a.Differ)
-		m.want, ok = nextQuery[S](&m.search)
-	}
-	switch {
-	case !ok:
-		m.done, m.copy = true, nil
-	case lent:
-		m.copy = src // shared with the other peers searching the frame
-	case kept && e.lentCopies() < maxLent:
-		m.copy = slices.Clone(src)
-	}
 }

@@ -24,10 +24,11 @@ type mixPt struct {
 	C    int32
 }
 
-// The search, driven query by query between two engines holding random
-// states, names exactly what the naive oracle state.Diff names: the
-// differing leaf fields in memory order, all of them unless Incomplete,
-// and never one that does not differ.
+// The search, driven between two engines holding random states with its
+// queries and answers delivered in random order, names exactly what the
+// naive oracle state.Diff names: the differing leaf fields in memory
+// order, all of them unless Incomplete, and never one that does not
+// differ; and the answerer's replay of the search ends with it.
 func TestNarrowOracle(t *testing.T) {
 	t.Run("bigState", func(t *testing.T) { narrowOracle[bigState](t, 100, nil) })
 	t.Run("mixState", func(t *testing.T) {
@@ -87,12 +88,30 @@ func narrowOracle[S any](t *testing.T, cases int, fix func(raw []byte)) {
 				t.Skip("no change")
 			}
 			a.events, a.peers[0].hunt = nil, hunt{}
-			b.peers[0].snap, b.peers[0].snapFrame, b.peers[0].ans, b.peers[0].hunt = rawOf(sb, nil), 10, BlockAnswer{}, hunt{} // a fresh peer
+			b.peers[0].snap, b.peers[0].snapFrame, b.peers[0].answers, b.peers[0].hunt = rawOf(sb, nil), 10, nil, hunt{} // a fresh peer
 			a.startHunt(0, 10, sa)
 			for a.peers[0].hunt.active {
+				// The peer gets the pending queries in any order, and we
+				// get some of its answers to them, in any order.
 				h := &a.peers[0].hunt
-				b.answerQuery(0, &BlockReport{Frame: 10, Offset: h.query.off, Length: h.query.n, BlockSize: blockSizeFor(h.query.n), Hashes: h.hashes})
-				a.huntAnswer(0, &b.peers[0].ans)
+				pend := slices.Clone(h.pend[:h.npend])
+				for _, k := range r.Perm(len(pend)) {
+					p := &pend[k]
+					b.answerQuery(0, &BlockReport{Frame: 10, Offset: p.off, Length: p.n, BlockSize: blockSizeFor(p.n), Hashes: p.hashes})
+				}
+				var ans []BlockAnswer
+				for _, x := range b.peers[0].answers {
+					if h.pending(span{x.Offset, x.Length}) >= 0 {
+						ans = append(ans, x.BlockAnswer)
+					}
+				}
+				r.Shuffle(len(ans), func(i, j int) { ans[i], ans[j] = ans[j], ans[i] })
+				for _, x := range ans[:1+r.IntN(len(ans))] {
+					a.huntAnswer(0, &x)
+				}
+			}
+			if m := &b.peers[0].hunt.theirs; !m.on || !m.done {
+				t.Fatalf("the search ended but the peer's replay did not (on %v)", m.on)
 			}
 			if len(a.events) != 1 {
 				t.Fatalf("%d events, want 1", len(a.events))

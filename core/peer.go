@@ -44,14 +44,13 @@ type peer[I comparable] struct {
 	// shared with every other peer that desynced at the same frame; nil
 	// again once the peer is gone); hunt is our search, and in hunt.theirs
 	// our replay of the peer's search, which tells when a copy lent for
-	// answering it can be released;
-	// ans is our answer to the peer's newest query, repeated in the next
-	// ansSend messages.
+	// answering it can be released; answers are our answers to the
+	// peer's queries of its current search, at most maxQueries, the most
+	// recently asked last.
 	snap      []byte
 	snapFrame Frame
 	hunt      hunt
-	ans       BlockAnswer
-	ansSend   int
+	answers   []answered
 
 	// rollbackDepth counts the rollbacks in rollbacks by depth, bucketed
 	// like Stats.RollbackDepth (kept out of the fields every message

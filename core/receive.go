@@ -66,8 +66,10 @@ func (e *Engine[S, I]) Receive(now time.Duration, from PeerID, m *Message[I]) er
 	if !e.cfg.DisableChecksums {
 		q.sumAck = max(q.sumAck, m.ChecksumAck)
 		e.receiveSums(from, m.Checksums)
-		if m.Answer.Length != 0 {
-			e.huntAnswer(from, &m.Answer)
+		for i := range m.Answers {
+			if a := &m.Answers[i]; a.Length != 0 {
+				e.huntAnswer(from, a)
+			}
 		}
 		if len(m.Blocks.Hashes) > 0 {
 			e.answerQuery(from, &m.Blocks)
@@ -196,12 +198,14 @@ func (e *Engine[S, I]) check(from PeerID, m *Message[I]) error {
 			return e.msgErr(from, "Blocks", fmt.Sprintf("block size %d and count %d do not fit a %d-byte range", b.BlockSize, len(b.Hashes), b.Length))
 		}
 	}
-	if a := &m.Answer; a.Length != 0 {
-		if err := e.checkRange(from, "Answer", a.Frame, a.Offset, a.Length); err != nil {
-			return err
-		}
-		if k := blockCount(a.Length); (k < 64 && a.Differ>>k != 0) || (a.Unavailable && a.Differ != 0) {
-			return e.msgErr(from, "Answer", fmt.Sprintf("mask %#x does not fit %d blocks", a.Differ, k))
+	for i := range m.Answers {
+		if a := &m.Answers[i]; a.Length != 0 {
+			if err := e.checkRange(from, "Answers", a.Frame, a.Offset, a.Length); err != nil {
+				return err
+			}
+			if k := blockCount(a.Length); (k < 64 && a.Differ>>k != 0) || (a.Unavailable && a.Differ != 0) {
+				return e.msgErr(from, "Answers", fmt.Sprintf("answer %d: mask %#x does not fit %d blocks", i, a.Differ, k))
+			}
 		}
 	}
 	return nil

@@ -102,7 +102,18 @@ func newBigNet(t *testing.T, seed uint64, end Frame, cfg func(i int, c *Config),
 // searching reports whether a node's desync search is still running.
 func (n *bigNet) searching() bool {
 	for _, nd := range n.nodes {
-		if nd.eng.peers[0].hunt.active || nd.eng.peers[0].ansSend > 0 {
+		if nd.eng.peers[0].hunt.active || nd.eng.peers[0].answering() {
+			return true
+		}
+	}
+	return false
+}
+
+// answering reports whether an answer to the peer is due in the next
+// message.
+func (q *peer[I]) answering() bool {
+	for k := range q.answers {
+		if q.answers[k].send > 0 {
 			return true
 		}
 	}

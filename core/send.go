@@ -4,7 +4,7 @@ import "math/bits"
 
 // buildMessages fills one message per connected peer: the inputs it has
 // not acknowledged, our acknowledgements and votes, checksums it has not
-// acknowledged, and the desync search's query and answer.
+// acknowledged, and the desync search's query and answers.
 func (e *Engine[S, I]) buildMessages() {
 	n := Frame(e.cfg.ChecksumInterval)
 	keep := Frame(e.rlen - e.cfg.MaxPrediction - 4)
@@ -82,14 +82,11 @@ func (e *Engine[S, I]) buildMessages() {
 		if m.Blocks.Hashes != nil {
 			m.Blocks = BlockReport{}
 		}
-		if h := &q.hunt; h.active {
-			m.Blocks = BlockReport{Frame: h.frame, Offset: h.query.off, Length: h.query.n, BlockSize: blockSizeFor(h.query.n), Hashes: h.hashes}
+		if h := &q.hunt; h.active && h.npend > 0 {
+			p := h.nextSend()
+			m.Blocks = BlockReport{Frame: h.frame, Offset: p.off, Length: p.n, BlockSize: blockSizeFor(p.n), Hashes: p.hashes}
 		}
-		m.Answer = BlockAnswer{}
-		if q.ansSend > 0 {
-			q.ansSend--
-			m.Answer = q.ans
-		}
+		q.putAnswers(m)
 		m.Stamp = e.now
 		m.HasEcho = q.hasStamp
 		if q.hasStamp {

@@ -16,6 +16,7 @@ func TestAllocs(t *testing.T) {
 	m := steadyMessage(20000)
 	m.Checksums = []core.ChecksumReport{{Frame: 19990, Sum: 1}, {Frame: 19991, Sum: 2}}
 	m.Blocks = core.BlockReport{Frame: 19990, BlockSize: 64, Hashes: []uint64{1, 2, 3}}
+	m.Answers = [core.MaxAnswers]core.BlockAnswer{{Frame: 19990, Length: 64, Differ: 5}, {Frame: 19990, Offset: 64, Length: 64, Unavailable: true}}
 	m.Gone = 2
 	big := &core.Message[input64]{Frame: 100}
 	for p := range 16 {

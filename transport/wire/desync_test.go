@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"math"
@@ -10,8 +11,9 @@ import (
 	"github.com/rollstep/rollstep/core"
 )
 
-// randDesync returns a message with the largest desync section: a query of
-// MaxBlocks hashes and an answer, with offsets up to 2^31-1.
+// randDesync returns a message with a large desync section: a query of up
+// to MaxBlocks hashes and up to core.MaxAnswers answers, some entries
+// empty, with offsets up to 2^31-1.
 func randDesync(r *rand.Rand) *core.Message[input2] {
 	m := randMessage(r, gen2, 2, 6)
 	big := func() int { return r.IntN(1 << uint(r.IntN(31))) } // below 2^31: int is 32 bits on 386
@@ -19,15 +21,22 @@ func randDesync(r *rand.Rand) *core.Message[input2] {
 	for i := range m.Blocks.Hashes {
 		m.Blocks.Hashes[i] = r.Uint64()
 	}
-	m.Answer = core.BlockAnswer{Frame: core.Frame(r.IntN(int(m.Frame) + 1)), Offset: big(), Length: 1 + big()%math.MaxInt32, Differ: r.Uint64()}
-	if r.IntN(3) == 0 {
-		m.Answer.Differ, m.Answer.Unavailable = 0, true
+	m.Answers = [core.MaxAnswers]core.BlockAnswer{}
+	for i := range m.Answers {
+		if r.IntN(4) == 0 {
+			continue // an empty entry, also between answers
+		}
+		a := core.BlockAnswer{Frame: core.Frame(r.IntN(int(m.Frame) + 1)), Offset: big(), Length: 1 + big()%math.MaxInt32, Differ: r.Uint64()}
+		if r.IntN(3) == 0 {
+			a.Differ, a.Unavailable = 0, true
+		}
+		m.Answers[i] = a
 	}
 	switch r.IntN(4) {
 	case 0:
 		m.Blocks = core.BlockReport{}
 	case 1:
-		m.Answer = core.BlockAnswer{}
+		m.Answers = [core.MaxAnswers]core.BlockAnswer{}
 	}
 	return m
 }
@@ -51,6 +60,9 @@ func TestDesyncRoundTrip(t *testing.T) {
 		if d := diffMessage(&got, m, 77); d != "" {
 			t.Fatalf("message %d: round trip differs:\n%s", i, d)
 		}
+		if q, _, _ := c.AppendInput(nil, testKey, 77, &got); !bytes.Equal(p, q) {
+			t.Fatalf("message %d: re-encoding differs:\n%x\n%x", i, p, q)
+		}
 		for n := shortHeader; n < len(p)-TagSize; n++ {
 			q := resign(append(append([]byte(nil), p[:n]...), 0, 0, 0, 0), nil)
 			if _, err := c.DecodeInput(q, testKey, nil, &got); !errors.Is(err, ErrTruncated) {
@@ -61,20 +73,24 @@ func TestDesyncRoundTrip(t *testing.T) {
 	t.Run("largest", func(t *testing.T) {
 		m := &core.Message[input2]{Frame: math.MaxInt32, Stamp: 1 << 50, HasEcho: true, Echo: 1, EchoDelay: 1 << 40,
 			ChecksumAck: math.MaxInt32, Checksums: make([]core.ChecksumReport, MaxChecksums),
-			Blocks: core.BlockReport{Offset: math.MaxInt32, Length: math.MaxInt32, BlockSize: math.MaxInt32, Hashes: make([]uint64, MaxBlocks)},
-			Answer: core.BlockAnswer{Offset: math.MaxInt32, Length: math.MaxInt32, Differ: math.MaxUint64}}
+			Blocks: core.BlockReport{Offset: math.MaxInt32, Length: math.MaxInt32, BlockSize: math.MaxInt32, Hashes: make([]uint64, MaxBlocks)}}
+		for i := range m.Answers {
+			// Frames alternate between 0 and 2^31-1: each differs from
+			// the previous answer's by the most.
+			m.Answers[i] = core.BlockAnswer{Frame: core.Frame(i % 2 * math.MaxInt32), Offset: math.MaxInt32, Length: math.MaxInt32, Differ: math.MaxUint64}
+		}
 		p, fit, err := c.AppendInput(nil, testKey, math.MaxUint64, m)
 		if err != nil || !fit.Complete() {
 			t.Fatalf("fit %+v, %v", fit, err)
 		}
 		bare := *m
-		bare.Blocks, bare.Answer = core.BlockReport{}, core.BlockAnswer{}
+		bare.Blocks, bare.Answers = core.BlockReport{}, [core.MaxAnswers]core.BlockAnswer{}
 		q, _, _ := c.AppendInput(nil, testKey, math.MaxUint64, &bare)
 		// Parts 1; query: frame, offset, length, size (5 each), count 1,
-		// 64 hashes; answer: frame, offset, length (5 each), mask 8.
-		const most = 1 + 4*5 + 1 + MaxBlocks*8 + 3*5 + 8
-		if section := len(p) - len(q); section > most || len(p) > MaxDatagram {
-			t.Fatalf("%d bytes, desync section %d, want at most %d and %d", len(p), section, most, MaxDatagram)
+		// 64 hashes; each answer: frame, offset, length (5 each), mask 8.
+		const most = 1 + 4*5 + 1 + MaxBlocks*8 + core.MaxAnswers*(3*5+8)
+		if section := len(p) - len(q); section != most || len(p) > MaxDatagram {
+			t.Fatalf("%d bytes, desync section %d, want %d and at most %d", len(p), section, most, MaxDatagram)
 		}
 		t.Logf("largest packet %d bytes, desync section %d", len(p), len(p)-len(q))
 	})
@@ -98,11 +114,13 @@ func TestDesyncDecodeErrors(t *testing.T) {
 		}
 		return out
 	}
-	if _, err := c.DecodeInput(body(cat([]byte{partQuery | partAnswer}, query, answer, make([]byte, 8))...), testKey, nil, &m); err != nil {
+	const one, two = 1 << partAnswerShift, 2 << partAnswerShift // answers
+	if _, err := c.DecodeInput(body(cat([]byte{partQuery | two | partUnavailable<<1}, query, answer, make([]byte, 8), []byte{4, 9, 1})...), testKey, nil, &m); err != nil {
 		t.Fatalf("valid section: %v", err)
 	}
-	if m.Blocks.Offset != 1 || m.Blocks.Length != 2 || len(m.Blocks.Hashes) != 1 || m.Answer.Length != 1 {
-		t.Fatalf("decoded %+v %+v", m.Blocks, m.Answer)
+	want := [core.MaxAnswers]core.BlockAnswer{{Length: 1}, {Frame: 2, Offset: 9, Length: 1, Unavailable: true}}
+	if m.Blocks.Offset != 1 || m.Blocks.Length != 2 || len(m.Blocks.Hashes) != 1 || m.Answers != want {
+		t.Fatalf("decoded %+v %+v", m.Blocks, m.Answers)
 	}
 	for _, tc := range []struct {
 		name string
@@ -110,13 +128,16 @@ func TestDesyncDecodeErrors(t *testing.T) {
 		want error
 	}{
 		{"no parts", body(0), ErrMalformed},
-		{"unknown part", body(cat([]byte{partQuery | 0x08}, query)...), ErrMalformed},
+		{"five answers", body(cat([]byte{5 << partAnswerShift}, answer, answer, answer, answer, answer)...), ErrMalformed},
 		{"unavailable without answer", body(cat([]byte{partQuery | partUnavailable}, query)...), ErrMalformed},
-		{"answer of empty range", body(partAnswer|partUnavailable, 0, 0, 0), ErrMalformed},
+		{"unavailable past the answers", body(cat([]byte{one | partUnavailable<<1}, answer, make([]byte, 8))...), ErrMalformed},
+		{"answer of empty range", body(one|partUnavailable, 0, 0, 0), ErrMalformed},
+		{"second answer before frame 0", body(cat([]byte{two | partUnavailable | partUnavailable<<1}, answer, []byte{1, 0, 1})...), ErrMalformed},
 		{"query without hashes", body(partQuery, 0, 0, 1, 1, 0), ErrMalformed},
-		{"offset past 2^31-1", body(binary.AppendUvarint([]byte{partAnswer | partUnavailable, 0}, 1<<31)...), ErrMalformed},
+		{"offset past 2^31-1", body(binary.AppendUvarint([]byte{one | partUnavailable, 0}, 1<<31)...), ErrMalformed},
 		{"65 hashes", body(partQuery, 0, 0, 1, 1, 65), ErrTooLarge},
-		{"trailing unavailable mask", body(cat([]byte{partAnswer | partUnavailable}, answer, make([]byte, 8))...), ErrMalformed},
+		{"trailing unavailable mask", body(cat([]byte{one | partUnavailable}, answer, make([]byte, 8))...), ErrMalformed},
+		{"missing second answer", body(cat([]byte{two}, answer, make([]byte, 8))...), ErrTruncated},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := c.DecodeInput(tc.p, testKey, nil, &m); !errors.Is(err, tc.want) {

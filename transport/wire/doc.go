@@ -127,19 +127,26 @@
 //	R × run      see below; at most MaxPlayers runs
 //
 // The desync section carries core's Message.Blocks (a query: hashes of the
-// blocks of one byte range of the state) and Message.Answer (which blocks
-// of the receiver's query differ); offsets, lengths and block sizes are
+// blocks of one byte range of the state) and the non-empty entries of
+// Message.Answers, in order (each says which blocks of one of the
+// receiver's queries differ); offsets, lengths and block sizes are
 // 0..2^31-1:
 //
-//	parts        1 byte: 0x01 query, 0x02 answer, 0x04 the answer is
-//	             Unavailable (only with 0x02); nonzero, other bits zero
+//	parts        1 byte: 0x01 query; bits 1-3 the number of answers A
+//	             (0..core.MaxAnswers, 4); bit 4+i: answer i is
+//	             Unavailable (only for i < A); nonzero
 //	query        only with 0x01: relative frame, uvarint Offset, uvarint
 //	             Length, uvarint BlockSize, uvarint n (1..MaxBlocks),
 //	             n × 8-byte hash
-//	answer       only with 0x02: relative frame, uvarint Offset, uvarint
-//	             Length (>= 1), then 8-byte Differ unless 0x04
+//	A × answer   frame as varint difference from the previous answer's
+//	             frame (the first from Frame), uvarint Offset, uvarint
+//	             Length (>= 1), then 8-byte Differ unless Unavailable
 //
-// It is at most 1 + 21 + 512 + 23 = 557 bytes.
+// It is at most 1 + 21 + 512 + 4 × 23 = 626 bytes, and usually one query
+// and about 15 bytes per answer. (Until core kept several desync queries
+// in flight, version 2 carried one answer: parts 0x02 answer and 0x04
+// Unavailable, its frame relative to Frame. No peer spoke that, so the
+// version did not change.)
 //
 // A run is one player's inputs for frames Start, Start+1, ...:
 //

@@ -49,9 +49,20 @@ func TestWriteSeedCorpus(t *testing.T) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
+		files := map[string][]byte{}
 		for i, p := range seeds(t, name)[:4] {
+			files[fmt.Sprintf("seed%d", i)] = p
+		}
+		if target == "FuzzDecodeInput" {
+			// Desync sections with a query and several answers, which
+			// few "input-2" packets have.
+			for i, p := range seeds(t, "input-desync")[:4] {
+				files[fmt.Sprintf("desync%d", i)] = p
+			}
+		}
+		for file, p := range files {
 			body := fmt.Sprintf("go test fuzz v1\n[]byte(%q)\n", p)
-			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("seed%d", i)), []byte(body), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, file), []byte(body), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -108,10 +108,12 @@ func randMessage[I comparable](r *rand.Rand, g gen[I], players, maxRun int) *cor
 			m.Blocks.Hashes[i] = r.Uint64()
 		}
 	}
-	if r.IntN(4) == 0 {
-		m.Answer = core.BlockAnswer{Frame: near(), Offset: r.IntN(1 << uint(r.IntN(31))), Length: 1 + r.IntN(1<<20), Differ: r.Uint64() >> uint(r.IntN(64))}
-		if r.IntN(4) == 0 {
-			m.Answer.Unavailable, m.Answer.Differ = true, 0
+	for i := range m.Answers {
+		if r.IntN(6) == 0 {
+			m.Answers[i] = core.BlockAnswer{Frame: near(), Offset: r.IntN(1 << uint(r.IntN(31))), Length: 1 + r.IntN(1<<20), Differ: r.Uint64() >> uint(r.IntN(64))}
+			if r.IntN(4) == 0 {
+				m.Answers[i].Unavailable, m.Answers[i].Differ = true, 0
+			}
 		}
 	}
 	for _, p := range r.Perm(players)[:r.IntN(players+1)] {
@@ -127,8 +129,8 @@ func randMessage[I comparable](r *rand.Rand, g gen[I], players, maxRun int) *cor
 }
 
 // canon returns what a message becomes on the wire: stamps truncated to
-// microseconds, echo fields zero without HasEcho, no empty block report
-// or answer, and empty slices as nil.
+// microseconds, echo fields zero without HasEcho, no empty block report,
+// the answers first and the empty ones zero, and empty slices as nil.
 func canon[I comparable](m *core.Message[I]) core.Message[I] {
 	c := *m
 	c.Stamp = c.Stamp.Truncate(time.Microsecond)
@@ -140,8 +142,13 @@ func canon[I comparable](m *core.Message[I]) core.Message[I] {
 	if len(c.Blocks.Hashes) == 0 {
 		c.Blocks = core.BlockReport{}
 	}
-	if c.Answer.Length == 0 {
-		c.Answer = core.BlockAnswer{}
+	c.Answers = [core.MaxAnswers]core.BlockAnswer{}
+	n := 0
+	for _, a := range m.Answers {
+		if a.Length != 0 {
+			c.Answers[n] = a
+			n++
+		}
 	}
 	if len(c.Checksums) == 0 {
 		c.Checksums = nil

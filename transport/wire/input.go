@@ -21,8 +21,8 @@ type Fit struct {
 	// left out (the newest).
 	ChecksumsOmitted int
 	// BlocksOmitted reports that the desync search's query (block hashes)
-	// or answer was left out, either because the inputs did not all fit
-	// (then both are) or because the query had more than MaxBlocks hashes.
+	// or answers were left out, either because the inputs did not all fit
+	// (then all are) or because the query had more than MaxBlocks hashes.
 	// They are diagnostics that core repeats.
 	BlocksOmitted bool
 }
@@ -65,10 +65,12 @@ const noCut = int64(1) << 40
 // HasEcho) is sent only when StampDue(seq) and not NoStamp, truncated to
 // whole microseconds; ChecksumAck only when it is not zero (0
 // acknowledges nothing, so a sender may zero an unchanged ack to save its
-// byte); a BlockReport only when it has hashes. On error it returns dst
-// unchanged and an *EncodeError (ErrInvalidMessage) naming the field: a
-// negative frame, Stamp or EchoDelay, HasEcho with NoStamp, a player
-// outside 0..15, more than MaxPlayers runs. It never writes more than
+// byte); a BlockReport only when it has hashes; of Answers, only the
+// entries whose Length is not zero, in order (decoded into the first
+// entries). On error it returns dst unchanged and an *EncodeError
+// (ErrInvalidMessage) naming the field: a negative frame, Stamp or
+// EchoDelay, HasEcho with NoStamp, a player outside 0..15, more than
+// MaxPlayers runs. It never writes more than
 // MaxDatagram bytes past len(dst), so it allocates only when dst has less
 // spare capacity than that, and it does not retain m.
 func (c *Codec[I]) AppendInput(dst []byte, key Key, seq uint64, m *core.Message[I]) ([]byte, Fit, error) {
@@ -87,12 +89,16 @@ func (c *Codec[I]) AppendInput(dst []byte, key Key, seq uint64, m *core.Message[
 	if nblk > 0 {
 		parts |= partQuery
 	}
-	if m.Answer.Length != 0 {
-		parts |= partAnswer
-		if m.Answer.Unavailable {
-			parts |= partUnavailable
+	na := byte(0) // answers
+	for i := range m.Answers {
+		if a := &m.Answers[i]; a.Length != 0 {
+			if a.Unavailable {
+				parts |= partUnavailable << na
+			}
+			na++
 		}
 	}
+	parts |= na << partAnswerShift
 	total, whole := 0, 0
 	for i := range m.Inputs {
 		total += len(m.Inputs[i].Values)
@@ -119,7 +125,8 @@ func (c *Codec[I]) AppendInput(dst []byte, key Key, seq uint64, m *core.Message[
 // appendInputHead appends everything of an Input packet before its runs:
 // the header, the extension flags, Frame, shape (its run count patched
 // later by appendRuns), Held, Gone, ChecksumAck, the timing, nsum checksum
-// reports and the desync section's parts (with nblk hashes). It returns the
+// reports and the desync section (with nblk hashes) when parts is not zero.
+// It returns the
 // extended slice and the offset of the shape byte.
 func appendInputHead[I comparable](dst []byte, seq uint64, m *core.Message[I], nsum, nblk int, parts byte) ([]byte, int) {
 	timed := !m.NoStamp && StampDue(seq)
@@ -190,12 +197,20 @@ func appendInputHead[I comparable](dst []byte, seq uint64, m *core.Message[I], n
 			dst = appendU64(dst, x)
 		}
 	}
-	if a := &m.Answer; parts&partAnswer != 0 {
-		dst = appendVarint(dst, int64(a.Frame)-int64(m.Frame))
-		dst = binary.AppendUvarint(dst, uint64(a.Offset))
-		dst = binary.AppendUvarint(dst, uint64(a.Length))
-		if !a.Unavailable {
-			dst = appendU64(dst, a.Differ)
+	if parts&partAnswers != 0 {
+		last := m.Frame
+		for i := range m.Answers {
+			a := &m.Answers[i]
+			if a.Length == 0 {
+				continue
+			}
+			dst = appendVarint(dst, int64(a.Frame)-int64(last))
+			dst = binary.AppendUvarint(dst, uint64(a.Offset))
+			dst = binary.AppendUvarint(dst, uint64(a.Length))
+			if !a.Unavailable {
+				dst = appendU64(dst, a.Differ)
+			}
+			last = a.Frame
 		}
 	}
 	return dst, shape
@@ -377,16 +392,21 @@ func checkMessage[I comparable](m *core.Message[I]) error {
 			}
 		}
 	}
-	if a := &m.Answer; a.Length != 0 {
+	for i := range m.Answers {
+		a := &m.Answers[i]
+		if a.Length == 0 {
+			continue
+		}
+		field := "Answers[" + strconv.Itoa(i) + "]."
 		switch {
 		case a.Frame < 0:
-			return bad("Answer.Frame", "negative frame")
+			return bad(field+"Frame", "negative frame")
 		case a.Offset < 0 || int64(a.Offset) > MaxFrame:
-			return bad("Answer.Offset", strconv.Itoa(a.Offset)+" is outside 0..2^31-1")
+			return bad(field+"Offset", strconv.Itoa(a.Offset)+" is outside 0..2^31-1")
 		case a.Length < 0 || int64(a.Length) > MaxFrame:
-			return bad("Answer.Length", strconv.Itoa(a.Length)+" is outside 0..2^31-1")
+			return bad(field+"Length", strconv.Itoa(a.Length)+" is outside 0..2^31-1")
 		case a.Unavailable && a.Differ != 0:
-			return bad("Answer.Differ", "nonzero in an Unavailable answer")
+			return bad(field+"Differ", "nonzero in an Unavailable answer")
 		}
 	}
 	if len(m.Inputs) > core.MaxPlayers {

@@ -77,7 +77,7 @@ func (c *Codec[I]) DecodeInput(p []byte, key Key, window *ReplayWindow, m *core.
 		m.Stamp, m.Echo, m.EchoDelay, m.HasEcho = r.timing()
 	}
 	m.Checksums = r.checksums(ext&extSums != 0, m.Frame, m.Checksums[:0])
-	r.blocks(ext&extBlocks != 0, m.Frame, &m.Blocks, &m.Answer)
+	r.blocks(ext&extBlocks != 0, m.Frame, &m.Blocks, &m.Answers)
 	if nr == 7 {
 		nr += r.count(core.MaxPlayers-7, "runs")
 	}
@@ -108,25 +108,31 @@ func (r *reader) checksums(present bool, base core.Frame, dst []core.ChecksumRep
 	return dst
 }
 
-// Parts of the desync section (flag 0x80).
+// The desync section's parts byte (ext 0x04): a query flag, the number of
+// answers, and which of them are Unavailable.
 const (
 	partQuery       = 0x01 // a BlockReport follows
-	partAnswer      = 0x02 // a BlockAnswer follows
-	partUnavailable = 0x04 // the BlockAnswer is Unavailable: no Differ
+	partAnswerShift = 1    // bits 1-3: the number of BlockAnswers that follow
+	partAnswers     = 7 << partAnswerShift
+	partUnavailable = 0x10 // bit 4+i: answer i is Unavailable: no Differ
 )
 
-// blocks reads the desync section, if present, into b and a, reusing
+// The parts byte has room for the answers of core.MaxAnswers.
+var _ [4 - core.MaxAnswers]struct{}
+
+// blocks reads the desync section, if present, into b and as, reusing
 // b.Hashes.
-func (r *reader) blocks(present bool, base core.Frame, b *core.BlockReport, a *core.BlockAnswer) {
+func (r *reader) blocks(present bool, base core.Frame, b *core.BlockReport, as *[core.MaxAnswers]core.BlockAnswer) {
 	hs := b.Hashes[:0]
 	*b = core.BlockReport{Hashes: hs}
-	*a = core.BlockAnswer{}
+	*as = [core.MaxAnswers]core.BlockAnswer{}
 	if !present || !r.ok() {
 		return
 	}
 	at := r.off
 	parts := r.byte1("desync parts")
-	if r.ok() && (parts == 0 || parts&^(partQuery|partAnswer|partUnavailable) != 0 || parts&(partAnswer|partUnavailable) == partUnavailable) {
+	n := int(parts&partAnswers) >> partAnswerShift
+	if r.ok() && (parts == 0 || n > core.MaxAnswers || parts>>(4+n) != 0) {
 		r.fail(at, "bad desync parts", ErrMalformed)
 	}
 	if parts&partQuery != 0 && r.ok() {
@@ -144,7 +150,8 @@ func (r *reader) blocks(present bool, base core.Frame, b *core.BlockReport, a *c
 		}
 		b.Hashes = hs
 	}
-	if parts&partAnswer != 0 && r.ok() {
+	for i := 0; i < n && r.ok(); i++ {
+		a := &as[i]
 		a.Frame = r.relFrame(base, "answer frame")
 		a.Offset = r.size("answer offset")
 		at = r.off
@@ -152,11 +159,12 @@ func (r *reader) blocks(present bool, base core.Frame, b *core.BlockReport, a *c
 		if r.ok() && a.Length == 0 {
 			r.fail(at, "answer of an empty range", ErrMalformed)
 		}
-		if parts&partUnavailable != 0 {
+		if parts&(partUnavailable<<i) != 0 {
 			a.Unavailable = true
 		} else {
 			a.Differ = r.u64("answer mask")
 		}
+		base = a.Frame
 	}
 }
 

@@ -88,6 +88,9 @@ func TestDatagramCap(t *testing.T) {
 			m.Checksums = append(m.Checksums, core.ChecksumReport{Frame: core.Frame(4000 + k), Sum: r.Uint64()})
 		}
 		m.Blocks = core.BlockReport{Frame: 4000, BlockSize: 4096, Hashes: make([]uint64, MaxBlocks)}
+		for k := range m.Answers {
+			m.Answers[k] = core.BlockAnswer{Frame: 4000, Offset: k, Length: 1}
+		}
 		out, fit, err := c.AppendInput(buf[:0], testKey, uint64(1)<<63, m)
 		if err != nil {
 			t.Fatal(err)
@@ -102,6 +105,9 @@ func TestDatagramCap(t *testing.T) {
 			t.Fatalf("message %d: %v", i, err)
 		}
 		checkCut(t, m, &got, fit)
+		if len(got.Blocks.Hashes) != 0 || got.Answers != ([core.MaxAnswers]core.BlockAnswer{}) {
+			t.Fatalf("message %d: inputs cut but the desync section sent", i)
+		}
 		if i == 0 {
 			t.Logf("16 players, 64-byte inputs: %d bytes, %d values sent, %d left", len(out), fit.Values, fit.Omitted)
 		}
