@@ -214,7 +214,9 @@ func TestReceiveRejects(t *testing.T) {
 		{"answer-unavailable-mask", 0, Message[testInput]{Answers: [MaxAnswers]BlockAnswer{{Length: 8, Differ: 1, Unavailable: true}}}, ErrBadMessage},
 		{"answer-negative-length", 0, Message[testInput]{Answers: [MaxAnswers]BlockAnswer{{Length: -1}}}, ErrBadMessage},
 		{"answer-far-future", 0, Message[testInput]{Answers: [MaxAnswers]BlockAnswer{{Frame: 1 << 20, Length: 1}}}, ErrFarFuture},
-		{"last-answer-past-state", 0, Message[testInput]{Answers: [MaxAnswers]BlockAnswer{{Length: 1}, {}, {}, {Offset: 1 << 20, Length: 1}}}, ErrBadMessage},
+		{"last-answer-past-state", 0, Message[testInput]{Answers: [MaxAnswers]BlockAnswer{{Length: 1}, {Length: 1}, {Length: 1}, {Offset: 1 << 20, Length: 1}}}, ErrBadMessage},
+		// The list ends at the first empty entry: what follows is ignored.
+		{"answer-after-empty-ignored", 0, Message[testInput]{Answers: [MaxAnswers]BlockAnswer{{Length: 1}, {}, {Offset: 1 << 20, Length: 1}}}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e, err := NewEngine[testState, testInput](c, &testGame{}, &testState{})

@@ -45,9 +45,10 @@ type Message[I comparable] struct {
 	// repeated every few messages until its answer arrives.
 	Blocks BlockReport
 	// Answers are the sender's answers to the receiver's queries (Blocks),
-	// the most recently asked first; an entry with Length 0 is no answer,
-	// and the engine fills the entries from the first. Each answer is
-	// repeated in several messages after each copy of its query.
+	// the most recently asked first. The list ends at the first entry with
+	// Length 0: the engine fills the entries from the first, and Receive
+	// ignores any entry after an empty one. Each answer is repeated in
+	// several messages after each copy of its query.
 	Answers [MaxAnswers]BlockAnswer
 	// Stamp is the sender's now when it built the message, unless
 	// NoStamp.

@@ -67,9 +67,11 @@ func (e *Engine[S, I]) Receive(now time.Duration, from PeerID, m *Message[I]) er
 		q.sumAck = max(q.sumAck, m.ChecksumAck)
 		e.receiveSums(from, m.Checksums)
 		for i := range m.Answers {
-			if a := &m.Answers[i]; a.Length != 0 {
-				e.huntAnswer(from, a)
+			a := &m.Answers[i]
+			if a.Length == 0 {
+				break // the list ends at the first empty entry
 			}
+			e.huntAnswer(from, a)
 		}
 		if len(m.Blocks.Hashes) > 0 {
 			e.answerQuery(from, &m.Blocks)
@@ -199,13 +201,15 @@ func (e *Engine[S, I]) check(from PeerID, m *Message[I]) error {
 		}
 	}
 	for i := range m.Answers {
-		if a := &m.Answers[i]; a.Length != 0 {
-			if err := e.checkRange(from, "Answers", a.Frame, a.Offset, a.Length); err != nil {
-				return err
-			}
-			if k := blockCount(a.Length); (k < 64 && a.Differ>>k != 0) || (a.Unavailable && a.Differ != 0) {
-				return e.msgErr(from, "Answers", fmt.Sprintf("answer %d: mask %#x does not fit %d blocks", i, a.Differ, k))
-			}
+		a := &m.Answers[i]
+		if a.Length == 0 {
+			break // the list ends at the first empty entry
+		}
+		if err := e.checkRange(from, "Answers", a.Frame, a.Offset, a.Length); err != nil {
+			return err
+		}
+		if k := blockCount(a.Length); (k < 64 && a.Differ>>k != 0) || (a.Unavailable && a.Differ != 0) {
+			return e.msgErr(from, "Answers", fmt.Sprintf("answer %d: mask %#x does not fit %d blocks", i, a.Differ, k))
 		}
 	}
 	return nil
