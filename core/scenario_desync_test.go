@@ -94,25 +94,8 @@ func TestScenarioNudgeMesh(t *testing.T) {
 // counter and names the first bad frame; a deterministic Step passes.
 func TestScenarioSyncTest(t *testing.T) {
 	run := func(t *testing.T, g *testGame, k int) []SyncTestEvent {
-		c := Config{Players: 2, Local: []PlayerHandle{0, 1}, Prediction: 8, MaxPrediction: 8, SyncTest: k}
-		e, err := NewEngine[testState, testInput](c, g, &testState{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var evs []SyncTestEvent
-		for f := Frame(0); f < 200; f++ {
-			_ = e.AddLocalInput(0, genInput(1, 0, f))
-			_ = e.AddLocalInput(1, genInput(1, 1, f))
-			r := e.Advance(time.Duration(f) * time.Millisecond)
-			if !r.Stepped {
-				t.Fatalf("frame %d not stepped", f)
-			}
-			for _, ev := range r.Events {
-				if s, ok := ev.(SyncTestEvent); ok {
-					evs = append(evs, s)
-				}
-			}
-		}
+		e := allLocal(t, g, 8, 8, k)
+		evs := stepLocal(t, e, 200)
 		if st := e.Stats(); st.SyncTestFrames == 0 {
 			t.Fatal("sync test re-simulated nothing")
 		}

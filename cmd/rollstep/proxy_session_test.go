@@ -185,33 +185,7 @@ func TestRollbackThroughProxy(t *testing.T) {
 
 	socks := [2]*net.UDPConn{listenLoopback(t), listenLoopback(t)}
 	link := sim.LinkConfig{Latency: sim.Latency{Base: 50 * time.Millisecond}, Loss: 0.05}
-	px, err := udpproxy.New(udpproxy.Config{Upstream: socks[1].LocalAddr().String(), Up: link, Down: link, Seed: 6})
-	if err != nil {
-		t.Fatalf("udpproxy.New: %v", err)
-	}
-	type result struct {
-		st  udpproxy.Stats
-		err error
-	}
-	pxCtx, cancelProxy := context.WithCancel(ctx)
-	ran := make(chan result, 1)
-	go func() {
-		st, err := px.Run(pxCtx)
-		ran <- result{st, err}
-	}()
-	var (
-		final   result
-		stopped bool
-	)
-	// stopProxy stops the proxy and returns what its Run returned, which
-	// it does once its sockets are closed.
-	stopProxy := func() result {
-		if !stopped {
-			cancelProxy()
-			final, stopped = <-ran, true
-		}
-		return final
-	}
+	px, stopProxy := runProxyFor(ctx, t, socks[1], link, 6)
 	defer stopProxy()
 
 	viaProxy, err := proxiedAddr(ctx, socks[0], socks[1], px.Addr().AddrPort())
@@ -299,17 +273,8 @@ func TestFirstContactThroughProxy(t *testing.T) {
 
 	socks := [2]*net.UDPConn{listenLoopback(t), listenLoopback(t)}
 	link := sim.LinkConfig{Latency: sim.Latency{Base: 20 * time.Millisecond}, Loss: 0.05}
-	px, err := udpproxy.New(udpproxy.Config{Upstream: socks[1].LocalAddr().String(), Up: link, Down: link, Seed: 7})
-	if err != nil {
-		t.Fatalf("udpproxy.New: %v", err)
-	}
-	pxCtx, cancelProxy := context.WithCancel(ctx)
-	ran := make(chan udpproxy.Stats, 1)
-	go func() {
-		st, _ := px.Run(pxCtx)
-		ran <- st
-	}()
-	defer func() { cancelProxy(); <-ran }()
+	px, stopProxy := runProxyFor(ctx, t, socks[1], link, 7)
+	defer stopProxy()
 
 	client, err := udp.New(socks[0], udp.Config{Peers: []udp.Peer{{ID: 1, Addr: px.Addr().AddrPort()}}})
 	if err != nil {
@@ -349,4 +314,39 @@ func TestFirstContactThroughProxy(t *testing.T) {
 	}
 	t.Logf("%d frames agreed in %v; the host learnt A at %v; it dropped %d datagrams to A before (%d ambiguous Hellos)",
 		frames, elapsed.Round(time.Millisecond), addr, host.Stats().DroppedUnbound, peers[1].s.Stats().Transport.Ambiguous)
+}
+
+// proxyResult is what a proxy's Run returned.
+type proxyResult struct {
+	st  udpproxy.Stats
+	err error
+}
+
+// runProxyFor runs a proxy in front of upstream with link both ways until
+// ctx ends or stop is called. stop cancels it, waits for its Run to return
+// (which it does once its sockets are closed) and returns what it
+// returned; calling it again returns the same.
+func runProxyFor(ctx context.Context, t *testing.T, upstream *net.UDPConn, link sim.LinkConfig, seed uint64) (px *udpproxy.Proxy, stop func() proxyResult) {
+	t.Helper()
+	px, err := udpproxy.New(udpproxy.Config{Upstream: upstream.LocalAddr().String(), Up: link, Down: link, Seed: seed})
+	if err != nil {
+		t.Fatalf("udpproxy.New: %v", err)
+	}
+	pxCtx, cancel := context.WithCancel(ctx)
+	ran := make(chan proxyResult, 1)
+	go func() {
+		st, err := px.Run(pxCtx)
+		ran <- proxyResult{st, err}
+	}()
+	var (
+		final   proxyResult
+		stopped bool
+	)
+	return px, func() proxyResult {
+		if !stopped {
+			cancel()
+			final, stopped = <-ran, true
+		}
+		return final
+	}
 }
