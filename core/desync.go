@@ -126,10 +126,25 @@ func (e *Engine[S, I]) compare(id PeerID, c Frame, local, remote uint64) {
 
 // receiveSums stores a peer's checksum reports and compares those whose
 // local checksum is known.
+//
+// recvNext, which the peer sees as our ChecksumAck, waits for every report
+// in order; but the peer resends only the reports its ring still holds,
+// the newest sumSlots. A report of frame r therefore means that reports
+// below r-(sumSlots-1)·n will never come again (every copy was lost):
+// recvNext skips them, counted in Stats.SkippedReports, so that one lost
+// report cannot stop the comparisons of all later frames.
 func (e *Engine[S, I]) receiveSums(id PeerID, reports []ChecksumReport) {
 	q := &e.peers[id]
 	n := e.cfg.ChecksumInterval
 	for _, r := range reports {
+		if lo := r.Frame - Frame((sumSlots-1)*n); lo > q.recvNext {
+			for c := q.recvNext; c < lo; c += Frame(n) {
+				if _, ok := q.recv.get(c, n); !ok {
+					e.stats.SkippedReports++
+				}
+			}
+			q.recvNext = lo
+		}
 		if r.Frame < q.recvNext || r.Frame >= q.recvNext+Frame(sumSlots*n) {
 			continue
 		}

@@ -22,6 +22,7 @@ type Stats struct {
 
 	Checksums       uint64 // confirmed frames checksummed
 	UncheckedFrames uint64 // checksum frames whose state was gone (always 0 unless there is a bug)
+	SkippedReports  uint64 // peers' checksum reports never received before the peer stopped resending them (heavy loss)
 	Desyncs         uint64 // peers found desynced
 	SyncTestFrames  uint64 // frames re-simulated by the sync test
 
