@@ -11,7 +11,7 @@ var ErrInvalidConfig = errors.New("core: invalid config")
 // ConfigError is returned by Config.Validate and NewEngine for a bad
 // configuration; it names the field and says what is wrong.
 type ConfigError struct {
-	Field  string // the Config field at fault, such as "Peers[1]"
+	Field  string // the Config (or ConfigDigest) field at fault, such as "Peers[1]"
 	Reason string // what is wrong, with the values
 }
 

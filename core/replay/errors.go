@@ -101,11 +101,11 @@ func (e *VersionError) Is(target error) bool { return target == ErrVersion }
 // MismatchError reports a replay that belongs to another game build, type
 // or match configuration. Field names what differs: "Game" (the game
 // version hash), "StateLayout", "StateSize", or a field of
-// wire.ConfigDigest such as "InputLayout" or "TickRate".
+// core.ConfigDigest such as "InputLayout" or "TickRate".
 type MismatchError struct {
 	Field     string
 	Got, Want string // the replay's value and the expected one
-	Err       error  // the underlying error (a *wire.ConfigMismatchError), or nil
+	Err       error  // the underlying error (a *core.ConfigMismatchError), or nil
 }
 
 // Error implements error.

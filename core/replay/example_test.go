@@ -7,7 +7,6 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/core/replay"
-	"github.com/rollstep/rollstep/transport/wire"
 )
 
 // score is a tiny game: each player's input is added to its score.
@@ -25,7 +24,7 @@ func (scoreGame) Step(s *score, in []core.Input[int32], _ *core.Effects) {
 // that another build of the game is refused instead of diverging.
 func Example() {
 	build := replay.VersionHash("score 1.0")
-	match, _ := wire.DigestOf[int32](2, 60, 1, build)
+	match, _ := core.DigestOf[int32](2, 60, 1, build)
 	rec, _ := replay.NewRecorder(replay.Config{Game: build, Match: match, KeyframeInterval: 50},
 		core.Game[score, int32](scoreGame{}), &score{})
 	for f := range 120 {

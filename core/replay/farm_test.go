@@ -12,7 +12,6 @@ import (
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/core/replay"
 	"github.com/rollstep/rollstep/examples/units"
-	"github.com/rollstep/rollstep/transport/wire"
 )
 
 // The replay farm: recorded matches of the example games, committed under
@@ -52,7 +51,7 @@ func recordUnits(t testing.TB, players, count, frames int, seed uint64) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := wire.DigestOf[units.Order](players, 10, 1, unitsVersion)
+	d, err := core.DigestOf[units.Order](players, 10, 1, unitsVersion)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 // VersionHash returns the first 16 bytes of the SHA-256 of version: a
-// game version hash for Config.Game and wire.DigestOf. Use a string that
+// game version hash for Config.Game and core.DigestOf. Use a string that
 // changes whenever the simulation does, such as a module version plus a
 // simulation revision.
 func VersionHash(version string) [16]byte {

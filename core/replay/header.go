@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/transport/wire"
 )
 
 // FormatVersion is the replay format version this package writes and reads.
@@ -42,7 +41,7 @@ type Header struct {
 	Game [16]byte
 	// Config is the digest of the match configuration: players, tick
 	// rate, input size and layout, checksum interval and game hash.
-	Config wire.ConfigDigest
+	Config core.ConfigDigest
 	// Seed is the match seed the game's initial state was made from; it
 	// is informative, since the initial state itself is stored.
 	Seed uint64
@@ -163,7 +162,7 @@ func parseHeader(b []byte) (Header, error) {
 		return bad(12, "reserved field is not zero")
 	case d.Players < 1 || d.Players > core.MaxPlayers:
 		return bad(32, "player count out of range")
-	case d.InputSize > wire.MaxInputSize:
+	case d.InputSize > core.MaxInputSize:
 		return bad(34, "input size out of range")
 	case size == 0 || size > maxSize/2:
 		return bad(80, "state size out of range")

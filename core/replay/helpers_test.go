@@ -5,7 +5,6 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/core/replay"
-	"github.com/rollstep/rollstep/transport/wire"
 )
 
 // tally is the small test game's state.
@@ -58,7 +57,7 @@ var tallyHash = replay.VersionHash("rollstep core/replay test tally 1")
 // tallyConfig returns a recorder config for players players.
 func tallyConfig(t testing.TB, players, n, k int) replay.Config {
 	t.Helper()
-	d, err := wire.DigestOf[move](players, 60, 1, tallyHash)
+	d, err := core.DigestOf[move](players, 60, 1, tallyHash)
 	if err != nil {
 		t.Fatal(err)
 	}

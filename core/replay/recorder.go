@@ -6,7 +6,6 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/state"
-	"github.com/rollstep/rollstep/transport/wire"
 )
 
 // Config says what a Recorder records.
@@ -14,9 +13,9 @@ type Config struct {
 	// Game is the game version hash of the recording build (see
 	// VersionHash). Players of another build are refused the replay.
 	Game [16]byte
-	// Match is the match configuration digest, from wire.DigestOf with
+	// Match is the match configuration digest, from core.DigestOf with
 	// the game's input type. Its Players is the number of players.
-	Match wire.ConfigDigest
+	Match core.ConfigDigest
 	// Seed is the match seed, stored for information.
 	Seed uint64
 	// ChecksumInterval is N, the number of frames between stored

@@ -6,7 +6,6 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/state"
-	"github.com/rollstep/rollstep/transport/wire"
 )
 
 // Replay is an opened replay of a game with state S and input I: its
@@ -56,10 +55,10 @@ func (rp *Replay[S, I]) Checksum(f core.Frame) (sum uint64, ok bool) {
 
 // CheckConfig compares the replay's match configuration digest with want
 // and returns nil when they are equal, or a *MismatchError naming the
-// first field that differs (it wraps the *wire.ConfigMismatchError).
-func (rp *Replay[S, I]) CheckConfig(want wire.ConfigDigest) error {
-	err := wire.Compare(want, rp.b.hdr.Config)
-	if me, ok := err.(*wire.ConfigMismatchError); ok {
+// first field that differs (it wraps the *core.ConfigMismatchError).
+func (rp *Replay[S, I]) CheckConfig(want core.ConfigDigest) error {
+	err := want.Compare(rp.b.hdr.Config)
+	if me, ok := err.(*core.ConfigMismatchError); ok {
 		return &MismatchError{Field: me.Field, Got: me.Remote, Want: me.Local, Err: me}
 	}
 	return err

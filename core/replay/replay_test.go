@@ -12,7 +12,6 @@ import (
 	"github.com/rollstep/rollstep/core/replay"
 	"github.com/rollstep/rollstep/examples/units"
 	"github.com/rollstep/rollstep/state"
-	"github.com/rollstep/rollstep/transport/wire"
 )
 
 func TestRoundTrip(t *testing.T) {
@@ -124,7 +123,7 @@ func TestMismatchIsRefused(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			d, _ := wire.DigestOf[move](2, 30, 1, tallyHash)
+			d, _ := core.DigestOf[move](2, 30, 1, tallyHash)
 			return rp.CheckConfig(d)
 		}, "TickRate"},
 	} {
@@ -138,7 +137,7 @@ func TestMismatchIsRefused(t *testing.T) {
 		})
 	}
 	rp, _ := replay.Open[tally, move](data, tallyHash)
-	d, _ := wire.DigestOf[move](2, 60, 1, tallyHash)
+	d, _ := core.DigestOf[move](2, 60, 1, tallyHash)
 	if err := rp.CheckConfig(d); err != nil {
 		t.Errorf("CheckConfig(same) = %v", err)
 	}

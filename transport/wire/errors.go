@@ -107,24 +107,6 @@ func (e *VersionError) Error() string {
 // Is reports whether target is ErrBadVersion.
 func (e *VersionError) Is(target error) bool { return target == ErrBadVersion }
 
-// ConfigMismatchError is returned by Compare when two match configurations
-// differ. It names the first differing field in ConfigDigest order and
-// matches ErrConfigMismatch.
-type ConfigMismatchError struct {
-	// Field is the name of the ConfigDigest field, such as "TickRate".
-	Field string
-	// Local and Remote are the two values, formatted.
-	Local, Remote string
-}
-
-// Error returns a message that names the field and both values.
-func (e *ConfigMismatchError) Error() string {
-	return "wire: match config differs in " + e.Field + ": local " + e.Local + ", remote " + e.Remote
-}
-
-// Is reports whether target is ErrConfigMismatch.
-func (e *ConfigMismatchError) Is(target error) bool { return target == ErrConfigMismatch }
-
 // Preallocated header failures (see DecodeError). The reader returns them
 // without allocating.
 var (
