@@ -123,9 +123,12 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 	}
 	ecfg := c.Transport
 	ecfg.Digest = dg
+	// Seats let a host learn several peers' addresses from their Hellos.
+	ecfg.Seat, ecfg.Seats = wire.SeatOf(c.Local...), make([]wire.Seat, len(c.Peers))
 	addrs := make([]transport.PeerID, len(c.Peers))
 	for i, p := range c.Peers {
 		addrs[i] = p.Addr
+		ecfg.Seats[i] = wire.SeatOf(p.Players...)
 	}
 	ep, err := endpoint.New[envelope[I]](ecfg, conn, addrs)
 	if err != nil {

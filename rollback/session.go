@@ -81,8 +81,12 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 		return nil, &core.ConfigError{Field: "Game", Reason: err.Error()}
 	}
 	addrs := make([]transport.PeerID, 0, len(c.Peers)+len(c.Spectators))
-	for _, p := range c.Peers {
+	// Seats let a host learn several peers' addresses from their Hellos;
+	// spectators have none.
+	tc.Seat, tc.Seats = wire.SeatOf(c.Local...), make([]wire.Seat, len(c.Peers)+len(c.Spectators))
+	for i, p := range c.Peers {
 		addrs = append(addrs, p.Addr)
+		tc.Seats[i] = wire.SeatOf(p.Players...)
 	}
 	addrs = append(addrs, c.Spectators...)
 	ep, err := endpoint.New[I](tc, conn, addrs)

@@ -2,8 +2,10 @@ package endpoint
 
 import (
 	"io"
+	"slices"
 	"time"
 
+	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/transport/wire"
 )
 
@@ -45,6 +47,23 @@ type Config struct {
 	// refuses a peer whose digest differs, naming the field. Digest.InputSize
 	// must be 0 or the size of the endpoint's input type.
 	Digest wire.ConfigDigest
+
+	// Seat is this endpoint's seat in the match (wire.SeatOf of the
+	// players its engine owns), sent in every Hello so that a peer that
+	// does not know this endpoint's address can tell which of its peers
+	// it is. wire.NoSeat (the zero value) sends none, as a spectator
+	// does.
+	Seat wire.Seat
+	// Seats, when not empty, has one entry per peer of New's table:
+	// Seats[i] is the seat of core.PeerID i (wire.SeatOf of the players
+	// it owns), or wire.NoSeat for a peer without one (a spectator) or
+	// not known. A Hello names its sender's seat, and first contact uses
+	// it to tell several peers of unknown address apart; a peer's Hello
+	// naming another seat than its entry is dropped (see "First contact"
+	// in the package documentation). Nil gives every peer NoSeat. Seats
+	// other than NoSeat must differ from each other and from Seat. New
+	// copies the slice.
+	Seats []wire.Seat
 
 	// Rand supplies the 8-byte handshake nonces, one per peer, read in New.
 	// Nil means crypto/rand.Reader. Tests pass a seeded reader, such as a
@@ -137,6 +156,26 @@ func (c Config) Validate() error {
 		return &ConfigError{Field: "MaxPoll", Value: itoa(c.MaxPoll), Reason: "is negative"}
 	case c.LeaveCopies < 0 || c.LeaveCopies > maxLeaveCopies:
 		return &ConfigError{Field: "LeaveCopies", Value: itoa(c.LeaveCopies), Reason: "is outside 0..16"}
+	case c.Seat > core.MaxPlayers:
+		return &ConfigError{Field: "Seat", Value: c.Seat.String(), Reason: "is not a seat"}
+	}
+	return c.validateSeats()
+}
+
+// validateSeats checks Seats: each a seat or NoSeat, and no seat twice,
+// counting Seat.
+func (c *Config) validateSeats() error {
+	for i, s := range c.Seats {
+		field := "Seats[" + itoa(i) + "]"
+		switch {
+		case s > core.MaxPlayers:
+			return &ConfigError{Field: field, Value: s.String(), Reason: "is not a seat"}
+		case s == wire.NoSeat:
+		case s == c.Seat:
+			return &ConfigError{Field: field, Value: s.String(), Reason: "is this endpoint's Seat"}
+		case slices.Contains(c.Seats[:i], s):
+			return &ConfigError{Field: field, Value: s.String(), Reason: "is listed twice"}
+		}
 	}
 	return nil
 }

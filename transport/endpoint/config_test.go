@@ -3,10 +3,12 @@ package endpoint
 import (
 	"errors"
 	"io"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
 	"github.com/rollstep/rollstep/transport/wire"
@@ -23,7 +25,7 @@ func TestConfig(t *testing.T) {
 			d.HelloInterval != 100*ms || d.MaxPoll != 256 || d.LeaveCopies != 3 {
 			t.Errorf("DefaultConfig() = %+v", d)
 		}
-		if c != (Config{}) {
+		if !reflect.DeepEqual(c, Config{}) {
 			t.Errorf("Validate modified its receiver")
 		}
 	})
@@ -39,6 +41,10 @@ func TestConfig(t *testing.T) {
 		{"negative handshake timeout", func(c *Config) { c.HandshakeTimeout = -ms }, "HandshakeTimeout"},
 		{"negative max poll", func(c *Config) { c.MaxPoll = -1 }, "MaxPoll"},
 		{"too many leave copies", func(c *Config) { c.LeaveCopies = 17 }, "LeaveCopies"},
+		{"seat out of range", func(c *Config) { c.Seat = core.MaxPlayers + 1 }, "Seat"},
+		{"peer seat out of range", func(c *Config) { c.Seats = []wire.Seat{wire.SeatOf(1), 200} }, "Seats[1]"},
+		{"peer seat twice", func(c *Config) { c.Seats = []wire.Seat{wire.SeatOf(1), 0, wire.SeatOf(1)} }, "Seats[2]"},
+		{"own seat", func(c *Config) { c.Seat, c.Seats = wire.SeatOf(0), []wire.Seat{wire.SeatOf(0)} }, "Seats[0]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var c Config
@@ -72,6 +78,7 @@ func TestNew(t *testing.T) {
 		{"duplicate peer", Config{}, conn(), []transport.PeerID{1, 2, 1}, "listed twice"},
 		{"input size", Config{Digest: testDigestSize(4)}, conn(), []transport.PeerID{1}, "Digest.InputSize"},
 		{"rand fails", Config{Rand: strings.NewReader("short")}, conn(), []transport.PeerID{1}, "nonce"},
+		{"seats not one per peer", Config{Seats: []wire.Seat{wire.SeatOf(1)}}, conn(), []transport.PeerID{1, 2}, "Seats 1 seats"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := New[testInput](tc.cfg, tc.conn, tc.peers)

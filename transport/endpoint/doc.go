@@ -74,10 +74,11 @@
 // Addr, and AcceptUnknown) and learns it from the peer's first Hello. A
 // Hello from a provisional source that passes the tag, decodes, carries
 // this protocol and the match's configuration digest, and whose nonce is
-// no known peer's, is a first contact when exactly one peer is still
-// waiting for a first Hello (handshaking, no Hello accepted yet): the
-// endpoint rebinds (Rebinder) that peer to the source, counts it in
-// PeerStats.FirstContacts and handles the Hello as the peer's. The
+// no known peer's, is a first contact of the peer it belongs to (by its
+// seat, below) if that peer is still waiting for a first Hello
+// (handshaking, no Hello accepted yet): the endpoint rebinds (Rebinder)
+// that peer to the source, counts it in PeerStats.FirstContacts and
+// handles the Hello as the peer's. The
 // reasoning: only a holder of the match token can produce a Hello that
 // passes the tag, so a stranger off the path cannot take the seat; the
 // first valid Hello wins it (if that was a dishonest token holder, the
@@ -89,13 +90,38 @@
 // adopted too. Like the nonce rule, this keeps off-path senders out, not
 // on-path ones, which can replay a Hello they saw from their own address.
 //
-// When several peers are waiting, a Hello does not say which of them sent
-// it, and the endpoint does not guess: it drops it and counts it in
-// Stats.Ambiguous (the sender repeats its Hello, and is adopted once it is
-// the last one waiting). A host with several peers of unknown address must
-// therefore Bind them (transport/udp.Conn.Bind) from its matchmaker's
-// answers; letting the Hello name the sender's seat would lift this limit
-// and is future work.
+// Which peer a first Hello belongs to is told by its seat. Every Hello
+// names its sender's seat (Config.Seat: wire.SeatOf of the players its
+// engine owns, or wire.NoSeat for a spectator), and Config.Seats gives
+// the seat of each peer of the table; lockstep and rollback sessions fill
+// both from their Local players and each Peer's Players. A stranger's
+// Hello naming seat s goes to the peer of seat s if that peer is still
+// waiting; if it is not (taken already) or s is this endpoint's own
+// seat, the Hello is dropped and counted in Stats.WrongSeat. A Hello
+// naming no seat, or a seat no peer has, goes to the one waiting peer
+// configured without a seat (a spectator, or every peer of an endpoint
+// given no Seats), and, for a Hello naming no seat when no such peer
+// waits, to the one waiting peer: the rule from before Hellos named
+// seats. When several peers could have sent it the endpoint does not
+// guess: it drops the Hello and counts it in Stats.Ambiguous (the sender
+// repeats its Hello, and is adopted once it is the only candidate left);
+// when none could, in Stats.WrongSeat. So a host of several peers of
+// unknown address learns each from its own Hello, in any order, as long
+// as they name their seats; peers that name none must be Bound
+// (transport/udp.Conn.Bind) from the matchmaker's answers, or arrive one
+// at a time.
+//
+// A Hello that names another seat than its peer's is not that peer's: it
+// is dropped without an answer and counted in PeerStats.WrongSeat, from
+// the peer's address as from a new one with the peer's nonce. It is not
+// refused like a configuration mismatch, for two reasons: a refusal is
+// final, so anyone who saw another participant's Hello could end a
+// peer's handshake by replaying it from that peer's address, while a
+// dropped Hello leaves the real one free to complete it; and the
+// HelloReply carries no seat, so the refused side could not name the
+// field. Peers that disagree on who owns which player (a matchmaker bug)
+// therefore see their handshake time out (ErrHandshakeTimeout) with
+// PeerStats.WrongSeat counting, rather than an EventRefused.
 //
 // # Host loop
 //

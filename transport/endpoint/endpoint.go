@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/rollstep/rollstep/core"
@@ -49,6 +50,7 @@ type Endpoint[I comparable] struct {
 	unknown      uint64 // datagrams from transport peers not in the table
 	unknownBytes uint64
 	ambiguous    uint64 // first-contact Hellos while several peers waited
+	wrongSeat    uint64 // first-contact Hellos naming a seat no waiting peer has
 	polls        uint64
 	pollLimited  uint64
 	statsBuf     []PeerStats
@@ -60,6 +62,7 @@ type Endpoint[I comparable] struct {
 // was reached later); seq is the sequence number of the next packet sent.
 type peer struct {
 	addr   transport.PeerID
+	seat   wire.Seat // Config.Seats' entry, or NoSeat: not known
 	state  PeerState
 	nonce  uint64 // our Hello's nonce to this peer
 	seq    uint64
@@ -113,6 +116,11 @@ func New[I comparable](cfg Config, conn transport.Conn, peers []transport.PeerID
 	if len(peers) == 0 || len(peers) > core.MaxPlayers*4 {
 		return nil, &ConfigError{Field: "peers", Value: itoa(len(peers)) + " peers", Reason: "must number 1 to 64"}
 	}
+	if len(cfg.Seats) != 0 && len(cfg.Seats) != len(peers) {
+		return nil, &ConfigError{Field: "Seats", Value: itoa(len(cfg.Seats)) + " seats",
+			Reason: "must be empty or one per peer (" + itoa(len(peers)) + ")"}
+	}
+	cfg.Seats = slices.Clone(cfg.Seats)
 	codec, err := wire.NewCodec[I]()
 	if err != nil {
 		return nil, err
@@ -144,12 +152,20 @@ func New[I comparable](cfg Config, conn transport.Conn, peers []transport.PeerID
 			return nil, fmt.Errorf("endpoint: reading a nonce: %w", err)
 		}
 		ep.peers[i] = peer{addr: a, state: StateHandshaking, nonce: binary.LittleEndian.Uint64(nb[:])}
+		if len(cfg.Seats) != 0 {
+			ep.peers[i].seat = cfg.Seats[i]
+		}
 	}
 	return ep, nil
 }
 
-// Config returns the configuration in use, with defaults filled in.
-func (ep *Endpoint[I]) Config() Config { return ep.cfg }
+// Config returns the configuration in use, with defaults filled in. Its
+// Seats is a copy.
+func (ep *Endpoint[I]) Config() Config {
+	c := ep.cfg
+	c.Seats = slices.Clone(c.Seats)
+	return c
+}
 
 // Peers returns the number of remote peers.
 func (ep *Endpoint[I]) Peers() int { return len(ep.peers) }
@@ -209,6 +225,12 @@ func (ep *Endpoint[I]) Close() error {
 
 // event records an event.
 func (ep *Endpoint[I]) event(e Event) { ep.events = append(ep.events, e) }
+
+// seatFits reports whether a Hello naming seat s may be peer q's: it names
+// no seat, or q's, or q's seat is not known.
+func (q *peer) seatFits(s wire.Seat) bool {
+	return s == wire.NoSeat || q.seat == wire.NoSeat || s == q.seat
+}
 
 // lookup returns the index of the peer with transport address a.
 func (ep *Endpoint[I]) lookup(a transport.PeerID) (int, bool) {

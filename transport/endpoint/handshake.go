@@ -15,9 +15,11 @@ import (
 // accepted (helloAcked) and we accepted its Hello (helloSeen). A refusal,
 // seen from either side, is final and raises EventRefused once, with the
 // same field on both sides because both run wire.Compare on the same two
-// digests. A HelloReply (at most 63 bytes) is never larger than the Hello
-// (96 bytes) it answers, and nothing else is sent to a peer before it is
-// connected, so an unvalidated source is never amplified.
+// digests. A Hello naming another seat than the peer's (Config.Seats) is
+// dropped and counted in PeerStats.WrongSeat. A HelloReply (at most 63
+// bytes) is never larger than the Hello (96 bytes) it answers, and nothing
+// else is sent to a peer before it is connected, so an unvalidated source
+// is never amplified.
 
 // onHello answers a Hello from peer i.
 func (ep *Endpoint[I]) onHello(now time.Duration, i int, h wire.Header, p []byte) error {
@@ -25,6 +27,13 @@ func (ep *Endpoint[I]) onHello(now time.Duration, i int, h wire.Header, p []byte
 	var hello wire.Hello
 	if _, err := wire.DecodeHello(p, ep.key, &q.window, &hello); err != nil {
 		q.st.Malformed++
+		return nil
+	}
+	if !q.seatFits(hello.Seat) {
+		// Another participant's Hello (replayed from this address, or
+		// the peers disagree on who owns what): not this peer's, so not
+		// answered, and no refusal a replay could force on the peer.
+		q.st.WrongSeat++
 		return nil
 	}
 	if q.replied && now-q.lastReply < ep.cfg.HelloInterval/2 {
@@ -125,7 +134,7 @@ func (ep *Endpoint[I]) maybeConnect(now time.Duration, i int) {
 // sendHello sends our Hello to peer i.
 func (ep *Endpoint[I]) sendHello(now time.Duration, i int) error {
 	q := &ep.peers[i]
-	hello := wire.Hello{Protocol: wire.Protocol, Nonce: q.nonce, Config: ep.cfg.Digest}
+	hello := wire.Hello{Protocol: wire.Protocol, Nonce: q.nonce, Config: ep.cfg.Digest, Seat: ep.cfg.Seat}
 	out, err := wire.AppendHello(ep.sbuf[:0], ep.key, q.seq, &hello)
 	if err != nil {
 		return err

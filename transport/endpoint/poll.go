@@ -203,15 +203,13 @@ type Rebinder interface {
 // a Rebinder Conn, a Hello of this match is that of a peer at a new
 // address in two cases, and the endpoint rebinds the peer there:
 //
-//   - it repeats the nonce of a connected peer's first Hello: the peer's
-//     NAT mapping changed (a peer repeats its Hello while it hears
-//     nothing, see Tick);
+//   - it repeats the nonce of a connected peer's first Hello, and names
+//     no other seat than the peer's: the peer's NAT mapping changed (a
+//     peer repeats its Hello while it hears nothing, see Tick);
 //   - first contact: it carries this match's protocol and configuration
-//     digest, its nonce is no known peer's, and exactly one peer is still
-//     waiting for a first Hello (handshaking, none accepted yet), whose
-//     address the host did not know. When several peers wait, the Hello
-//     does not say which of them sent it, so it is dropped and counted in
-//     Stats.Ambiguous; see the package documentation.
+//     digest, its nonce is no known peer's, and claimant finds the peer
+//     still waiting for a first Hello (handshaking, none accepted yet)
+//     whose seat it names, or the one it must be.
 //
 // Other strangers are only counted and never answered.
 func (ep *Endpoint[I]) stranger(from transport.PeerID, p []byte) (int, bool) {
@@ -233,33 +231,90 @@ func (ep *Endpoint[I]) stranger(from transport.PeerID, p []byte) (int, bool) {
 	if _, err := wire.DecodeHello(p, ep.key, nil, &hello); err != nil {
 		return 0, false
 	}
-	waiting, nwaiting := 0, 0
+	waiting := false
 	for i := range ep.peers {
 		q := &ep.peers[i]
 		if q.helloSeen && q.theirNonce == hello.Nonce {
 			// A known peer's Hello: rebind it if it is connected; any
 			// other use of its nonce is no first contact.
-			if !q.state.live() || rb.Rebind(q.addr, from) != nil {
+			if !q.state.live() || !q.seatFits(hello.Seat) || rb.Rebind(q.addr, from) != nil {
 				return 0, false
 			}
 			q.st.Rebinds++
 			return i, true
 		}
-		if q.state == StateHandshaking && !q.helloSeen {
-			waiting, nwaiting = i, nwaiting+1
-		}
+		waiting = waiting || q.waiting()
 	}
-	if nwaiting == 0 || wire.CheckProtocol(hello.Protocol) != nil || wire.Compare(ep.cfg.Digest, hello.Config) != nil {
+	if !waiting || wire.CheckProtocol(hello.Protocol) != nil || wire.Compare(ep.cfg.Digest, hello.Config) != nil {
 		return 0, false
 	}
-	if nwaiting > 1 {
-		ep.ambiguous++
+	i, ok := ep.claimant(hello.Seat)
+	if !ok {
 		return 0, false
 	}
-	q := &ep.peers[waiting]
+	q := &ep.peers[i]
 	if rb.Rebind(q.addr, from) != nil {
 		return 0, false
 	}
 	q.st.FirstContacts++
-	return waiting, true
+	return i, true
+}
+
+// waiting reports whether q is still waiting for its first Hello.
+func (q *peer) waiting() bool { return q.state == StateHandshaking && !q.helloSeen }
+
+// claimant returns the peer a first-contact Hello naming seat s comes
+// from, while at least one peer is waiting:
+//
+//   - the peer whose seat is s, if one has it (Config.Seats), provided it
+//     is waiting; if it is not, or s is this endpoint's own Seat, the
+//     seat is taken and the Hello is dropped (Stats.WrongSeat);
+//   - otherwise the waiting peer without a seat, if exactly one waits (a
+//     spectator, or any peer of an endpoint configured without Seats);
+//   - otherwise, for a Hello naming no seat, the waiting peer, if exactly
+//     one waits: the rule from before Hellos named seats.
+//
+// When several peers could have sent it, the Hello is dropped and counted
+// in Stats.Ambiguous; when none could (it names a seat that no peer has,
+// and no peer without a seat waits), in Stats.WrongSeat.
+func (ep *Endpoint[I]) claimant(s wire.Seat) (int, bool) {
+	if s != wire.NoSeat {
+		if s == ep.cfg.Seat {
+			ep.wrongSeat++
+			return 0, false
+		}
+		for i := range ep.peers {
+			if q := &ep.peers[i]; q.seat == s {
+				if q.waiting() {
+					return i, true
+				}
+				ep.wrongSeat++
+				return 0, false
+			}
+		}
+	}
+	i, n := ep.soleWaiting(true)
+	if n == 0 && s == wire.NoSeat {
+		i, n = ep.soleWaiting(false)
+	}
+	switch {
+	case n == 1:
+		return i, true
+	case n > 1:
+		ep.ambiguous++
+	default:
+		ep.wrongSeat++
+	}
+	return 0, false
+}
+
+// soleWaiting returns the number of waiting peers, counting only those
+// without a seat if seatless is set, and the index of the last of them.
+func (ep *Endpoint[I]) soleWaiting(seatless bool) (last, n int) {
+	for i := range ep.peers {
+		if q := &ep.peers[i]; q.waiting() && (!seatless || q.seat == wire.NoSeat) {
+			last, n = i, n+1
+		}
+	}
+	return last, n
 }

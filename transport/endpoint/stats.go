@@ -50,6 +50,7 @@ type PeerStats struct {
 	Early      uint64 // input or keep-alive before the handshake completed
 	Limited    uint64 // Hellos over the reply rate (one per HelloInterval/2)
 	Stale      uint64 // HelloReplies to another nonce, or packets after the peer's end
+	WrongSeat  uint64 // Hellos naming another seat than the peer's (Config.Seats)
 	Rejected   uint64 // input messages the Receiver refused (core's *MessageError)
 
 	// Quality is the newest quality report from the peer, if HasQuality.
@@ -78,6 +79,11 @@ type Stats struct {
 	// because several peers were waiting for a first Hello, so the
 	// sender's seat could not be told (see the package documentation).
 	Ambiguous uint64
+	// WrongSeat counts Hellos of this match from unknown addresses
+	// dropped because the seat they name is no waiting peer's: taken
+	// already, this endpoint's own, or no peer's while no peer without a
+	// seat waits (see the package documentation).
+	WrongSeat uint64
 	// Peers has one entry per peer, indexed by core.PeerID. It is owned by
 	// the endpoint and overwritten by the next call of Stats.
 	Peers []PeerStats
@@ -89,7 +95,7 @@ func (ep *Endpoint[I]) Stats() Stats {
 		ep.statsBuf[i] = ep.peerStats(i)
 	}
 	return Stats{Polls: ep.polls, PollLimited: ep.pollLimited, Unknown: ep.unknown,
-		UnknownBytes: ep.unknownBytes, Ambiguous: ep.ambiguous, Peers: ep.statsBuf}
+		UnknownBytes: ep.unknownBytes, Ambiguous: ep.ambiguous, WrongSeat: ep.wrongSeat, Peers: ep.statsBuf}
 }
 
 // Peer returns the counters of peer p; ok is false if p is not in the

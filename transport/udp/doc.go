@@ -58,14 +58,16 @@
 // Stats.DroppedUnbound, with a nil error, as if the network lost it) and
 // nothing arrives under its ID. The client's first datagram arrives under
 // a provisional PeerID; transport/endpoint checks that it is a Hello of
-// the match (the token's tag and the match's configuration digest) and,
-// when exactly one of its peers is still waiting for a first Hello,
-// Rebinds that peer to the provisional address. From then on the peer is
-// bound like any other. A host with several peers of unknown address
-// cannot tell which is which from a Hello, so the endpoint refuses to
-// guess: it must Bind them from its matchmaker's answers (or learn them
-// one at a time). A placeholder address would not do: the Conn would send
-// to it, and a datagram from it would be taken for the peer.
+// the match (the token's tag and the match's configuration digest) and
+// Rebinds to the provisional address the peer whose seat the Hello names
+// (the sender's lowest player handle), if that peer is still waiting for
+// a first Hello. From then on the peer is bound like any other. So a host
+// with several peers of unknown address learns each from its own Hello,
+// in any order; lockstep and rollback sessions name their seats. A Hello
+// that names none (a spectator's) can still be ambiguous when several
+// such peers wait: the endpoint refuses to guess, and such peers must be
+// Bound from the matchmaker's answers (or learnt one at a time). A placeholder address would not do: the Conn would send to it,
+// and a datagram from it would be taken for the peer.
 //
 // # The host loop
 //

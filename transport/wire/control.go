@@ -26,6 +26,61 @@ type Hello struct {
 	Nonce uint64
 	// Config is the sender's match configuration.
 	Config ConfigDigest
+	// Seat names the sender's place in the match (the lowest player
+	// handle it owns), so that a host that does not know the sender's
+	// address can tell which of its peers it is; NoSeat (the zero value)
+	// names none, as a spectator's Hello does.
+	Seat Seat
+}
+
+// Seat names a peer's place in a match: the lowest player handle the peer
+// owns. Unlike the address it arrives from, it tells a host which of
+// several peers of unknown address a Hello belongs to (see
+// transport/endpoint, "First contact"). The zero Seat, NoSeat, names no
+// player; SeatOf makes the others, and Player reads them back. A Seat is
+// one byte on the wire: 0 for NoSeat, else the player handle plus one
+// (1..core.MaxPlayers); larger values are invalid.
+type Seat uint8
+
+// NoSeat is the zero Seat: the sender owns no player or does not say.
+const NoSeat Seat = 0
+
+// SeatOf returns the seat of a peer that owns players: that of the lowest
+// handle. It returns NoSeat when players is empty or holds a handle
+// outside 0..core.MaxPlayers-1.
+func SeatOf(players ...core.PlayerHandle) Seat {
+	lowest := core.PlayerHandle(core.MaxPlayers)
+	for _, p := range players {
+		if p < 0 || p >= core.MaxPlayers {
+			return NoSeat
+		}
+		lowest = min(lowest, p)
+	}
+	if lowest == core.MaxPlayers {
+		return NoSeat
+	}
+	return Seat(lowest + 1)
+}
+
+// Player returns the lowest player handle of the seat; ok is false for
+// NoSeat and for an invalid Seat (above core.MaxPlayers).
+func (s Seat) Player() (p core.PlayerHandle, ok bool) {
+	if s == NoSeat || s > core.MaxPlayers {
+		return 0, false
+	}
+	return core.PlayerHandle(s - 1), true
+}
+
+// String returns "none", "player N" or, for an invalid Seat, "invalid
+// seat N".
+func (s Seat) String() string {
+	if s == NoSeat {
+		return "none"
+	}
+	if p, ok := s.Player(); ok {
+		return "player " + strconv.Itoa(int(p))
+	}
+	return "invalid seat " + strconv.Itoa(int(s))
 }
 
 // ReplyStatus is a HelloReply's verdict. The zero value, ReplyUnknown, has
@@ -118,13 +173,18 @@ type Quality struct {
 }
 
 // AppendHello appends h as a datagram of exactly HelloSize bytes, with the
-// full sequence number seq, authenticated with key.
+// full sequence number seq, authenticated with key. It fails with an
+// *EncodeError for an invalid Seat.
 func AppendHello(dst []byte, key Key, seq uint64, h *Hello) ([]byte, error) {
+	if h.Seat > core.MaxPlayers {
+		return dst, &EncodeError{Field: "Seat", Reason: h.Seat.String()}
+	}
 	start := len(dst)
 	dst = appendHeader(dst, TypeHello, 0, seq)
 	dst = binary.LittleEndian.AppendUint16(dst, h.Protocol)
 	dst = appendU64(dst, h.Nonce)
 	dst = appendDigest(dst, &h.Config)
+	dst = append(dst, byte(h.Seat))
 	for len(dst)-start < HelloSize-TagSize {
 		dst = append(dst, 0)
 	}
@@ -142,8 +202,13 @@ func DecodeHello(p []byte, key Key, window *ReplayWindow, h *Hello) (Header, err
 	v.Protocol = r.u16("protocol")
 	v.Nonce = r.u64("nonce")
 	r.digest(&v.Config)
+	at := r.off
+	v.Seat = Seat(r.byte1("seat"))
+	if r.ok() && v.Seat > core.MaxPlayers {
+		r.fail(at, "seat: out of range", ErrMalformed)
+	}
 	if r.ok() {
-		at := r.off
+		at = r.off
 		for i, c := range r.bytes(HelloSize-TagSize-r.off, "padding") {
 			if c != 0 {
 				r.fail(at+i, "padding is not zero", ErrMalformed)

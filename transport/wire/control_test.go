@@ -33,7 +33,7 @@ func randDigest(r *rand.Rand) ConfigDigest {
 }
 
 func randHello(r *rand.Rand) Hello {
-	return Hello{Protocol: uint16(r.Uint32()), Nonce: r.Uint64(), Config: randDigest(r)}
+	return Hello{Protocol: uint16(r.Uint32()), Nonce: r.Uint64(), Config: randDigest(r), Seat: Seat(r.IntN(17))}
 }
 
 func randHelloReply(r *rand.Rand) HelloReply {

@@ -42,7 +42,9 @@
 // # Handshake
 //
 // The initiator sends a Hello padded to exactly HelloSize (96) bytes with a
-// random nonce it draws itself, its Protocol and its ConfigDigest. The
+// random nonce it draws itself, its Protocol, its ConfigDigest and its
+// Seat (the lowest player handle it owns, or NoSeat), by which a host that
+// does not know the initiator's address tells which peer it is. The
 // receiver checks CheckProtocol and Compare, and answers with a HelloReply
 // that echoes the nonce and carries its own protocol and digest, accepting
 // or refusing; the initiator runs the same checks on the reply, so both
@@ -183,8 +185,9 @@
 // # Control types
 //
 //	Hello (1)       Protocol 2 bytes, Nonce 8 bytes, ConfigDigest 32 bytes,
-//	                zero padding to exactly HelloSize (96) bytes with
-//	                the tag
+//	                Seat 1 byte (0 none, else the sender's lowest player
+//	                handle plus one, 1..16), zero padding to exactly
+//	                HelloSize (96) bytes with the tag
 //	HelloReply (2)  Status 1 byte (1 accept, 2 refuse protocol, 3 refuse
 //	                config), Protocol 2, Nonce 8 (the Hello's), ConfigDigest
 //	                32: at most 56 bytes
@@ -195,6 +198,10 @@
 //	Quality (6)     Frame uvarint, RTT uvarint µs, Jitter uvarint µs,
 //	                LossPermille uvarint (0..1000): at most 30 bytes
 //	Match (7)       see Match negotiation below
+//
+// The Seat byte took the first byte of what was padding, so a Hello that
+// names no seat is byte for byte a Hello from before seats. (No peer
+// spoke version 2 yet, so the version did not change.)
 //
 // A ConfigDigest is 32 bytes: Players (1), reserved zero (1), InputSize (2),
 // TickRate (2), ChecksumInterval (2), InputLayout (8), Game (16).
