@@ -100,6 +100,11 @@ type Config struct {
 	MaxStepsPerUpdate int
 	// ChecksumInterval is core.Config.ChecksumInterval; 0 means 1.
 	ChecksumInterval int
+	// LogRetention is how many confirmed frames of inputs the session
+	// keeps for Session.ReadLog, to record a replay; 0 keeps none (see
+	// rollback.Config.LogRetention and lockstep.Config.LogRetention for
+	// the bounds).
+	LogRetention int
 	// MaxEffectsPerFrame is core.Config.MaxEffectsPerFrame: the effects one
 	// frame (in Lockstep and Auto, one turn) may emit; 0 means 16.
 	MaxEffectsPerFrame int

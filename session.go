@@ -31,7 +31,8 @@ type Stats struct {
 // AddLocalInput, Update(now) (receive, simulate as far as allowed, send),
 // the state to render with its predecessor and the elapsed fraction of the
 // current frame, the effects and events of the latest Update, counters,
-// and Close. Implementations are not safe for concurrent use.
+// the input log of confirmed frames (to record replays), and Close.
+// Implementations are not safe for concurrent use.
 type Session[S any, I comparable] interface {
 	// AddLocalInput gives local player p's input; see the front end for
 	// when it applies.
@@ -58,6 +59,16 @@ type Session[S any, I comparable] interface {
 	Effects() (play, cancel []core.FrameEffect)
 	// Stats returns the common counters.
 	Stats() Stats
+	// LogRange returns the frames whose inputs the input log holds (see
+	// Config.LogRetention): start <= f < end, every one confirmed.
+	LogRange() (start, end core.Frame)
+	// ReadLog appends the inputs of logged frame f, one per player in
+	// handle order, to dst: exactly what the game's Step got for the
+	// frame (in Lockstep and Auto, on the turn's first tick), so draining
+	// the log after every Update into a core/replay Recorder (AddLog)
+	// records the match. It returns core.ErrFrameNotLogged outside
+	// LogRange; see the front ends' ReadLog.
+	ReadLog(f core.Frame, dst []core.Input[I]) ([]core.Input[I], error)
 	// Close leaves the match and closes the Conn.
 	Close() error
 }
@@ -145,6 +156,7 @@ func lockstepConfig(cfg *Config) lockstep.Config {
 		FixedDelay:         cfg.FixedDelay,
 		MaxStepsPerUpdate:  cfg.MaxStepsPerUpdate,
 		ChecksumInterval:   cfg.ChecksumInterval,
+		LogRetention:       cfg.LogRetention,
 		MaxEffectsPerFrame: cfg.MaxEffectsPerFrame,
 		Game:               cfg.Game,
 		Transport:          cfg.Transport,
@@ -174,6 +186,7 @@ func rollbackConfig(cfg *Config) rollback.Config {
 		TickRate:           cfg.TickRate,
 		Game:               cfg.Game,
 		ChecksumInterval:   cfg.ChecksumInterval,
+		LogRetention:       cfg.LogRetention,
 		MaxEffectsPerFrame: cfg.MaxEffectsPerFrame,
 		Prediction:         cfg.Prediction,
 		InputDelay:         cfg.InputDelay,

@@ -10,7 +10,8 @@ import (
 )
 
 // TestUpdateAllocs: after warm-up, an Update that receives, runs a turn
-// and sends allocates nothing, and neither does a stalled one.
+// and sends allocates nothing, and neither does a stalled one, nor
+// reading the newest logged turn into a buffer with room.
 func TestUpdateAllocs(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -20,12 +21,13 @@ func TestUpdateAllocs(t *testing.T) {
 		{"stalling", sim.LinkConfig{Latency: sim.Latency{Base: 200 * ms, Jitter: 50 * ms}, Loss: 0.1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := newMatch(t, 3, 31, tc.link, Config{TurnPeriod: 20 * ms, InputDelay: 2, FixedDelay: true})
+			m := newMatch(t, 3, 31, tc.link, Config{TurnPeriod: 20 * ms, InputDelay: 2, FixedDelay: true, LogRetention: 16})
 			m.run(5 * time.Second)
 			for _, p := range m.peers { // the test game's own record must not grow
 				p.sums = append(make([]uint64, 0, len(p.sums)+10000), p.sums...)
 			}
 			seq := [3]uint32{100000, 100000, 100000}
+			logged := make([]core.Input[tInput], 0, 3)
 			allocs := testing.AllocsPerRun(2000, func() {
 				m.now += 5 * ms
 				m.net.RunUntil(m.now)
@@ -37,6 +39,9 @@ func TestUpdateAllocs(t *testing.T) {
 					}
 					_ = p.sess.Stats()
 					_, _, _ = p.sess.Previous(), p.sess.State(), p.sess.Fraction()
+					if start, end := p.sess.LogRange(); end > start {
+						logged, _ = p.sess.ReadLog(end-1, logged[:0])
+					}
 				}
 			})
 			if allocs != 0 {

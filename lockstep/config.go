@@ -119,8 +119,10 @@ type Config struct {
 
 	// ChecksumInterval is core.Config.ChecksumInterval; 0 means 1.
 	ChecksumInterval int
-	// LogRetention is core.Config.LogRetention: confirmed turns of inputs
-	// kept for replays; 0 keeps none.
+	// LogRetention is how many confirmed turns of inputs the session
+	// keeps for the host to read with ReadLog, to record a replay; 0 keeps
+	// none, at most 1<<20 - 1 (the engine's log, core.Config.LogRetention,
+	// keeps one turn more).
 	LogRetention int
 	// MaxEffectsPerFrame is core.Config.MaxEffectsPerFrame: the effects one
 	// turn may emit, over all its ticks; 0 means 16. Effects past it are
@@ -216,6 +218,8 @@ func (c Config) Validate() error {
 		return bad("MaxQueuedInputs", "%d is outside 1..65536", d.MaxQueuedInputs)
 	case d.ResendInterval < 0:
 		return bad("ResendInterval", "%v is negative", d.ResendInterval)
+	case d.LogRetention < 0 || d.LogRetention > maxLogRetention:
+		return bad("LogRetention", "%d is outside 0..%d", d.LogRetention, maxLogRetention)
 	case len(d.Peers) == 0:
 		return bad("Peers", "is empty: a match needs a remote peer")
 	}
@@ -246,7 +250,21 @@ func (c *Config) engineConfig() core.Config {
 		MaxInputDelay:      c.MaxDelay,
 		MaxPrediction:      c.MaxPrediction,
 		ChecksumInterval:   c.ChecksumInterval,
-		LogRetention:       c.LogRetention,
+		LogRetention:       logRetention(c.LogRetention),
 		MaxEffectsPerFrame: c.MaxEffectsPerFrame,
 	}
+}
+
+// maxLogRetention is the largest Config.LogRetention: the engine's bound
+// (1<<20), less the turn the session adds.
+const maxLogRetention = 1<<20 - 1
+
+// logRetention returns the engine's log length for Config.LogRetention n:
+// one turn more than n, so that ReadLog of the oldest turn LogRange
+// reports still knows the input Counts the game had applied before it.
+func logRetention(n int) int {
+	if n <= 0 {
+		return 0
+	}
+	return n + 1
 }

@@ -73,6 +73,22 @@
 // by rollback, switching at any turn as the link changes. The root
 // package's Auto mode is this.
 //
+// # Recording replays
+//
+// The input log is the way to record a match: set Config.LogRetention to
+// more turns than run between two Updates and, after every Update, read
+// the turns from the recorder's end to LogRange's end with ReadLog into a
+// core/replay Recorder (or call its AddLog with the session). ReadLog
+// gives each turn's inputs exactly as the game's Step got them: the
+// envelope is removed, and a command copied into the turns filled when D
+// rose is the zero input there, as the game saw it, so it is not applied
+// twice on playback. Such a replay reproduces the match when the game was
+// never paused (the system channel is not in the log, and a paused turn
+// does not step the game); with TicksPerTurn above 1, play it back
+// through a game that runs the turn's other ticks with the zero input.
+// Recording through a wrapper of the game's Step, as the examples do,
+// also works but sees predicted steps in Auto mode.
+//
 // # Host loop
 //
 //  1. Build the session with NewSession over a transport.Conn; it
@@ -83,7 +99,8 @@
 //     command-style game) or once per turn (a state-style game).
 //  4. Call Update(now): it receives, drops silent peers, runs the due
 //     turns whose inputs are held, and sends.
-//  5. Play Effects, handle Events (a type switch).
+//  5. Play Effects, handle Events (a type switch); to record a replay,
+//     drain ReadLog into a core/replay Recorder.
 //  6. Render Lerp(Previous(), State(), Fraction()); never write them.
 //  7. At the end, Close.
 package lockstep

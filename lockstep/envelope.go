@@ -108,11 +108,9 @@ func (g *wrapGame[S, I]) Step(w *world[S], inputs []core.Input[envelope[I]], fx 
 			put16(&sys.Step[p], 0)
 			continue
 		}
-		switch {
-		case g.hold || env.Input == zero:
-			g.in[p].Value = env.Input
-		case get16(env.Count) != get16(sys.Count[p]):
-			g.in[p].Value = env.Input
+		v, fresh := gameInput(env, sys.Count[p], g.hold)
+		g.in[p].Value = v
+		if fresh {
 			sys.Count[p] = env.Count
 		}
 		sys.Step[p] = env.Step
@@ -130,6 +128,24 @@ func (g *wrapGame[S, I]) Step(w *world[S], inputs []core.Input[envelope[I]], fx 
 	for range g.ticks - 1 {
 		g.user.Step(&w.User, g.idle, fx)
 	}
+}
+
+// gameInput returns the input the game's Step gets from env, a connected
+// player's envelope, when applied is the Count of the player's last input
+// applied (sysState.Count): env.Input, or the zero I for a copy of a
+// command (the same non-zero Count again) unless hold is set. fresh
+// reports a command applied now, whose Count becomes the applied one.
+// Session.ReadLog uses it too, with the previous turn's Count as applied,
+// so the log and the game can never disagree.
+func gameInput[I comparable](env *envelope[I], applied [2]uint8, hold bool) (v I, fresh bool) {
+	var zero I
+	switch {
+	case hold || env.Input == zero:
+		return env.Input, false
+	case env.Count != applied:
+		return env.Input, true
+	}
+	return zero, false
 }
 
 // applyCommand applies player p's system command at frame f.

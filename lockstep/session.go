@@ -51,8 +51,8 @@ type Session[S any, I comparable] struct {
 
 	started  bool
 	closed   bool
-	refused  error // set once a handshake is refused; Update returns it
-	logBuf   []core.Input[envelope[I]]
+	refused  error                     // set once a handshake is refused; Update returns it
+	logBuf   []core.Input[envelope[I]] // ReadLog's scratch: two turns of envelopes
 	now      time.Duration
 	lastSend time.Duration
 	added    core.Frame // the local inputs made at turn added are scheduled, if addedOK
@@ -149,7 +149,7 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 		stalls:  make([]StallEvent, 0, c.MaxStepsPerUpdate),
 		effects: make([]core.FrameEffect, 0, 16), cancelled: make([]core.FrameEffect, 0, 16),
 		speed:  100,
-		logBuf: make([]core.Input[envelope[I]], 0, c.Players),
+		logBuf: make([]core.Input[envelope[I]], 0, 2*c.Players), // turns f and f-1
 	}
 	for _, p := range c.Local {
 		s.locals = append(s.locals, local[I]{player: p,
@@ -250,27 +250,6 @@ func (s *Session[S, I]) Frame() core.Frame { return s.eng.Frame() }
 // again; ok is false before turn 0 is. In pure lockstep it is Frame()-1;
 // in auto mode predicted turns may follow it.
 func (s *Session[S, I]) ConfirmedFrame() (f core.Frame, ok bool) { return s.eng.ConfirmedFrame() }
-
-// LogRange returns the turns whose inputs the input log holds (see
-// Config.LogRetention): start <= f < end.
-func (s *Session[S, I]) LogRange() (start, end core.Frame) { return s.eng.LogRange() }
-
-// ReadLog appends the confirmed inputs of turn f, one per player in
-// handle order, to dst and returns it: the replay of a match. Values are
-// the inputs as scheduled (a copy of a command, made when D rose, appears
-// again here, though the game got the zero input for it). It returns
-// core.ErrFrameNotLogged for a turn outside LogRange.
-func (s *Session[S, I]) ReadLog(f core.Frame, dst []core.Input[I]) ([]core.Input[I], error) {
-	raw, err := s.eng.ReadLog(f, s.logBuf[:0])
-	s.logBuf = raw[:0]
-	if err != nil {
-		return dst, err
-	}
-	for _, in := range raw {
-		dst = append(dst, core.Input[I]{Value: in.Value.Input, Status: in.Status})
-	}
-	return dst, nil
-}
 
 // Paused reports whether the game is paused at the current turn.
 func (s *Session[S, I]) Paused() bool { return s.eng.State().Sys.Paused != 0 }

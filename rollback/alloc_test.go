@@ -4,16 +4,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep/core"
+
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
 // TestSteadyStateUpdateAllocatesNothing measures one round of both
 // sessions' Update (receive, rollback, step, send) over a 40 ms link,
-// with spectators streaming, after warm-up.
+// with spectators streaming, after warm-up, and reading the newest
+// logged frame into a buffer with room.
 func TestSteadyStateUpdateAllocatesNothing(t *testing.T) {
 	m, w := newWatched(t, 31, sim.LinkConfig{Latency: sim.Latency{Base: ms(40), Jitter: ms(5)}}, StreamConfig{})
 	w.run(t, m, 3*time.Second)
 	now := m.net.Now()
+	logged := make([]core.Input[uint16], 0, 2)
 	allocs := testing.AllocsPerRun(200, func() {
 		now += m.render
 		m.net.RunUntil(now)
@@ -23,6 +27,9 @@ func TestSteadyStateUpdateAllocatesNothing(t *testing.T) {
 				t.Fatal(err)
 			}
 			nd.s.Events()
+			if start, end := nd.s.LogRange(); end > start {
+				logged, _ = nd.s.ReadLog(end-1, logged[:0])
+			}
 		}
 		if err := w.sp.Update(now); err != nil {
 			t.Fatal(err)

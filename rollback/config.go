@@ -36,6 +36,13 @@ type Config struct {
 	Game [16]byte
 	// ChecksumInterval is core.Config.ChecksumInterval; 0 means 1.
 	ChecksumInterval int
+	// LogRetention is how many confirmed frames of inputs the session
+	// keeps for the host to read with ReadLog, to record a replay; 0
+	// keeps none, at most 1<<20. The spectator stream reads the
+	// same log: with Spectators the session keeps the larger of
+	// LogRetention and what the stream needs (Spectate.MaxLag +
+	// Spectate.Delay + 128 frames), so LogRange may hold more.
+	LogRetention int
 	// MaxEffectsPerFrame is core.Config.MaxEffectsPerFrame: the effects one
 	// Step may emit; 0 means 16. Effects past it are not delivered and the
 	// session reports a core.EffectsDroppedEvent.
@@ -90,6 +97,7 @@ type StreamConfig struct {
 }
 
 const (
+	maxLogRetention   = 1 << 20 // core's bound: 4.8 hours at 60 frames per second
 	defaultPrediction = 8
 	defaultMaxDelay   = 2
 	maxTickRate       = 1000
@@ -160,6 +168,8 @@ func (c Config) coreConfig() (core.Config, error) {
 		return core.Config{}, bad("MaxStepsPerUpdate", "%d is outside 1..64", d.MaxStepsPerUpdate)
 	case d.MaxCatchUp < d.period() || d.MaxCatchUp > time.Hour:
 		return core.Config{}, bad("MaxCatchUp", "%v is outside one frame period..1h", d.MaxCatchUp)
+	case d.LogRetention < 0 || d.LogRetention > maxLogRetention:
+		return core.Config{}, bad("LogRetention", "%d is outside 0..%d", d.LogRetention, maxLogRetention)
 	case len(d.Peers) == 0:
 		return core.Config{}, bad("Peers", "is empty: a session needs a remote peer")
 	case len(d.Spectators) > maxSpectators:
@@ -199,13 +209,14 @@ func (c Config) coreConfig() (core.Config, error) {
 		Prediction:         d.Prediction,
 		MaxPrediction:      d.Prediction,
 		ChecksumInterval:   d.ChecksumInterval,
+		LogRetention:       d.LogRetention,
 		MaxEffectsPerFrame: d.MaxEffectsPerFrame,
 	}
 	for _, p := range d.Peers {
 		cc.Peers = append(cc.Peers, p.Players)
 	}
 	if len(d.Spectators) > 0 {
-		cc.LogRetention = d.Spectate.MaxLag + d.Spectate.Delay + 2*streamRun
+		cc.LogRetention = max(cc.LogRetention, d.Spectate.MaxLag+d.Spectate.Delay+2*streamRun)
 	}
 	if err := cc.Validate(); err != nil {
 		return core.Config{}, err

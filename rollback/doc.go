@@ -30,6 +30,7 @@
 //  4. Play the effects Effects returns and stop the cancelled ones; they
 //     are delivered once per frame even when a frame is re-simulated.
 //  5. Handle Events: desyncs, disconnects, timesync recommendations, ...
+//     To record a replay, drain ReadLog into a core/replay Recorder.
 //  6. Render Previous and State blended by Fraction. Both are copies:
 //     rendering can read them but never write the simulation.
 //
@@ -77,6 +78,18 @@
 // A spectator plays at the tick rate and catches up faster, at most
 // MaxStepsPerUpdate frames per Update, when it has fallen behind. When the
 // host leaves, is lost, or drops it, a StreamEndedEvent ends it cleanly.
+//
+// # Recording replays
+//
+// The input log is the way to record a match: set Config.LogRetention to
+// more frames than are confirmed between two Updates and, after every
+// Update, read the frames from the recorder's end to LogRange's end with
+// ReadLog into a core/replay Recorder (or call its AddLog with the
+// session), as ExampleSession_ReadLog shows. The log holds confirmed
+// frames only, with exactly the inputs the game's Step got in each
+// frame's final simulation, never a prediction, so the replay reproduces
+// the match; a wrapper of the game's Step would also see the predicted
+// simulations that a rollback later replaced.
 //
 // # Sync test
 //
