@@ -13,7 +13,8 @@
 // Every datagram is at most MaxDatagram (1200) bytes. With the 48 bytes of
 // IPv6 and UDP headers that fits the 1280-byte minimum IPv6 MTU (RFC 8200
 // §5), so plaintext datagrams are never fragmented, as RFC 8085 §3.2
-// advises; DTLS records (RFC 9147) add up to 37 bytes. Datagrams may be
+// advises; DTLS records (RFC 9147) add 29 bytes with transport/dtls's
+// default AES-CCM_8 suites (37 with GCM). Datagrams may be
 // lost, duplicated or reordered; rollstep repeats every unacknowledged
 // input in every packet instead of retransmitting, so a Conn needs no
 // reliability of its own. Byte counts that stand for bandwidth add
@@ -22,9 +23,10 @@
 // # Peers
 //
 // A PeerID is an opaque handle that the Conn assigns: per authenticated
-// DTLS channel (RFC 9147), or per session token in plaintext mode. It is
-// never a bare network address, because a source address alone proves
-// nothing about the sender.
+// DTLS channel (RFC 9147), or, in plaintext mode, per address whose
+// packets transport/endpoint authenticates with the tag keyed by the
+// per-match session token. It is never a bare network address, because a
+// source address alone proves nothing about the sender.
 //
 // # Buffers
 //

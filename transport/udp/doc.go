@@ -27,20 +27,21 @@
 // A source address proves nothing about the sender (it can be spoofed
 // off-path, and a NAT can reassign it), so this package never decides
 // who a peer is: it only maps addresses to PeerIDs, and the layer above,
-// transport/endpoint, authenticates each packet by its session token
-// (DESIGN.md §6). The map starts as the static table Config.Peers. With
+// transport/endpoint, authenticates each packet by its tag under the
+// session token (DESIGN.md §6). The map starts as the static table Config.Peers. With
 // Config.AcceptUnknown, the first datagram from a new address creates a
 // provisional peer with a fresh PeerID; at most Config.MaxUnknown exist
 // at once, and datagrams from further new addresses are dropped, so a
 // flood of sources costs bounded memory. The endpoint then calls:
 //
-//   - Confirm, when the provisional peer's token is good and it is a new
-//     participant;
-//   - Rebind, when the token belongs to a known peer whose address
+//   - Confirm, when the provisional peer's packets authenticate and it is
+//     a new participant;
+//   - Rebind, when its Hello belongs to a known peer whose address
 //     changed (NAT rebinding), or to a peer whose address was unknown
 //     (first contact, below): the known PeerID takes over the new
 //     address and the provisional one is forgotten;
-//   - Forget, when the token is wrong, or a peer leaves.
+//   - Forget, when its packets fail the tag (another match, or forged),
+//     or a peer leaves.
 //
 // Addresses change only through these calls and Bind; the Conn never
 // follows a peer to a new address on its own.
