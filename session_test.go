@@ -49,12 +49,15 @@ func (p *gPeer) step(s *gState, in []core.Input[gInput], _ *core.Effects) {
 }
 
 // newPeers builds two peers of cfg over net.
-func newPeers(t *testing.T, net *sim.Network, cfg Config) []*gPeer {
+func newPeers(t *testing.T, net *sim.Network, cfg Config, edit ...func(i int, c *Config)) []*gPeer {
 	t.Helper()
 	conns := []*sim.Endpoint{net.NewEndpoint(), net.NewEndpoint()}
 	var peers []*gPeer
 	for i := range 2 {
 		c := cfg
+		for _, e := range edit {
+			e(i, &c)
+		}
 		c.Players = 2
 		c.Local = []core.PlayerHandle{core.PlayerHandle(i)}
 		c.Peers = []Peer{{Addr: conns[1-i].ID(), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}}
@@ -144,6 +147,53 @@ func TestAutoSwitchesMode(t *testing.T) {
 	}
 	if f := agree(t, peers); f < 60*90 {
 		t.Fatalf("only %d frames confirmed in 100 s", f)
+	}
+}
+
+// TestLockstepAndAutoInOneMatch: DESIGN §1's "peers in one match may run
+// different modes". Peer 0 plays Lockstep (it never predicts), peer 1 Auto
+// on a 150 ms link, beyond its delay budget, so it predicts and rolls
+// back; the match runs and every confirmed frame agrees. (A Rollback-mode
+// peer cannot join them: the lockstep family's inputs carry an envelope
+// that the handshake's digest tells apart, and the match is refused.)
+func TestLockstepAndAutoInOneMatch(t *testing.T) {
+	net, err := sim.New(sim.Config{Seed: 5, Link: sim.LinkConfig{Latency: sim.Latency{Base: 150 * ms, Jitter: 5 * ms}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	peers := newPeers(t, net, Config{HoldInputs: true, TickRate: 60}, func(i int, c *Config) {
+		c.Mode = []Mode{Lockstep, Auto}[i]
+	})
+	var now time.Duration
+	play(t, net, peers, &now, 20*time.Second, 4*ms)
+	if peers[0].maxW != 0 || peers[1].maxW == 0 {
+		t.Fatalf("largest W: lockstep peer %d, auto peer %d; want 0 and more", peers[0].maxW, peers[1].maxW)
+	}
+	if f := agree(t, peers); f < 60*10 {
+		t.Fatalf("only %d frames confirmed in 20 s", f)
+	}
+
+	// A Rollback peer and a Lockstep peer refuse each other, naming the
+	// input type's difference.
+	net2, _ := sim.New(sim.Config{Seed: 6, Link: sim.LinkConfig{Latency: sim.Latency{Base: 20 * ms}}})
+	mixed := newPeers(t, net2, Config{TickRate: 60}, func(i int, c *Config) {
+		c.Mode = []Mode{Lockstep, Rollback}[i]
+		c.HoldInputs = i == 0
+	})
+	var refused [2]error
+	for now = 0; now < 2*time.Second && (refused[0] == nil || refused[1] == nil); now += 4 * ms {
+		net2.RunUntil(now)
+		for i, p := range mixed {
+			if refused[i] == nil {
+				refused[i] = p.sess.Update(now)
+			}
+		}
+	}
+	for i, err := range refused {
+		var me *core.ConfigMismatchError
+		if !errors.As(err, &me) || (me.Field != "InputSize" && me.Field != "InputLayout") {
+			t.Errorf("peer %d of a Lockstep-Rollback match: %v, want a refusal naming the input type", i, err)
+		}
 	}
 }
 

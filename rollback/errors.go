@@ -5,8 +5,9 @@ import "errors"
 // ErrClosed is returned by every method of a closed Session or Spectator.
 var ErrClosed = errors.New("rollback: session closed")
 
-// ErrRefused is returned by Update once a handshake was refused; the
-// RefusedEvent names the peer and the differing field.
+// ErrRefused is matched by the error Update returns once a handshake was
+// refused; that error wraps the first refusal's *endpoint.HandshakeError,
+// which names the differing field, as the RefusedEvent does.
 var ErrRefused = errors.New("rollback: handshake refused")
 
 // ErrNotStarted is returned by Wait before the match started.

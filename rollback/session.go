@@ -34,8 +34,9 @@ type Session[S any, I comparable] struct {
 	stream streamer[I]
 	npeers int
 
-	started, refused, closed bool
-	now                      time.Duration
+	started, closed bool
+	refused         error // set once a handshake is refused: ErrRefused wrapping why
+	now             time.Duration
 
 	local  [core.MaxPlayers]bool
 	owner  [core.MaxPlayers]core.PeerID // the peer owning each remote player

@@ -89,8 +89,8 @@ func TestHandshakeRefusesOtherGameBuild(t *testing.T) {
 		if !errors.As(ref.Err, &mm) {
 			t.Errorf("node %d: RefusedEvent %+v, want a wire.ConfigMismatchError", i, ref)
 		}
-		if err := nd.s.Update(time.Second); !errors.Is(err, ErrRefused) {
-			t.Errorf("node %d: Update = %v, want ErrRefused", i, err)
+		if err := nd.s.Update(time.Second); !errors.Is(err, ErrRefused) || !errors.As(err, &mm) {
+			t.Errorf("node %d: Update = %v, want ErrRefused naming the differing field", i, err)
 		}
 		if nd.s.Started() {
 			t.Errorf("node %d started a refused match", i)

@@ -1,6 +1,7 @@
 package rollback
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/rollstep/rollstep/core"
@@ -22,7 +23,9 @@ import (
 //     confirmed inputs to spectators;
 //  5. it refreshes State, Previous and Effects.
 //
-// It returns the Conn's errors, ErrRefused once a handshake was refused
+// It returns the Conn's errors, an error matching ErrRefused once a
+// handshake was refused (wrapping the first *endpoint.HandshakeError, which
+// names the differing field)
 // and ErrClosed after Close. Bad datagrams are counted, never returned.
 // In steady state it allocates nothing.
 func (s *Session[S, I]) Update(now time.Duration) error {
@@ -38,8 +41,8 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 		return err
 	}
 	s.endpointEvents()
-	if s.refused {
-		return ErrRefused
+	if s.refused != nil {
+		return s.refused
 	}
 	if !s.started {
 		if !s.ready() {
@@ -195,7 +198,9 @@ func (s *Session[S, I]) endpointEvents() {
 		case endpoint.EventConnected:
 			s.event(ConnectedEvent{Peer: e.Peer})
 		case endpoint.EventRefused:
-			s.refused = true
+			if s.refused == nil {
+				s.refused = fmt.Errorf("%w: %w", ErrRefused, e.Err)
+			}
 			s.event(RefusedEvent{Peer: e.Peer, Err: e.Err})
 		case endpoint.EventInterrupted:
 			s.event(InterruptedEvent{Peer: e.Peer})
