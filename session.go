@@ -66,8 +66,11 @@ type Session[S any, I comparable] interface {
 	// handle order, to dst: exactly what the game's Step got for the
 	// frame (in Lockstep and Auto, on the turn's first tick), so draining
 	// the log after every Update into a core/replay Recorder (AddLog)
-	// records the match. It returns core.ErrFrameNotLogged outside
-	// LogRange; see the front ends' ReadLog.
+	// records the match — except a Lockstep or Auto match that pauses or
+	// runs several ticks per turn, whose replay needs one frame per Step
+	// call: record those with lockstep.Session.ReadSteps (AsLockstep). It
+	// returns core.ErrFrameNotLogged outside LogRange; see the front ends'
+	// ReadLog.
 	ReadLog(f core.Frame, dst []core.Input[I]) ([]core.Input[I], error)
 	// Close leaves the match and closes the Conn.
 	Close() error

@@ -11,7 +11,8 @@ import (
 
 // TestUpdateAllocs: after warm-up, an Update that receives, runs a turn
 // and sends allocates nothing, and neither does a stalled one, nor
-// reading the newest logged turn into a buffer with room.
+// reading the newest logged turn (ReadLog, ReadSteps) into a buffer with
+// room.
 func TestUpdateAllocs(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -28,6 +29,7 @@ func TestUpdateAllocs(t *testing.T) {
 			}
 			seq := [3]uint32{100000, 100000, 100000}
 			logged := make([]core.Input[tInput], 0, 3)
+			steps := make([]core.Input[tInput], 0, 3)
 			allocs := testing.AllocsPerRun(2000, func() {
 				m.now += 5 * ms
 				m.net.RunUntil(m.now)
@@ -41,6 +43,7 @@ func TestUpdateAllocs(t *testing.T) {
 					_, _, _ = p.sess.Previous(), p.sess.State(), p.sess.Fraction()
 					if start, end := p.sess.LogRange(); end > start {
 						logged, _ = p.sess.ReadLog(end-1, logged[:0])
+						steps, _ = p.sess.ReadSteps(end-1, steps[:0])
 					}
 				}
 			})
@@ -75,5 +78,41 @@ func TestUpdateAllocs(t *testing.T) {
 			}
 			t.Logf("%d stalled turns", stalls)
 		})
+	}
+}
+
+// TestReadStepsAllocs: reading every logged turn with ReadSteps into a
+// buffer with room for TicksPerTurn×Players inputs allocates nothing,
+// for played turns (three Steps each) and paused ones alike.
+func TestReadStepsAllocs(t *testing.T) {
+	cfg := Config{TurnPeriod: 20 * ms, InputDelay: 2, FixedDelay: true, LogRetention: 64, TicksPerTurn: 3}
+	m := newMatch(t, 2, 32, sim.LinkConfig{Latency: sim.Latency{Base: 20 * ms}}, cfg)
+	m.run(time.Second)
+	if err := m.peers[0].sess.Pause(0); err != nil {
+		t.Fatal(err)
+	}
+	m.run(m.now + 600*ms) // the log holds played turns, then paused ones
+	s := m.peers[1].sess
+	start, end := s.LogRange()
+	buf := make([]core.Input[tInput], 0, 3*2)
+	played, paused := 0, 0
+	for f := start; f < end; f++ {
+		buf, _ = s.ReadSteps(f, buf[:0])
+		if len(buf) == 0 {
+			paused++
+		} else {
+			played++
+		}
+	}
+	if played == 0 || paused == 0 {
+		t.Fatalf("log of %d played and %d paused turns: the test proves nothing", played, paused)
+	}
+	allocs := testing.AllocsPerRun(200, func() {
+		for f := start; f < end; f++ {
+			buf, _ = s.ReadSteps(f, buf[:0])
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per read of %d turns, want 0", allocs, end-start)
 	}
 }

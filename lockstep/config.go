@@ -120,9 +120,9 @@ type Config struct {
 	// ChecksumInterval is core.Config.ChecksumInterval; 0 means 1.
 	ChecksumInterval int
 	// LogRetention is how many confirmed turns of inputs the session
-	// keeps for the host to read with ReadLog, to record a replay; 0 keeps
-	// none, at most 1<<20 - 1 (the engine's log, core.Config.LogRetention,
-	// keeps one turn more).
+	// keeps for the host to read with ReadLog and ReadSteps, to record a
+	// replay; 0 keeps none, at most 1<<20 - 1 (the engine's log,
+	// core.Config.LogRetention, keeps one turn more).
 	LogRetention int
 	// MaxEffectsPerFrame is core.Config.MaxEffectsPerFrame: the effects one
 	// turn may emit, over all its ticks; 0 means 16. Effects past it are

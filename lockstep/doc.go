@@ -77,17 +77,32 @@
 //
 // The input log is the way to record a match: set Config.LogRetention to
 // more turns than run between two Updates and, after every Update, read
-// the turns from the recorder's end to LogRange's end with ReadLog into a
-// core/replay Recorder (or call its AddLog with the session). ReadLog
-// gives each turn's inputs exactly as the game's Step got them: the
-// envelope is removed, and a command copied into the turns filled when D
-// rose is the zero input there, as the game saw it, so it is not applied
-// twice on playback. Such a replay reproduces the match when the game was
-// never paused (the system channel is not in the log, and a paused turn
-// does not step the game); with TicksPerTurn above 1, play it back
-// through a game that runs the turn's other ticks with the zero input.
-// Recording through a wrapper of the game's Step, as the examples do,
-// also works but sees predicted steps in Auto mode.
+// the turns from the last one read to LogRange's end with ReadSteps, and
+// add each group of Config.Players inputs it returns to a core/replay
+// Recorder as one frame (ExampleSession_ReadSteps). ReadSteps gives the
+// inputs of every call of the game's Step in the turn: none when the game
+// was paused, TicksPerTurn calls otherwise, the first with the turn's
+// inputs and the others with the zero input. A replay frame is thus one
+// Step, not one turn, and the replay reproduces the match however it was
+// paused and whatever TicksPerTurn. Whether a turn was paused is the
+// answer of the simulation that confirmed it (in auto mode, a turn
+// predicted without a pause command may be simulated again with it), so
+// every peer records the same replay.
+//
+// ReadLog keeps its meaning: each turn's inputs, exactly as the game's
+// Step got them on the turn's first tick. The envelope is removed, and a
+// command copied into the turns filled when D rose is the zero input
+// there, as the game saw it, so it is not applied twice on playback.
+// ReadSteps is built on it. Recording ReadLog's turns (a Recorder's AddLog
+// with the session, or the root package's Session interface) is a faithful
+// replay only when TicksPerTurn is 1 and the game was never paused: a
+// paused turn has an entry but no Step, and a turn of several ticks one
+// entry for several Steps. ReadSteps is a method of this package's
+// Session rather than a second numbering of replay.Log (turns to Steps),
+// so that LogRange, ReadLog and ReadSteps all count turns and a recorder
+// needs nothing but its next turn. Recording through a wrapper of the
+// game's Step, as the examples do, also works but sees predicted steps in
+// Auto mode.
 //
 // # Host loop
 //
@@ -100,7 +115,7 @@
 //  4. Call Update(now): it receives, drops silent peers, runs the due
 //     turns whose inputs are held, and sends.
 //  5. Play Effects, handle Events (a type switch); to record a replay,
-//     drain ReadLog into a core/replay Recorder.
+//     drain ReadSteps into a core/replay Recorder.
 //  6. Render Lerp(Previous(), State(), Fraction()); never write them.
 //  7. At the end, Close.
 package lockstep

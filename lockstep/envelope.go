@@ -85,13 +85,15 @@ func (s *sysState) speed() int {
 // the system channel applied first. Unless hold is set, the game gets the
 // zero I for copies of a command (see envelope). in is scratch for the unwrapped inputs
 // of the first tick; idle holds every player's zero input, for the other
-// ticks and for paused frames.
+// ticks and for paused frames. ran records, turn by turn, whether the
+// game stepped, for Session.ReadSteps.
 type wrapGame[S any, I comparable] struct {
 	user  core.Game[S, I]
 	ticks int
 	hold  bool // fills carry the previous input (Config.HoldInputs)
 	in    []core.Input[I]
 	idle  []core.Input[I]
+	ran   turnLog
 }
 
 // Step implements core.Game for the world.
@@ -120,6 +122,7 @@ func (g *wrapGame[S, I]) Step(w *world[S], inputs []core.Input[envelope[I]], fx 
 		}
 	}
 	put32(&sys.Frame, f+1)
+	g.ran.put(core.Frame(f), sys.Paused == 0)
 	if sys.Paused != 0 {
 		return
 	}

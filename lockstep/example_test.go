@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/core/replay"
 	"github.com/rollstep/rollstep/lockstep"
 	"github.com/rollstep/rollstep/transport/sim"
 )
@@ -71,4 +72,57 @@ func Example() {
 	// Output:
 	// peer 0: D=2 period=100ms sum=3 desyncs=0
 	// peer 1: D=2 period=100ms sum=3 desyncs=0
+}
+
+// A match paused for a second, whose game steps twice a turn, recorded
+// into a replay one Step at a time: ReadSteps gives no Step for a paused
+// turn and two for the others, so the replay ends where the match did.
+func ExampleSession_ReadSteps() {
+	net, _ := sim.New(sim.Config{Seed: 2, Link: sim.LinkConfig{Latency: sim.Latency{Base: 30 * time.Millisecond}}})
+	conns := []*sim.Endpoint{net.NewEndpoint(), net.NewEndpoint()}
+	game, build := core.GameFunc[Counter, Order](step), replay.VersionHash("counter")
+	var sessions []*lockstep.Session[Counter, Order]
+	for i := range 2 {
+		cfg := lockstep.Config{Players: 2, Local: []core.PlayerHandle{core.PlayerHandle(i)},
+			Peers:      []lockstep.Peer{{Addr: conns[1-i].ID(), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
+			TurnPeriod: 50 * time.Millisecond, TicksPerTurn: 2, LogRetention: 16}
+		cfg.Transport.Rand = rand.NewChaCha8([32]byte{byte(i)})
+		s, _ := lockstep.NewSession(cfg, game, Counter{}, conns[i])
+		sessions = append(sessions, s)
+	}
+	dg, _ := core.DigestOf[Order](2, 20, 0, build)
+	rec, _ := replay.NewRecorder(replay.Config{Game: build, Match: dg}, core.Game[Counter, Order](game), &Counter{})
+	var next core.Frame // the next turn to record
+	var steps []core.Input[Order]
+	for now := time.Duration(0); now <= 4*time.Second; now += 10 * time.Millisecond {
+		net.RunUntil(now)
+		for i, s := range sessions {
+			if now == time.Second && i == 0 {
+				_ = s.Pause(0)
+			}
+			if now == 2*time.Second && i == 1 {
+				_ = s.Resume(1)
+			}
+			if now%(200*time.Millisecond) == 0 {
+				_ = s.AddLocalInput(core.PlayerHandle(i), Order{Add: 1})
+			}
+			_ = s.Update(now)
+		}
+		// After every Update: one replay frame per Step of the game.
+		for _, end := sessions[0].LogRange(); next < end; next++ {
+			steps, _ = sessions[0].ReadSteps(next, steps[:0])
+			for k := 0; k < len(steps); k += 2 { // 2 players
+				_ = rec.Add(steps[k : k+2])
+			}
+		}
+	}
+	s := sessions[0]
+	st := s.Stats()
+	fmt.Printf("turns %d, played %d, replay frames %d\n", st.Turns, st.Played, rec.Frames())
+	fmt.Printf("session %+v, replay %+v\n", *s.State(), *rec.State())
+	fmt.Println("verify:", replay.VerifyData(rec.Bytes(), build, core.Game[Counter, Order](game)))
+	// Output:
+	// turns 78, played 57, replay frames 114
+	// session {Turn:114 Sum:38}, replay {Turn:114 Sum:38}
+	// verify: <nil>
 }

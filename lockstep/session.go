@@ -107,7 +107,8 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 	}
 	c := cfg.withDefaults()
 	g := &wrapGame[S, I]{user: game, ticks: c.TicksPerTurn, hold: c.HoldInputs,
-		in: make([]core.Input[I], c.Players), idle: make([]core.Input[I], c.Players)}
+		in: make([]core.Input[I], c.Players), idle: make([]core.Input[I], c.Players),
+		ran: newTurnLog(logRetention(c.LogRetention), c.MaxPrediction)}
 	w := &world[S]{User: initial}
 	eng, err := core.NewEngine(c.engineConfig(), core.Game[world[S], envelope[I]](g), w)
 	if err != nil {
