@@ -199,36 +199,42 @@ func TestFrontEndsSendSeats(t *testing.T) {
 		}
 	}
 	step := func(*seatState, []core.Input[uint16], *core.Effects) {}
-	t.Run("rollback", func(t *testing.T) {
-		cfg := rollback.Config{Players: 3, Local: []core.PlayerHandle{2}, Transport: endpoint.Config{Token: token}}
-		for p := range core.PlayerHandle(2) {
-			cfg.Peers = append(cfg.Peers, rollback.Peer{Addr: transport.PeerID(p), Players: []core.PlayerHandle{p}})
-		}
-		conn := &helloConn{key: wire.NewKey(token)}
-		s, err := rollback.NewSession[seatState, uint16](cfg, core.GameFunc[seatState, uint16](step), seatState{}, conn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		if err := s.Update(0); err != nil {
-			t.Fatal(err)
-		}
-		check(t, conn)
-	})
-	t.Run("lockstep", func(t *testing.T) {
-		cfg := lockstep.Config{Players: 3, Local: []core.PlayerHandle{2}, Transport: endpoint.Config{Token: token}}
-		for p := range core.PlayerHandle(2) {
-			cfg.Peers = append(cfg.Peers, lockstep.Peer{Addr: transport.PeerID(p), Players: []core.PlayerHandle{p}})
-		}
-		conn := &helloConn{key: wire.NewKey(token)}
-		s, err := lockstep.NewSession[seatState, uint16](cfg, core.GameFunc[seatState, uint16](step), seatState{}, conn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		if err := s.Update(0); err != nil {
-			t.Fatal(err)
-		}
-		check(t, conn)
-	})
+	// session is what the test needs of either front end.
+	type session interface {
+		Update(now time.Duration) error
+		Close() error
+	}
+	peers := []core.PlayerHandle{0, 1}
+	for _, fe := range []struct {
+		name string
+		open func(conn transport.Conn) (session, error)
+	}{
+		{"rollback", func(conn transport.Conn) (session, error) {
+			cfg := rollback.Config{Players: 3, Local: []core.PlayerHandle{2}, Transport: endpoint.Config{Token: token}}
+			for _, p := range peers {
+				cfg.Peers = append(cfg.Peers, rollback.Peer{Addr: transport.PeerID(p), Players: []core.PlayerHandle{p}})
+			}
+			return rollback.NewSession[seatState, uint16](cfg, core.GameFunc[seatState, uint16](step), seatState{}, conn)
+		}},
+		{"lockstep", func(conn transport.Conn) (session, error) {
+			cfg := lockstep.Config{Players: 3, Local: []core.PlayerHandle{2}, Transport: endpoint.Config{Token: token}}
+			for _, p := range peers {
+				cfg.Peers = append(cfg.Peers, lockstep.Peer{Addr: transport.PeerID(p), Players: []core.PlayerHandle{p}})
+			}
+			return lockstep.NewSession[seatState, uint16](cfg, core.GameFunc[seatState, uint16](step), seatState{}, conn)
+		}},
+	} {
+		t.Run(fe.name, func(t *testing.T) {
+			conn := &helloConn{key: wire.NewKey(token)}
+			s, err := fe.open(conn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if err := s.Update(0); err != nil {
+				t.Fatal(err)
+			}
+			check(t, conn)
+		})
+	}
 }
