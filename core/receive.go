@@ -77,51 +77,70 @@ func (e *Engine[S, I]) Receive(now time.Duration, from PeerID, m *Message[I]) er
 			e.answerQuery(from, &m.Blocks)
 		}
 	}
-	e.checkAgreement()
+	if e.goneMask != 0 { // checkAgreement has nothing to do otherwise
+		e.checkAgreement()
+	}
 	return nil
 }
 
 // receiveRun stores the new inputs of one run, reports equivocation and
 // marks mispredictions.
+//
+// A run splits at next[p] into a prefix of frames already held, each
+// compared with the held value (an EquivocationEvent for the first that
+// differs), and a tail of new frames, stored until the run leaves a gap
+// or reaches an agreed disconnect frame. Each part is one loop without a
+// per-value branch between the two cases; slot i walks the ring slots of
+// consecutive frames (frame-major: players apart, wrapping at the end).
 func (e *Engine[S, I]) receiveRun(from PeerID, r *InputRun[I]) {
 	p := int(r.Player)
 	old := e.next[p]
-	n := old
-	limit := never
-	if e.agreed[p] {
-		limit = e.goneAt[p]
-	}
-	equivocated := false
-	// i walks the ring slots of frames Start, Start+1, ... (frame-major).
+	vals := r.Values
 	step, wrap := e.players, e.players*e.rlen
-	i := e.idx(p, r.Start)
-	for k, v := range r.Values {
-		f := r.Start + Frame(k)
-		if f < n {
-			if !equivocated && f >= n-Frame(e.rlen) && e.vals[i] != v {
-				equivocated = true
+
+	// Prefix: values 0..held-1 are of frames below old. Only frames from
+	// old-rlen on are still in the ring; older ones are not compared.
+	held := min(int(old-r.Start), len(vals))
+	if k := max(int(old-r.Start)-e.rlen, 0); k < held {
+		i := e.idx(p, r.Start+Frame(k))
+		for ; k < held; k++ {
+			if e.vals[i] != vals[k] {
 				e.stats.Equivocations++
-				e.event(EquivocationEvent{Peer: from, Player: r.Player, Frame: f})
+				e.event(EquivocationEvent{Peer: from, Player: r.Player, Frame: r.Start + Frame(k)})
+				break // one event per run: the first contradiction
 			}
-		} else {
-			if f > n || f >= limit {
-				break
+			if i += step; i >= wrap {
+				i -= wrap
 			}
-			e.vals[i] = v
-			n++
 		}
+	}
+
+	// Tail: values of frames old, old+1, ..., up to an agreed disconnect
+	// frame. A run starting past old would leave a gap: nothing is stored.
+	if held < 0 || held >= len(vals) {
+		return
+	}
+	add := vals[held:]
+	if e.agreed[p] {
+		add = add[:min(len(add), max(int(e.goneAt[p]-old), 0))]
+		if len(add) == 0 {
+			return
+		}
+	}
+	i := e.idx(p, old)
+	for _, v := range add {
+		e.vals[i] = v
 		if i += step; i >= wrap {
 			i -= wrap
 		}
 	}
-	if n == old {
-		return
-	}
+	n := old + Frame(len(add))
 	e.next[p] = n
 	e.knownDirty = true
-	q := &e.peers[from]
-	q.inputLead = n - 1 - e.frame
-	e.rescan(p, old)
+	e.peers[from].inputLead = n - 1 - e.frame
+	if old < e.frame { // rescan looks only at frames already simulated
+		e.rescan(p, old)
+	}
 }
 
 // check validates m without changing anything. The happy path makes no
