@@ -37,14 +37,18 @@ func (e *Engine[S, I]) Advance(now time.Duration) *Ready[I] {
 	if e.hasWrong {
 		e.rollback()
 	}
-	if e.checked < e.confirmedEnd() {
-		e.confirmUpTo()
+	// confirmedEnd() <= frame: with every simulated frame checked, as in
+	// the steady state, there is nothing to confirm before stepping.
+	if e.checked < e.frame {
+		if end := e.confirmedEnd(); e.checked < end {
+			e.confirmTo(end)
+		}
 	}
 	switch e.blocked() {
 	case blockNone:
 		e.stepForward()
-		if e.checked < e.confirmedEnd() {
-			e.confirmUpTo()
+		if end := e.confirmedEnd(); e.checked < end {
+			e.confirmTo(end)
 		}
 		if e.synct.k > 0 {
 			e.syncTest()
@@ -109,16 +113,12 @@ func (e *Engine[S, I]) blocked() blockReason {
 	return blockNone
 }
 
-// needSave reports whether the start state of frame f must be saved: f
-// may be re-simulated (it uses a prediction) or sync testing needs it.
-func (e *Engine[S, I]) needSave(f Frame) bool {
-	return e.ring != nil && (f >= e.knownEnd() || e.synct.k > 0)
-}
-
-// stepForward simulates the current frame.
+// stepForward simulates the current frame. Its start state is saved when
+// the frame may be re-simulated (it uses a prediction) or sync testing
+// needs it.
 func (e *Engine[S, I]) stepForward() {
 	f := e.frame
-	if e.needSave(f) {
+	if e.ring != nil && (f >= e.knownEnd() || e.synct.k > 0) {
 		e.ring.Save(int32(f), &e.cur)
 		e.stats.Saves++
 	}

@@ -68,10 +68,19 @@ func (e *Engine[S, I]) stateAfter(c Frame) (*S, bool) {
 
 // confirmUpTo processes every frame that became confirmed since the last
 // call: it logs its inputs and checksums it.
-func (e *Engine[S, I]) confirmUpTo() {
-	end := e.confirmedEnd()
+func (e *Engine[S, I]) confirmUpTo() { e.confirmTo(e.confirmedEnd()) }
+
+// confirmTo is confirmUpTo for a caller that already has end =
+// confirmedEnd().
+func (e *Engine[S, I]) confirmTo(end Frame) {
 	n := e.cfg.ChecksumInterval
-	e.releaseGone() // copies kept for the searches of peers now gone (narrow.go)
+	if e.goneMask != 0 { // only a gone peer can hold such copies
+		e.releaseGone() // copies kept for the searches of peers now gone (narrow.go)
+	}
+	if e.log.keep == 0 && e.cfg.DisableChecksums {
+		e.checked = max(e.checked, end)
+		return // nothing to log or checksum
+	}
 	for c := e.checked; c < end; c++ {
 		if e.log.keep > 0 {
 			e.log.append(c, e)
