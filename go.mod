@@ -5,6 +5,7 @@ go 1.25.0
 require (
 	github.com/pion/dtls/v3 v3.1.15
 	github.com/zeebo/xxh3 v1.1.0
+	golang.org/x/perf v0.0.0-20260709024250-82a0b07e230d
 	golang.org/x/tools v0.49.0
 )
 
@@ -13,9 +14,8 @@ require (
 	github.com/klauspost/cpuid/v2 v2.2.10 // indirect
 	github.com/pion/logging v0.2.4 // indirect
 	github.com/pion/transport/v5 v5.0.0 // indirect
-	golang.org/x/crypto v0.54.0 // indirect
+	golang.org/x/crypto v0.55.0 // indirect
 	golang.org/x/mod v0.39.0 // indirect
-	golang.org/x/perf v0.0.0-20260709024250-82a0b07e230d // indirect
 	golang.org/x/sync v0.22.0 // indirect
 	golang.org/x/sys v0.47.0 // indirect
 )
