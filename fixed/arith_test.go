@@ -5,9 +5,13 @@ import (
 	"math"
 	"math/big"
 	"testing"
+
+	"github.com/rollstep/rollstep/internal/testenv"
 )
 
-const oracleN = 200000
+// oracleN is the number of random samples each oracle test draws, on top of
+// its edge cases: 50,000 by default, 1,000,000 in the soak run.
+var oracleN = testenv.Pick(50_000, 1_000_000)
 
 // mulOracle returns a·b exactly rounded (ties toward +∞) and saturated.
 func mulOracle(a, b F) F {

@@ -7,11 +7,12 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/testenv"
 	"github.com/rollstep/rollstep/transport/udp"
 )
 
-// TestRealUDP: two sessions in this process over 127.0.0.1 play 600 turns
-// of 5 ms and agree on every checksum. The game loop ticks on a real
+// TestRealUDP: two sessions in this process over 127.0.0.1 play 150 turns
+// (600 in the soak run) of 5 ms and agree on every checksum. The game loop ticks on a real
 // clock (read by the test, not the session), bounded to 30 s.
 func TestRealUDP(t *testing.T) {
 	if testing.Short() {
@@ -48,7 +49,8 @@ func TestRealUDP(t *testing.T) {
 	tick := time.NewTicker(time.Millisecond)
 	defer tick.Stop()
 	start := time.Now()
-	for peers[0].sess.Frame() < 600 || peers[1].sess.Frame() < 600 {
+	turns := testenv.Pick[core.Frame](150, 600)
+	for peers[0].sess.Frame() < turns || peers[1].sess.Frame() < turns {
 		now := time.Since(start)
 		if now > 30*time.Second {
 			t.Fatalf("turns %d and %d after 30 s", peers[0].sess.Frame(), peers[1].sess.Frame())

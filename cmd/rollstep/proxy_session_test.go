@@ -13,6 +13,7 @@ import (
 	"github.com/rollstep/rollstep/cmd/rollstep/internal/udpproxy"
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/examples/fighter"
+	"github.com/rollstep/rollstep/internal/testenv"
 	"github.com/rollstep/rollstep/rollback"
 	"github.com/rollstep/rollstep/state"
 	"github.com/rollstep/rollstep/transport"
@@ -22,27 +23,28 @@ import (
 )
 
 // proxiedFrames is the number of frames the sessions of
-// TestRollbackThroughProxy must both confirm.
-const proxiedFrames = 600
+// TestRollbackThroughProxy must both confirm: 2 s of play at 60 frames/s
+// by default, 10 s in the soak run.
+var proxiedFrames = testenv.Pick[core.Frame](120, 600)
 
 // recordingFighter is the fighter game recording, for every frame f below
-// proxiedFrames, the checksum of the state after simulating f, and that
-// state itself after the last frame. A later simulation of a frame (a
+// len(sums), the checksum of the state after simulating f, and that state
+// itself after the last of them. A later simulation of a frame (a
 // rollback) overwrites its record, so once f is confirmed its record is
 // the confirmed state's.
 type recordingFighter struct {
-	sums  [proxiedFrames]uint64
+	sums  []uint64
 	final fighter.State
 }
 
 // Step runs fighter.Game's step and records the result.
 func (g *recordingFighter) Step(s *fighter.State, in []core.Input[fighter.Input], fx *core.Effects) {
 	fighter.Game{}.Step(s, in, fx)
-	f := s.Frame - 1
-	if f >= 0 && f < proxiedFrames {
+	f := int(s.Frame) - 1
+	if f >= 0 && f < len(g.sums) {
 		g.sums[f] = state.Checksum(s)
 	}
-	if f == proxiedFrames-1 {
+	if f == len(g.sums)-1 {
 		g.final = *s
 	}
 }
@@ -102,9 +104,9 @@ func proxiedAddr(ctx context.Context, a, b *net.UDPConn, proxy netip.AddrPort) (
 }
 
 // newProxiedPeer returns player i of a 2-player rollback match of the
-// fighter game over conn, whose peer 1-i is the other player, closed at
-// the end of the test.
-func newProxiedPeer(t *testing.T, i int, conn transport.Conn) *proxiedPeer {
+// fighter game over conn, whose peer 1-i is the other player, recording
+// the checksums of frames 0 to frames-1, closed at the end of the test.
+func newProxiedPeer(t *testing.T, i int, conn transport.Conn, frames core.Frame) *proxiedPeer {
 	t.Helper()
 	cfg := rollback.Config{
 		Players:  2,
@@ -117,7 +119,7 @@ func newProxiedPeer(t *testing.T, i int, conn transport.Conn) *proxiedPeer {
 			Rand:  rand.NewChaCha8([32]byte{byte(i), 'p', 'r', 'o', 'x', 'y'}),
 		},
 	}
-	p := &proxiedPeer{game: new(recordingFighter)}
+	p := &proxiedPeer{game: &recordingFighter{sums: make([]uint64, frames)}}
 	var err error
 	p.s, err = rollback.NewSession[fighter.State, fighter.Input](cfg, p.game, fighter.New(3), conn)
 	if err != nil {
@@ -169,16 +171,17 @@ func playProxied(ctx context.Context, t *testing.T, peers []*proxiedPeer, frames
 // passing through the proxy of rollstep proxy, which delays each by 50 ms
 // and loses 5 % of them in each direction. Peer A sends to the proxy, the
 // proxy forwards to peer B. The sessions run at 60 frames/s on the real
-// clock, paced by a ticker, until both have confirmed 600 frames, within a
-// 30 s deadline (about 10 s in practice). They must have recorded the same
-// checksum at every frame both confirmed and the same state after the
-// 600th frame, with no desync and no lost peer.
+// clock, paced by a ticker, until both have confirmed proxiedFrames frames
+// (120 by default, 600 in the soak run), within a 30 s deadline (2.5 s or
+// 10.5 s in practice). They must have recorded the same checksum at every
+// frame both confirmed and the same state after the last frame, with no
+// desync and no lost peer.
 //
 // It is skipped with -short: it takes real time and real sockets, and
 // CI's emulated targets run -short.
 func TestRollbackThroughProxy(t *testing.T) {
 	if testing.Short() {
-		t.Skip("real sockets and 10 s of real time")
+		t.Skip("real sockets and real time")
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
@@ -200,13 +203,13 @@ func TestRollbackThroughProxy(t *testing.T) {
 		if err != nil {
 			t.Fatalf("udp.New: %v", err)
 		}
-		peers[i] = newProxiedPeer(t, i, conn)
+		peers[i] = newProxiedPeer(t, i, conn, proxiedFrames)
 	}
 	start := time.Now()
 	playProxied(ctx, t, peers, proxiedFrames)
 	elapsed := time.Since(start)
 
-	common := core.Frame(proxiedFrames - 1)
+	common := proxiedFrames - 1
 	for i, p := range peers {
 		for _, ev := range p.events {
 			switch e := ev.(type) {
@@ -234,7 +237,7 @@ func TestRollbackThroughProxy(t *testing.T) {
 		}
 	}
 	a, b := &peers[0].game.final, &peers[1].game.final
-	if *a != *b || a.Frame != proxiedFrames {
+	if *a != *b || core.Frame(a.Frame) != proxiedFrames {
 		t.Fatalf("states after %d frames differ: %#x (frame %d) and %#x (frame %d)",
 			proxiedFrames, state.Checksum(a), a.Frame, state.Checksum(b), b.Frame)
 	}
@@ -260,14 +263,14 @@ func TestRollbackThroughProxy(t *testing.T) {
 // is configured without its client's address: the udp.Conn lists peer A
 // with the zero address and accepts unknown sources, and B's endpoint
 // adopts the proxy's per-client port, which nobody told it, at A's first
-// Hello (first contact). Both sessions must confirm 180 frames with equal
-// checksums within 10 s (about 3.5 s in practice). It is skipped with
-// -short, like TestRollbackThroughProxy.
+// Hello (first contact). Both sessions must confirm 90 frames (180 in the
+// soak run) with equal checksums within 10 s (about 2 s in practice). It
+// is skipped with -short, like TestRollbackThroughProxy.
 func TestFirstContactThroughProxy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real sockets and a few seconds of real time")
 	}
-	const frames = 180
+	frames := testenv.Pick[core.Frame](90, 180)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
 
@@ -284,7 +287,7 @@ func TestFirstContactThroughProxy(t *testing.T) {
 	if err != nil {
 		t.Fatalf("udp.New(host) with an unbound peer: %v", err)
 	}
-	peers := []*proxiedPeer{newProxiedPeer(t, 0, client), newProxiedPeer(t, 1, host)}
+	peers := []*proxiedPeer{newProxiedPeer(t, 0, client, frames), newProxiedPeer(t, 1, host, frames)}
 	start := time.Now()
 	playProxied(ctx, t, peers, frames)
 	elapsed := time.Since(start)
@@ -299,7 +302,7 @@ func TestFirstContactThroughProxy(t *testing.T) {
 			}
 		}
 	}
-	for f := range core.Frame(frames) {
+	for f := range frames {
 		if a, b := peers[0].game.sums[f], peers[1].game.sums[f]; a != b {
 			t.Fatalf("frame %d: checksums %#x and %#x differ", f, a, b)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/examples/fighter"
 	"github.com/rollstep/rollstep/examples/fighter/internal/match"
+	"github.com/rollstep/rollstep/internal/testenv"
 	"github.com/rollstep/rollstep/rollback"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/udp"
@@ -79,9 +80,9 @@ func TestSyncTest(t *testing.T) {
 	}
 }
 
-// TestRealUDPLoopback plays 300 frames between two sessions over real UDP
-// sockets on 127.0.0.1, in one process on the real clock, and requires
-// equal checksums for every frame, within 20 s.
+// TestRealUDPLoopback plays 90 frames (300 in the soak run) between two
+// sessions over real UDP sockets on 127.0.0.1, in one process on the real
+// clock, and requires equal checksums for every frame, within 20 s.
 func TestRealUDPLoopback(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real sockets and a real clock")
@@ -95,7 +96,7 @@ func TestRealUDPLoopback(t *testing.T) {
 		}
 		socks[i], addrs[i] = s, s.LocalAddr().(*net.UDPAddr).AddrPort()
 	}
-	const frames = 300
+	frames := testenv.Pick(90, 300)
 	var peers []*match.Peer
 	for i := range 2 {
 		c, err := udp.New(socks[i], udp.Config{Peers: []udp.Peer{{ID: 1, Addr: addrs[1-i]}}})

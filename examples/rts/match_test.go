@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/rollstep/rollstep/internal/testenv"
 )
 
 const ms = time.Millisecond
@@ -31,15 +33,13 @@ func playSim(t *testing.T, cfg SimConfig) *SimResult {
 	return r
 }
 
-// TestFourPeersAgree: 4 peers × 5,000 units × 2,000 turns over a network
-// with latency, jitter and loss reach identical checksums (about 6 s on
-// the 2-core development machines); under -short a 1,000-unit, 1,000-turn
-// match stands in for it.
+// TestFourPeersAgree: 4 peers over a network with latency, jitter and loss
+// reach identical checksums: 1,000 units × 1,000 turns by default, and
+// 5,000 units × 2,000 turns (about 9 s on the 2-core development machines)
+// in the soak run.
 func TestFourPeersAgree(t *testing.T) {
-	cfg := SimConfig{Players: 4, Units: 5000, Turns: 2000, Latency: 40 * ms, Jitter: 10 * ms, Loss: 0.02, Seed: 11}
-	if testing.Short() {
-		cfg.Units, cfg.Turns = 1000, 1000
-	}
+	cfg := SimConfig{Players: 4, Latency: 40 * ms, Jitter: 10 * ms, Loss: 0.02, Seed: 11,
+		Units: testenv.Pick(1000, 5000), Turns: testenv.Pick(1000, 2000)}
 	r := playSim(t, cfg)
 	if r.Final.Deaths == 0 {
 		t.Error("no unit died: the match exercises too little")
@@ -53,13 +53,11 @@ func TestPeersAgreeUnderHeavyLoss(t *testing.T) {
 }
 
 // TestUploadIndependentOfUnits: lockstep sends commands, never state, and
-// a Command names points, not units, so each peer's upload at 5,000 and
-// 10,000 units is within 1 % of its upload at 10.
+// a Command names points, not units, so each peer's upload at 1,000 units
+// (and 5,000 and 10,000 in the soak run) is within 1 % of its upload at
+// 10.
 func TestUploadIndependentOfUnits(t *testing.T) {
-	counts := []int{10, 1000, 5000, 10000}
-	if testing.Short() {
-		counts = []int{10, 5000}
-	}
+	counts := testenv.Pick([]int{10, 1000}, []int{10, 1000, 5000, 10000})
 	var base *SimResult
 	for _, n := range counts {
 		t.Run(fmt.Sprintf("units=%d", n), func(t *testing.T) {

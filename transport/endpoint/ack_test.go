@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/testenv"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
 	"github.com/rollstep/rollstep/transport/wire"
@@ -127,10 +128,7 @@ func playAcks(t *testing.T, interval int, loss float64, length time.Duration, ev
 // the match must match the baseline, and the policy must leave the ack
 // out of most packets when checksums are sparse.
 func TestChecksumAckUnderLoss(t *testing.T) {
-	length := time.Minute
-	if testing.Short() {
-		length = 15 * time.Second
-	}
+	length := testenv.Pick(15*time.Second, time.Minute)
 	for _, tc := range []struct {
 		name     string
 		interval int

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/testenv"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
 )
@@ -211,13 +212,10 @@ func TestRedundancyDelivery(t *testing.T) {
 
 // TestRedundancyLossSweep repeats the proof at 0 to 50 % loss in steps of
 // 10 % and reports the bytes per frame each peer sends (to all its peers,
-// IP and UDP headers included). It plays 10,000 frames like
-// TestRedundancyDelivery unless -short, which plays 2,000.
+// IP and UDP headers included). It plays 2,000 frames, and 10,000 like
+// TestRedundancyDelivery in the soak run.
 func TestRedundancyLossSweep(t *testing.T) {
-	frames := core.Frame(10_000)
-	if testing.Short() {
-		frames = 2_000
-	}
+	frames := testenv.Pick[core.Frame](2_000, 10_000)
 	for _, n := range []int{2, 4} {
 		for _, loss := range []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5} {
 			t.Run(fmt.Sprintf("%d peers %.0f%% loss", n, loss*100), func(t *testing.T) {

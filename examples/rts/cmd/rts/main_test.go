@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/rollstep/rollstep/internal/testenv"
 )
 
 func TestSimModeReports(t *testing.T) {
@@ -61,7 +63,8 @@ func freeAddrs(t *testing.T, n int) []string {
 
 // TestUDPModeAgrees plays three real processes' worth of players (three
 // goroutines of this test, each with its own socket) over loopback UDP on
-// the wall clock, and checks they print the same checksum.
+// the wall clock, 60 turns of 10 ms (300 in the soak run), and checks they
+// print the same checksum.
 func TestUDPModeAgrees(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real sockets and the wall clock")
@@ -73,7 +76,7 @@ func TestUDPModeAgrees(t *testing.T) {
 	for i := range 3 {
 		wg.Go(func() {
 			var errs bytes.Buffer
-			codes[i] = run([]string{"-peer", addrs, "-player", fmt.Sprint(i), "-units", "1500", "-turns", "150", "-turn", "10ms", "-timeout", "30s"}, &outs[i], &errs)
+			codes[i] = run([]string{"-peer", addrs, "-player", fmt.Sprint(i), "-units", "1500", "-turns", testenv.Pick("60", "300"), "-turn", "10ms", "-timeout", "30s"}, &outs[i], &errs)
 			outs[i].Write(errs.Bytes())
 		})
 	}
