@@ -23,10 +23,11 @@ func TestWrongPSKFailsWithinDeadline(t *testing.T) {
 	if !errors.As(err, &he) || !errors.Is(err, ErrHandshake) {
 		t.Fatalf("Dial with the wrong key: got %v, want a *HandshakeError", err)
 	}
-	// The deadline bounds the failure; a generous margin covers a loaded
-	// machine. (A refused key usually fails at once with an alert.)
-	if elapsed > timeout+time.Second {
-		t.Fatalf("Dial with the wrong key took %v, want at most the %v deadline", elapsed, timeout)
+	// The deadline bounds the failure (a refused key usually fails at once
+	// with an alert). Only liveness is asserted: a loaded machine can take
+	// several times the deadline, and without one Dial would never return.
+	if elapsed > waitLimit {
+		t.Fatalf("Dial with the wrong key took %v: the %v deadline does not bound it", elapsed, timeout)
 	}
 	waitFor(t, srv, "the server counting the failure", func(s Stats) bool { return s.HandshakeFailures == 1 })
 	if s := srv.Stats(); s.Peers != 0 || s.Handshakes != 0 {
@@ -41,8 +42,8 @@ func TestHandshakeTimeout(t *testing.T) {
 	if !errors.Is(err, ErrHandshakeTimeout) || !errors.Is(err, ErrHandshake) {
 		t.Fatalf("Dial to a silent server: got %v, want ErrHandshakeTimeout", err)
 	}
-	if elapsed > 300*time.Millisecond+2*time.Second {
-		t.Fatalf("Dial to a silent server took %v, want about the 300ms deadline", elapsed)
+	if elapsed > waitLimit { // liveness, as in TestWrongPSKFailsWithinDeadline
+		t.Fatalf("Dial to a silent server took %v: the 300ms deadline does not bound it", elapsed)
 	}
 	if len(hello) < 13 || hello[0] != 22 {
 		t.Fatalf("first datagram of a client: got %d bytes starting %x, want a handshake record", len(hello), hello[:min(len(hello), 4)])

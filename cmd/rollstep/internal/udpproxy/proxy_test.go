@@ -62,14 +62,21 @@ func startProxy(t *testing.T, cfg Config) *running {
 	return r
 }
 
-// stop cancels Run and waits for it, at most 5 s.
+// livenessLimit bounds every wait of these tests on the real clock. It is
+// a watchdog, not a measurement: a loaded machine may take many times the
+// usual milliseconds, and only a proxy that is stuck (or waits for a
+// datagram due in a minute) takes this long.
+const livenessLimit = 30 * time.Second
+
+// stop cancels Run and waits for it, failing the test if it does not
+// return within livenessLimit.
 func (r *running) stop(t *testing.T) {
 	t.Helper()
 	r.cancel()
 	select {
 	case <-r.done:
-	case <-time.After(5 * time.Second):
-		t.Fatal("Run did not return within 5s of cancel")
+	case <-time.After(livenessLimit):
+		t.Fatalf("Run did not return within %v of cancel", livenessLimit)
 	}
 }
 
@@ -132,8 +139,9 @@ func TestProxyClients(t *testing.T) {
 }
 
 // TestProxyStopDiscards checks that stopping Run counts the datagrams in
-// flight as discarded and returns promptly, although they were due in a
-// minute.
+// flight as discarded and returns without waiting for them, although they
+// were due in a minute: stop fails the test after livenessLimit, half of
+// that minute.
 func TestProxyStopDiscards(t *testing.T) {
 	slow := sim.LinkConfig{Latency: sim.Latency{Base: time.Minute}}
 	r := startProxy(t, Config{Upstream: echoServer(t), Up: slow})
@@ -147,19 +155,15 @@ func TestProxyStopDiscards(t *testing.T) {
 	// proxy has read all three.
 	tick := time.NewTicker(time.Millisecond)
 	defer tick.Stop()
-	deadline := time.After(5 * time.Second)
+	deadline := time.After(livenessLimit)
 	for r.p.Stats().Up.Received.Packets < 3 {
 		select {
 		case <-tick.C:
 		case <-deadline:
-			t.Fatal("the proxy did not read 3 datagrams within 5s")
+			t.Fatalf("the proxy did not read 3 datagrams within %v", livenessLimit)
 		}
 	}
-	start := time.Now()
 	r.stop(t)
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("Run took %v to stop", d)
-	}
 	want := DirStats{Received: Counter{3, 6}, Discarded: Counter{3, 6}}
 	if r.err != nil || r.stats.Up != want {
 		t.Fatalf("got %+v, %v; want %+v, nil", r.stats.Up, r.err, want)
@@ -174,8 +178,8 @@ func TestCloseStopsRun(t *testing.T) {
 	}
 	select {
 	case <-r.done:
-	case <-time.After(5 * time.Second):
-		t.Fatal("Run did not return within 5s of Close")
+	case <-time.After(livenessLimit):
+		t.Fatalf("Run did not return within %v of Close", livenessLimit)
 	}
 	if r.err != nil || r.stats.Clients != 1 {
 		t.Fatalf("got %v and %d clients, want nil and 1", r.err, r.stats.Clients)
