@@ -6,8 +6,8 @@
 // out-of-range conversions differ between 386 and amd64. Two peers that run
 // the same step over floats can drift apart. Package fixed uses only integer
 // arithmetic, so every function returns bit-identical results on every
-// target; a golden test in CI proves it on amd64 (v1 and v3), 386, arm64 and
-// wasm.
+// target; a golden test in CI proves it on amd64 (v1 and v3), 32-bit (386
+// or arm), arm64 and wasm.
 //
 // # Using it in a step
 //

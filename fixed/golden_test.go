@@ -11,7 +11,8 @@ import (
 
 // goldenHash is the FNV-64a hash of every result of the golden chain. It
 // pins the exact output of every function across versions and targets: CI
-// checks it on amd64 (GOAMD64 v1 and v3), 386, arm64 and wasm.
+// checks it on amd64 (GOAMD64 v1 and v3), 32-bit (386 or arm), arm64 and
+// wasm.
 //
 // Never edit it to make a test pass. If a deliberate change to a function's
 // results is needed, it is a breaking change for every saved replay and

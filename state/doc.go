@@ -81,7 +81,8 @@
 //
 // Checksum is xxh3-64 (https://github.com/Cyan4973/xxHash/blob/dev/doc/xxhash_spec.md)
 // of the canonical bytes, with no seed; BlockHashes hashes fixed-size blocks
-// the same way. Golden tests pin both on amd64, 386, arm64 and wasm.
+// the same way. Golden tests pin both on amd64, 32-bit (386 or arm), arm64
+// and wasm.
 //
 // # Snapshots
 //

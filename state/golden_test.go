@@ -7,8 +7,8 @@ import (
 )
 
 // The values in this file are pinned across versions and targets: CI runs
-// them on amd64 (GOAMD64 v1 and v3), 386, arm64 under qemu-user and wasm
-// under node. Never edit them to make a test pass; a change means saved
+// them on amd64 (GOAMD64 v1 and v3), 32-bit (386, or arm under qemu-user),
+// arm64 under qemu-user and wasm under node. Never edit them to make a test pass; a change means saved
 // snapshots and peers running an older build no longer agree.
 
 const (

@@ -198,7 +198,7 @@ func checkValidation(t *testing.T, what string, err error, want, path string) {
 
 func TestSizeSameOnEveryTarget(t *testing.T) {
 	// okWorld has no implicit padding, so its size is the sum of its fields
-	// on every target; this test runs under GOARCH=386 in CI too.
+	// on every target; CI runs this test on a 32-bit target (386 or arm) too.
 	const want = 4 + 4 + 8*24 + 8 + 100 + 4
 	if got := state.Size[okWorld](); got != want {
 		t.Errorf("Size[okWorld]() = %d, want %d", got, want)

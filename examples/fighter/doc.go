@@ -35,7 +35,8 @@
 // 5 % loss agreeing on every confirmed checksum (and a spectator replaying
 // the same final state), a rollback.SyncTest, rules tests that step
 // through a SyncTest too, a golden checksum of a bot match pinned on every
-// target of the determinism matrix (amd64, 386, arm64, wasm), a match over
+// target of the determinism matrix (amd64, 32-bit 386 or arm, arm64,
+// wasm), a match over
 // real UDP sockets, and a replay (package core/replay) of a netplay match
 // that re-simulates to the same checksums. BenchmarkFitsWindow gates the
 // step's cost with bench.FitsWindow: the worst rollback frame at W = 8

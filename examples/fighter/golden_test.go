@@ -34,7 +34,7 @@ func TestSameSeedSameMatch(t *testing.T) {
 }
 
 // goldenChecksum is the checksum of play(10_000, 2026): the same on every
-// target of the CI matrix (amd64, 386, arm64, wasm). Never edit it to make
+// target of the CI matrix (amd64, 32-bit (386 or arm), arm64, wasm). Never edit it to make
 // a target pass; a deliberate change of the rules changes it, and the
 // commit says why.
 const goldenChecksum = 0xf230c42f37e1bc00

@@ -8,8 +8,8 @@ import (
 
 // goldenChecksum is state.Checksum of the state after play(t, 4, 1000,
 // 1500, 2026): a bot match with no network. It is the same on every target
-// of the determinism matrix (amd64, 386, arm64 under qemu, wasm under
-// node). Never edit it to make a target pass: a change that alters the
+// of the determinism matrix (amd64, 32-bit (386, or arm under qemu),
+// arm64 under qemu, wasm under node). Never edit it to make a target pass: a change that alters the
 // simulation must change it on purpose, with the reason in the commit.
 const goldenChecksum = 0xd7a0e6f06faac36d
 

@@ -16,7 +16,7 @@ import (
 // empty, with offsets up to 2^31-1.
 func randDesync(r *rand.Rand) *core.Message[input2] {
 	m := randMessage(r, gen2, 2, 6)
-	big := func() int { return r.IntN(1 << uint(r.IntN(31))) } // below 2^31: int is 32 bits on 386
+	big := func() int { return r.IntN(1 << uint(r.IntN(31))) } // below 2^31: int is 32 bits on 386 and arm
 	m.Blocks = core.BlockReport{Frame: core.Frame(r.IntN(int(m.Frame) + 1)), Offset: big(), Length: big(), BlockSize: big(), Hashes: make([]uint64, 1+r.IntN(MaxBlocks))}
 	for i := range m.Blocks.Hashes {
 		m.Blocks.Hashes[i] = r.Uint64()
