@@ -20,6 +20,13 @@ func (r *fuzzReader) u8() uint8 {
 	return v
 }
 
+// sparse returns two bytes ANDed: each bit is set with probability 1/4,
+// for masks that should usually have few bits set.
+func (r *fuzzReader) sparse() uint8 {
+	a := r.u8()
+	return a & r.u8()
+}
+
 func (r *fuzzReader) u32() uint32 {
 	var x [4]byte
 	for i := range x {
@@ -43,7 +50,7 @@ func (r *fuzzReader) frame() Frame {
 
 func (r *fuzzReader) message(players int) (PeerID, *Message[testInput]) {
 	from := PeerID(int(r.u8()%4) - 1) // -1..2: includes an unknown peer
-	m := &Message[testInput]{Frame: r.frame(), Gone: uint16(r.u8()) & uint16(r.u8())}
+	m := &Message[testInput]{Frame: r.frame(), Gone: uint16(r.sparse())}
 	for p := range MaxPlayers {
 		if r.u8()%4 == 0 || p < players {
 			m.Held[p] = r.frame()

@@ -264,7 +264,7 @@ func TestDiffEveryKind(t *testing.T) {
 	b := allKinds{
 		B: true, I8: -8, U8: 200, I16: -16, U16: 65535, I32: -32, U32: 4000000000,
 		F32: 1.5, C64: complex(1, -2), I64: -1 << 63, U64: 1 << 63, F: fixed.FromRatio(-1, 4),
-		F64: -0.0, C: complex(0.5, 3), Hex: [3]byte{1, 0xab, 0xff}, I8s: [2]int8{0, -1},
+		F64: math.Copysign(0, -1), C: complex(0.5, 3), Hex: [3]byte{1, 0xab, 0xff}, I8s: [2]int8{0, -1},
 	}
 	var got []string
 	for _, d := range state.Diff(&a, &b) {
@@ -274,7 +274,7 @@ func TestDiffEveryKind(t *testing.T) {
 		"B: false != true", "I8: 0 != -8", "U8: 0 != 200", "I16: 0 != -16", "U16: 0 != 65535",
 		"I32: 0 != -32", "U32: 0 != 4000000000", "F32: 0 != 1.5", "C64: (0+0i) != (1-2i)",
 		"I64: 0 != -9223372036854775808", "U64: 0 != 9223372036854775808", "F: 0 != -0.25",
-		"C: (0+0i) != (0.5+3i)", "Hex: 0x000000 != 0x01abff", "I8s[1]: 0 != -1",
+		"F64: 0 != -0", "C: (0+0i) != (0.5+3i)", "Hex: 0x000000 != 0x01abff", "I8s[1]: 0 != -1",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("Diff:\n got %q\nwant %q", got, want)

@@ -115,14 +115,6 @@ func peerAddrs(n, self int) []transport.PeerID {
 	return a
 }
 
-// peerOf returns node self's core.PeerID for node other.
-func peerOf(self, other int) core.PeerID {
-	if other < self {
-		return core.PeerID(other)
-	}
-	return core.PeerID(other - 1)
-}
-
 // step moves the network to now and polls and ticks every node.
 func (m *mesh) step(now time.Duration) {
 	m.t.Helper()

@@ -27,9 +27,6 @@ func (r *reader) fail(off int, what string, kind error) {
 // ok reports whether no read has failed yet.
 func (r *reader) ok() bool { return r.err == nil }
 
-// rest returns the number of unread bytes.
-func (r *reader) rest() int { return len(r.b) - r.off }
-
 // byte1 reads one byte.
 func (r *reader) byte1(what string) byte {
 	if r.err != nil {
