@@ -1,11 +1,13 @@
 module github.com/rollstep/rollstep
 
-go 1.25.0
+go 1.26.0
 
 require (
 	github.com/pion/dtls/v3 v3.1.15
+	github.com/stretchr/testify v1.12.1
 	github.com/zeebo/xxh3 v1.1.0
 	golang.org/x/perf v0.0.0-20260709024250-82a0b07e230d
+	golang.org/x/sync v0.22.0
 	golang.org/x/tools v0.49.0
 )
 
@@ -14,8 +16,8 @@ require (
 	github.com/klauspost/cpuid/v2 v2.2.10 // indirect
 	github.com/pion/logging v0.2.4 // indirect
 	github.com/pion/transport/v5 v5.0.0 // indirect
-	golang.org/x/crypto v0.55.0 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/crypto v0.59.0 // indirect
 	golang.org/x/mod v0.39.0 // indirect
-	golang.org/x/sync v0.22.0 // indirect
-	golang.org/x/sys v0.47.0 // indirect
+	golang.org/x/sys v0.50.0 // indirect
 )

@@ -3,6 +3,8 @@ package testenv_test
 import (
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/rollstep/rollstep/internal/testenv"
 )
 
@@ -18,12 +20,8 @@ func TestPick(t *testing.T) {
 	} {
 		t.Run("ROLLSTEP_SOAK="+tc.env, func(t *testing.T) {
 			t.Setenv(testenv.SoakVar, tc.env)
-			if got := testenv.Pick(10, 1000); got != tc.want {
-				t.Errorf("Pick(10, 1000) = %d, want %d", got, tc.want)
-			}
-			if got, want := testenv.Soak(), tc.want == 1000; got != want {
-				t.Errorf("Soak() = %v, want %v", got, want)
-			}
+			assert.Equal(t, tc.want, testenv.Pick(10, 1000), "Pick(10, 1000)")
+			assert.Equal(t, tc.want == 1000, testenv.Soak(), "Soak()")
 		})
 	}
 }

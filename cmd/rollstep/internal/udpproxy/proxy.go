@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
@@ -86,7 +88,6 @@ type Proxy struct {
 	clock      func() time.Duration
 	maxClients int
 	wake       chan struct{}
-	wg         sync.WaitGroup
 
 	// mu guards the fields below. clients only grows, and its elements
 	// never change, so a copy of the slice may be read without mu.
@@ -97,6 +98,7 @@ type Proxy struct {
 	started     bool
 	closed      bool
 	cancel      context.CancelFunc // stops Run; nil until Run starts
+	readers     *errgroup.Group    // the socket readers of Run; nil until Run starts
 	refused     Counter
 	readErrors  int64
 	writeErrors [2]int64
@@ -175,25 +177,22 @@ func (p *Proxy) Run(ctx context.Context) (Stats, error) {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	p.started, p.cancel = true, cancel
+	// readers reads the listen socket and every client's upstream socket;
+	// the listen socket's failure cancels rctx, which stops Run.
+	readers, rctx := errgroup.WithContext(ctx)
+	p.started, p.cancel, p.readers = true, cancel, readers
 	p.mu.Unlock()
 
-	var runErr error
-	p.wg.Go(func() {
-		if err := p.readClients(); err != nil {
-			runErr = err
-			cancel()
-		}
+	readers.Go(p.readClients)
+	var writer errgroup.Group
+	writer.Go(func() error {
+		p.deliver(rctx)
+		return nil
 	})
-	delivered := make(chan struct{})
-	go func() {
-		defer close(delivered)
-		p.deliver(ctx)
-	}()
-	<-ctx.Done()
-	<-delivered // nothing is written after this
+	<-rctx.Done()
+	_ = writer.Wait() // nothing is written after this
 	p.Close()
-	p.wg.Wait() // nothing is read after this
+	runErr := readers.Wait() // nothing is read after this
 	p.mu.Lock()
 	p.sched.Discard()
 	p.mu.Unlock()
@@ -276,7 +275,10 @@ func (p *Proxy) fromClient(addr netip.AddrPort, b []byte) {
 		i = len(p.clients)
 		p.clients = append(p.clients, &client{addr: addr, conn: conn})
 		p.byAddr[addr] = i
-		p.wg.Go(func() { p.readUpstream(i, conn) })
+		p.readers.Go(func() error {
+			p.readUpstream(i, conn)
+			return nil
+		})
 	}
 	p.sched.Submit(p.clock(), Up, i, b)
 }
