@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/rollstep/rollstep/internal/testenv"
 	"github.com/rollstep/rollstep/state"
 )
 
@@ -28,12 +29,13 @@ type mixPt struct {
 // queries and answers delivered in random order, names exactly what the
 // naive oracle state.Diff names: the differing leaf fields in memory
 // order, all of them unless Incomplete, and never one that does not
-// differ; and the answerer's replay of the search ends with it.
+// differ; and the answerer's replay of the search ends with it. 40 and
+// 80 cases (100 and 200 in the soak run).
 func TestNarrowOracle(t *testing.T) {
-	t.Run("bigState", func(t *testing.T) { narrowOracle[bigState](t, 100, nil) })
+	t.Run("bigState", func(t *testing.T) { narrowOracle[bigState](t, testenv.Pick(40, 100), nil) })
 	t.Run("mixState", func(t *testing.T) {
 		on := int(unsafe.Offsetof(mixState{}.On))
-		narrowOracle[mixState](t, 200, func(raw []byte) {
+		narrowOracle[mixState](t, testenv.Pick(80, 200), func(raw []byte) {
 			for j := on; j < on+8; j++ {
 				raw[j] &= 1 // a bool holds 0 or 1
 			}

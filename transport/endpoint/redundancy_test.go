@@ -199,21 +199,22 @@ func (r redundancyResult) String() string {
 }
 
 // TestRedundancyDelivery: 2 s one-way latency and 25 % loss each way,
-// 10,000 frames, 2 and 4 peers: every input arrives, in order,
-// byte-identical.
+// 4,000 frames (10,000 in the soak run), 2 and 4 peers: every input
+// arrives, in order, byte-identical.
 func TestRedundancyDelivery(t *testing.T) {
+	frames := testenv.Pick[core.Frame](4_000, 10_000)
 	for _, n := range []int{2, 4} {
 		t.Run(fmt.Sprintf("%d peers", n), func(t *testing.T) {
-			r := runRedundancy(t, n, 10_000, 2*time.Second, 0.25)
-			t.Logf("2 s latency, 25%% loss, 10000 frames: %v", r)
+			r := runRedundancy(t, n, frames, 2*time.Second, 0.25)
+			t.Logf("2 s latency, 25%% loss, %d frames: %v", frames, r)
 		})
 	}
 }
 
 // TestRedundancyLossSweep repeats the proof at 0 to 50 % loss in steps of
 // 10 % and reports the bytes per frame each peer sends (to all its peers,
-// IP and UDP headers included). It plays 2,000 frames, and 10,000 like
-// TestRedundancyDelivery in the soak run.
+// IP and UDP headers included). It plays 2,000 frames, and 10,000 in the
+// soak run.
 func TestRedundancyLossSweep(t *testing.T) {
 	frames := testenv.Pick[core.Frame](2_000, 10_000)
 	for _, n := range []int{2, 4} {
