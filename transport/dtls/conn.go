@@ -22,6 +22,7 @@ type Conn struct {
 	cfg      Config
 	listener net.Listener // nil for a dialed Conn
 	mux      *mux         // the listener's socket; nil for a dialed Conn
+	guard    *guard       // the dialed Conn's socket; nil for a listening Conn
 	local    net.Addr     // the socket's address
 
 	// ctx is cancelled by Close, aborting handshakes in flight.
@@ -232,6 +233,11 @@ func (c *Conn) Stats() Stats {
 	if c.mux != nil {
 		s.HandshakesRefused += c.mux.refused.Load()
 		s.DroppedSocket = c.mux.full.Load()
+		s.DroppedPlaintext = c.mux.plaintext.Load()
+	}
+	if c.guard != nil {
+		s.DroppedForeign = c.guard.foreign.Load()
+		s.DroppedPlaintext = c.guard.plaintext.Load()
 	}
 	return s
 }

@@ -10,6 +10,10 @@ import (
 
 // Dial runs a DTLS client handshake with the server at raddr over pc and
 // returns a Conn whose one peer, PeerID cfg.FirstPeer, is that server.
+// Only datagrams from raddr reach the DTLS layer, and once the handshake
+// has finished, plaintext records other than handshake retransmissions are
+// dropped unread (Stats.DroppedForeign, Stats.DroppedPlaintext): anyone
+// can make one, and the DTLS layer would end the association over it.
 // The handshake is bounded by cfg.HandshakeTimeout and by ctx, whichever
 // ends first. Dial owns pc from the start: it closes pc when it fails,
 // and the Conn closes pc in Close.
@@ -34,7 +38,8 @@ func Dial(ctx context.Context, pc net.PacketConn, raddr net.Addr, cfg Config) (*
 	for _, o := range cfg.options() {
 		opts = append(opts, o)
 	}
-	dc, err := piondtls.ClientWithOptions(pc, raddr, opts...)
+	g := newGuard(pc, raddr)
+	dc, err := piondtls.ClientWithOptions(g, raddr, opts...)
 	if err != nil {
 		_ = pc.Close()
 		return nil, &HandshakeError{Addr: raddr, Err: err}
@@ -45,8 +50,9 @@ func Dial(ctx context.Context, pc net.PacketConn, raddr net.Addr, cfg Config) (*
 		_ = dc.Close()
 		return nil, &HandshakeError{Addr: raddr, Err: err, Timeout: errors.Is(hctx.Err(), context.DeadlineExceeded)}
 	}
+	g.established.Store(true)
 	c := newConn(cfg)
-	c.local = pc.LocalAddr()
+	c.local, c.guard = pc.LocalAddr(), g
 	c.add(dc)
 	return c, nil
 }

@@ -56,6 +56,21 @@
 // first ClientHello with a stateless cookie (HelloVerifyRequest), so a
 // spoofed source gets a reply no larger than its ClientHello.
 //
+// # Plaintext records after the handshake
+//
+// Records at epoch 0 are plaintext: anyone who can send to a socket can
+// make one, and pion answers an unexpected one (application data, a
+// malformed ChangeCipherSpec, an unknown content type) with a fatal alert,
+// which ends the association on both sides. So once a handshake has
+// finished, each Conn drops, before pion reads them, the epoch-0 records
+// other than handshake ones (retransmissions of the handshake's last
+// flights stay), and datagrams that are not well-formed records
+// (Stats.DroppedPlaintext). A dialed Conn also passes only datagrams from
+// the server's address to pion (Stats.DroppedForeign); a listening Conn
+// routes datagrams by source address anyway. A read error that does not
+// end the association (a non-fatal alert) is counted in Stats.ReadErrors
+// and reading goes on.
+//
 // # Sizes and costs
 //
 // transport.MaxDatagram bounds the plaintext. On the wire each datagram

@@ -151,5 +151,6 @@ func (c *Conn) handshake(dc *piondtls.Conn, ip netip.Addr) {
 		_ = dc.Close()
 		return
 	}
+	c.mux.establish(dc.RemoteAddr())
 	c.add(dc)
 }

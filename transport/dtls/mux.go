@@ -28,8 +28,9 @@ type mux struct {
 	exited  chan struct{} // closed when loop returns
 	limit   int
 
-	refused atomic.Uint64 // new sources dropped for want of room
-	full    atomic.Uint64 // datagrams dropped because an inbox was full
+	refused   atomic.Uint64 // new sources dropped for want of room
+	full      atomic.Uint64 // datagrams dropped because an inbox was full
+	plaintext atomic.Uint64 // datagrams dropped whole by keepAuthenticated
 
 	mu     sync.Mutex
 	closed bool
@@ -96,10 +97,29 @@ func (m *mux) route(p []byte, addr net.Addr) {
 			return
 		}
 	}
+	if s.established.Load() {
+		n := keepAuthenticated(p)
+		if n == 0 {
+			m.plaintext.Add(1)
+			return
+		}
+		p = p[:n]
+	}
 	select {
 	case s.inbox <- append([]byte(nil), p...):
 	default:
 		m.full.Add(1)
+	}
+}
+
+// establish marks the subconn of addr as carrying a finished handshake:
+// from now on route drops the plaintext records keepAuthenticated removes
+// before pion sees them.
+func (m *mux) establish(addr net.Addr) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if s := m.conns[addr.String()]; s != nil {
+		s.established.Store(true)
 	}
 }
 
@@ -142,6 +162,8 @@ type subconn struct {
 	closed chan struct{}
 	once   sync.Once
 	rd     deadline
+	// established is set once the handshake over this subconn finished.
+	established atomic.Bool
 }
 
 func (s *subconn) ReadFrom(b []byte) (int, net.Addr, error) {

@@ -3,6 +3,8 @@ package dtls
 import (
 	"crypto/sha256"
 	"errors"
+	"io"
+	"net"
 
 	piondtls "github.com/pion/dtls/v3"
 
@@ -23,14 +25,13 @@ func (c *Conn) read(a *association) {
 	for {
 		n, err := a.conn.Read(buf)
 		if err != nil {
-			var temporary *piondtls.TemporaryError
-			if errors.As(err, &temporary) {
-				c.mu.Lock()
-				c.stats.ReadErrors++
-				c.mu.Unlock()
-				continue
+			if associationEnded(err) {
+				break
 			}
-			break
+			c.mu.Lock()
+			c.stats.ReadErrors++
+			c.mu.Unlock()
+			continue
 		}
 		c.mu.Lock()
 		switch {
@@ -55,6 +56,16 @@ func (c *Conn) read(a *association) {
 	c.mu.Unlock()
 	_ = a.conn.Close()
 	c.notify()
+}
+
+// associationEnded reports whether err, returned by a read of an
+// established association, means that the association has ended: pion
+// returns io.EOF once its read loop has stopped (a close_notify or fatal
+// alert from the peer, Close) and net.ErrClosed or ErrConnClosed after
+// Close. Every other error (a non-fatal alert, a record pion could not
+// use) leaves the association running, and its reads go on.
+func associationEnded(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) || errors.Is(err, piondtls.ErrConnClosed)
 }
 
 func sha256Sum(b []byte) [sha256.Size]byte { return sha256.Sum256(b) }

@@ -18,8 +18,17 @@ type Stats struct {
 	// DroppedOversize counts decrypted datagrams longer than
 	// transport.MaxDatagram.
 	DroppedOversize uint64
-	// ReadErrors and WriteErrors count failed record reads (such as
-	// records that fail authentication) and writes.
+	// DroppedForeign counts datagrams a dialed Conn dropped unread
+	// because they came from another address than the server's.
+	DroppedForeign uint64
+	// DroppedPlaintext counts datagrams dropped unread after a handshake
+	// because they held nothing but plaintext (epoch 0) records other
+	// than handshake ones, or were not well-formed DTLS records: no peer
+	// sends them, and anyone can.
+	DroppedPlaintext uint64
+	// ReadErrors and WriteErrors count failed record reads (such as a
+	// non-fatal alert) and writes. A read error ends an association only
+	// when the association itself has ended.
 	ReadErrors, WriteErrors uint64
 	// Handshakes counts associations established.
 	Handshakes uint64
