@@ -56,15 +56,18 @@
 //
 // The Conn names peers; the endpoint never trusts a source address. With a
 // Conn that hands datagrams from new addresses a provisional PeerID
-// (transport/udp with AcceptUnknown), the endpoint forgets (Forgetter) a
-// provisional source whose datagram lacks the match's token, and rebinds
-// (Rebinder) a connected peer to a provisional source that sends a Hello
-// repeating the nonce of that peer's first Hello. An interrupted peer
-// repeats its Hello every HelloInterval for exactly this reason: when a
-// NAT gives it a new address, its peers stop hearing it and it stops
-// hearing them, and its next Hello moves it. Like the token, the nonce
-// travels in clear: this keeps off-path senders out, not on-path ones
-// (use DTLS for that).
+// (transport/udp with AcceptUnknown), the endpoint rebinds (Rebinder) an
+// interrupted peer to a provisional source that sends a Hello repeating
+// the nonce of that peer's first Hello with a sequence number newer than
+// anything the peer sent before, and forgets (Forgetter) every other
+// provisional source after its first datagram, whether or not that
+// carried the match's token. An interrupted peer repeats its Hello every
+// HelloInterval for exactly this reason: when a NAT gives it a new
+// address, its peers stop hearing it and it stops hearing them, and its
+// next Hello moves it. A connected peer is never moved (it is heard where
+// it is), and a captured Hello replayed from another address never is (it
+// is older than what the peer sent after it): PeerStats.RebindsRefused
+// counts both.
 //
 // # First contact
 //

@@ -118,7 +118,9 @@ func TestFirstContactAmbiguous(t *testing.T) {
 
 // TestFirstContactHostile: nothing but a Hello of this match (the token's
 // tag, this protocol and configuration digest, a nonce no peer uses)
-// adopts an address, and nothing else from a stranger is answered.
+// adopts an address; nothing else from a stranger is answered, and every
+// stranger not adopted is forgotten, tag or no tag, so that replays of
+// the match's own packets cannot fill the Conn's provisional slots.
 func TestFirstContactHostile(t *testing.T) {
 	other := testConfig(t, 3, 1).Digest // a 3-player match: another digest
 	forged := func(key wire.Key, mod func(*wire.Hello)) []byte {
@@ -136,11 +138,11 @@ func TestFirstContactHostile(t *testing.T) {
 		forget bool // the Conn is told to forget the stranger
 	}{
 		{"wrong token", forged(wire.NewKey(testToken+1), func(*wire.Hello) {}), true},
-		{"wrong digest", forged(testKey, func(h *wire.Hello) { h.Config = other }), false},
-		{"wrong protocol", forged(testKey, func(h *wire.Hello) { h.Protocol++ }), false},
+		{"wrong digest", forged(testKey, func(h *wire.Hello) { h.Config = other }), true},
+		{"wrong protocol", forged(testKey, func(h *wire.Hello) { h.Protocol++ }), true},
 		{"garbage", []byte("hello, I am your peer"), true},
 		// A packet of the match, but no Hello: never a first contact.
-		{"input packet", inputPacket(t, testToken, 40, 1), false},
+		{"input packet", inputPacket(t, testToken, 40, 1), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ep, conn, _ := firstContact(t, 1)

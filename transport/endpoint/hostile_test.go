@@ -2,6 +2,7 @@ package endpoint
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -186,7 +187,7 @@ func TestForgetStranger(t *testing.T) {
 	}{
 		{"garbage", []byte("garbage"), true},
 		{"wrong token", wrong, true},
-		{"right token", good, false},
+		{"right token", good, true}, // no Rebinder: nobody it could be
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			conn.forgot = nil
@@ -231,6 +232,14 @@ func TestRebind(t *testing.T) {
 	if ep.State(0) != StateConnected {
 		t.Fatalf("state %v, want connected", ep.State(0))
 	}
+	// Its captured first Hello, replayed from address 7 while it is
+	// connected: before, this moved the peer to the attacker's address.
+	conn.from, conn.queue = 7, [][]byte{p1}
+	mustPoll(t)(ep.Poll(2*ms, nil))
+	if s, _ := ep.Peer(0); len(conn.rebinds) != 0 || !slices.Equal(conn.forgot, []transport.PeerID{7}) || s.RebindsRefused != 1 {
+		t.Fatalf("a replayed Hello of a connected peer: rebinds %v, forgot %v, RebindsRefused %d", conn.rebinds, conn.forgot, s.RebindsRefused)
+	}
+	conn.from, conn.forgot = 1, nil
 	// The peer falls silent, then its Hellos arrive from address 7.
 	mustNil(t, ep.Tick(600*ms))
 	if ep.State(0) != StateInterrupted {
@@ -246,8 +255,15 @@ func TestRebind(t *testing.T) {
 	p3, _ := wire.AppendHello(nil, testKey, 2, &other)
 	conn.queue = [][]byte{p3}
 	mustPoll(t)(ep.Poll(700*ms, nil))
-	if len(conn.rebinds) != 0 || len(conn.forgot) != 0 || ep.State(0) != StateInterrupted {
+	if len(conn.rebinds) != 0 || !slices.Equal(conn.forgot, []transport.PeerID{7}) || ep.State(0) != StateInterrupted {
 		t.Fatalf("a Hello with another nonce: rebinds %v, forgot %v, state %v", conn.rebinds, conn.forgot, ep.State(0))
+	}
+	// The captured first Hello, replayed from address 7: older than the
+	// peer's reply, so it moves nothing.
+	conn.forgot, conn.queue = nil, [][]byte{p1}
+	mustPoll(t)(ep.Poll(705*ms, nil))
+	if s, _ := ep.Peer(0); len(conn.rebinds) != 0 || !slices.Equal(conn.forgot, []transport.PeerID{7}) || s.RebindsRefused != 2 {
+		t.Fatalf("a replayed Hello: rebinds %v, forgot %v, RebindsRefused %d", conn.rebinds, conn.forgot, s.RebindsRefused)
 	}
 	p4, _ := wire.AppendHello(nil, testKey, 3, &hello)
 	conn.queue = [][]byte{p4}

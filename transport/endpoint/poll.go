@@ -197,34 +197,47 @@ type Rebinder interface {
 
 // stranger handles datagram p from address from, which is not in the
 // table, and returns the index of the peer it turns out to be, if any, so
-// that the datagram is handled as that peer's. With a Forgetter Conn, a
-// stranger whose datagram does not carry this match's tag (any packet but
-// a Hello of this match) is forgotten, freeing its provisional slot. With
-// a Rebinder Conn, a Hello of this match is that of a peer at a new
-// address in two cases, and the endpoint rebinds the peer there:
+// that the datagram is handled as that peer's. With a Rebinder Conn, a
+// Hello of this match is that of a peer at a new address in two cases,
+// and the endpoint rebinds the peer there:
 //
-//   - it repeats the nonce of a connected peer's first Hello, and names
-//     no other seat than the peer's: the peer's NAT mapping changed (a
-//     peer repeats its Hello while it hears nothing, see Tick);
+//   - it repeats the nonce of an interrupted peer's first Hello, names no
+//     other seat than the peer's, and its sequence number is newer than
+//     anything accepted from the peer: the peer's NAT mapping changed (a
+//     peer repeats its Hello while it hears nothing, see Tick). A
+//     connected peer is heard where it is, and a captured Hello replayed
+//     from elsewhere is older than what followed it, so neither moves the
+//     peer (Stats.RebindsRefused);
 //   - first contact: it carries this match's protocol and configuration
 //     digest, its nonce is no known peer's, and claimant finds the peer
 //     still waiting for a first Hello (handshaking, none accepted yet)
 //     whose seat it names, or the one it must be.
 //
-// Other strangers are only counted and never answered.
+// Every other stranger is counted, never answered, and, with a Forgetter
+// Conn, forgotten, which frees its provisional slot whether or not its
+// datagram carried this match's tag.
 func (ep *Endpoint[I]) stranger(from transport.PeerID, p []byte) (int, bool) {
+	if i, ok := ep.adopt(from, p); ok {
+		return i, true
+	}
+	if f, ok := ep.conn.(Forgetter); ok {
+		_ = f.Forget(from)
+	}
+	return 0, false
+}
+
+// adopt returns the peer that stranger from turns out to be, by the rules
+// of stranger, having rebound it to from.
+func (ep *Endpoint[I]) adopt(from transport.PeerID, p []byte) (int, bool) {
+	rb, ok := ep.conn.(Rebinder)
+	if !ok {
+		return 0, false
+	}
 	// A stranger has no replay window: only a Hello, which carries its
 	// full sequence number, can pass the tag; any other packet from an
 	// unknown address is treated as not carrying this match's token.
 	h, err := wire.ParseHeader(p, ep.key, nil)
-	if err != nil {
-		if f, ok := ep.conn.(Forgetter); ok {
-			f.Forget(from)
-		}
-		return 0, false
-	}
-	rb, ok := ep.conn.(Rebinder)
-	if !ok || h.Type != wire.TypeHello {
+	if err != nil || h.Type != wire.TypeHello {
 		return 0, false
 	}
 	var hello wire.Hello
@@ -235,9 +248,11 @@ func (ep *Endpoint[I]) stranger(from transport.PeerID, p []byte) (int, bool) {
 	for i := range ep.peers {
 		q := &ep.peers[i]
 		if q.helloSeen && q.theirNonce == hello.Nonce {
-			// A known peer's Hello: rebind it if it is connected; any
-			// other use of its nonce is no first contact.
-			if !q.state.live() || !q.seatFits(hello.Seat) || rb.Rebind(q.addr, from) != nil {
+			// A known peer's Hello; any other use of its nonce is no
+			// first contact.
+			if q.state != StateInterrupted || !q.seatFits(hello.Seat) || !newer(&q.window, h.Seq) ||
+				rb.Rebind(q.addr, from) != nil {
+				q.st.RebindsRefused++
 				return 0, false
 			}
 			q.st.Rebinds++
@@ -258,6 +273,13 @@ func (ep *Endpoint[I]) stranger(from transport.PeerID, p []byte) (int, bool) {
 	}
 	q.st.FirstContacts++
 	return i, true
+}
+
+// newer reports whether seq is newer than every sequence number w has
+// accepted.
+func newer(w *wire.ReplayWindow, seq uint64) bool {
+	newest, ok := w.Newest()
+	return !ok || seq > newest
 }
 
 // waiting reports whether q is still waiting for its first Hello.

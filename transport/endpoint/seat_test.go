@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/wire"
@@ -128,7 +130,7 @@ func TestFirstContactWrongSeat(t *testing.T) {
 // TestHelloWrongSeat: a Hello naming another seat than its peer's is not
 // that peer's: from the peer's own address it is dropped (PeerStats.
 // WrongSeat), not answered and not refused, so the peer's real Hello
-// still completes the handshake; from a new address with a connected
+// still completes the handshake; from a new address with an interrupted
 // peer's nonce it moves nothing.
 func TestHelloWrongSeat(t *testing.T) {
 	ep, conn, hello := seated(t)
@@ -147,13 +149,16 @@ func TestHelloWrongSeat(t *testing.T) {
 	if ep.State(0) != StateConnected {
 		t.Fatalf("state %v, want connected", ep.State(0))
 	}
-	// Its nonce from a new address, naming another seat: no rebind.
-	deliver(t, ep, conn, strangerAddr, 40, hello(wire.SeatOf(2), 12, 3))
+	// The peer falls silent (interrupted); its nonce from a new address,
+	// naming another seat: no rebind.
+	mustNil(t, ep.Tick(700*ms))
+	require.Equal(t, StateInterrupted, ep.State(0))
+	deliver(t, ep, conn, strangerAddr, 710, hello(wire.SeatOf(2), 12, 3))
 	if len(conn.rebinds) != 0 {
 		t.Errorf("rebinds %v, want none", conn.rebinds)
 	}
 	// Naming its seat: the NAT moved it.
-	deliver(t, ep, conn, strangerAddr, 50, hello(wire.SeatOf(1), 12, 4))
+	deliver(t, ep, conn, strangerAddr, 720, hello(wire.SeatOf(1), 12, 4))
 	if want := [][2]transport.PeerID{{1, strangerAddr}}; !slices.Equal(conn.rebinds, want) {
 		t.Errorf("rebinds %v, want %v", conn.rebinds, want)
 	}

@@ -35,7 +35,8 @@ type PeerStats struct {
 	InputsSent     uint64 // input packets sent
 	KeepAlivesSent uint64 // KeepAlives sent
 	InputsReceived uint64 // input packets handed to the Receiver
-	Rebinds        uint64 // moves to a new address of a connected peer (see Rebinder)
+	Rebinds        uint64 // moves to a new address of an interrupted peer (see Rebinder)
+	RebindsRefused uint64 // the peer's Hellos from another address that did not move it: it was not interrupted, or the Hello was not newer than what it had sent
 	FirstContacts  uint64 // adoptions of the address of the peer's first Hello (see Rebinder)
 
 	Truncated  uint64 // input packets that could not carry the whole message

@@ -36,12 +36,12 @@
 //
 //   - Confirm, when the provisional peer's packets authenticate and it is
 //     a new participant;
-//   - Rebind, when its Hello belongs to a known peer whose address
-//     changed (NAT rebinding), or to a peer whose address was unknown
+//   - Rebind, when its Hello belongs to a known, interrupted peer whose
+//     address changed (NAT rebinding), or to a peer whose address was unknown
 //     (first contact, below): the known PeerID takes over the new
 //     address and the provisional one is forgotten;
-//   - Forget, when its packets fail the tag (another match, or forged),
-//     or a peer leaves.
+//   - Forget, when its datagram is not adopted (it fails the tag, or is a
+//     replay of the match's own packets), or a peer leaves.
 //
 // Addresses change only through these calls and Bind; the Conn never
 // follows a peer to a new address on its own.
