@@ -13,9 +13,6 @@ const (
 	// DefaultQueueLen is how many received datagrams a Conn holds for
 	// Receive before it drops the oldest.
 	DefaultQueueLen = 256
-	// DefaultMaxUnknown is how many unconfirmed sources a Conn in
-	// AcceptUnknown mode tracks at once.
-	DefaultMaxUnknown = 8
 )
 
 // Peer is one entry of the static peer table: the PeerID a Conn reports for
@@ -49,9 +46,13 @@ type Config struct {
 	// from unknown addresses are dropped and counted.
 	AcceptUnknown bool
 
-	// MaxUnknown caps the provisional peers that exist at once; datagrams
-	// from further new addresses are dropped and counted. 0 means
-	// DefaultMaxUnknown. Only used with AcceptUnknown.
+	// MaxUnknown caps the provisional peers that exist at once: a
+	// datagram from a further new address removes the oldest of them
+	// (counted in Stats.EvictedUnknown), so that a flood of sources costs
+	// bounded memory and still cannot keep a new peer out. 0 means
+	// QueueLen: a provisional peer then outlives every datagram it sent
+	// that can still be waiting in the queue. Only used with
+	// AcceptUnknown.
 	MaxUnknown int
 
 	// FirstUnknown is the first PeerID given to a provisional peer; later
@@ -125,7 +126,7 @@ func (c Config) withDefaults() Config {
 		c.QueueLen = DefaultQueueLen
 	}
 	if c.MaxUnknown == 0 {
-		c.MaxUnknown = DefaultMaxUnknown
+		c.MaxUnknown = c.QueueLen
 	}
 	if c.FirstUnknown == 0 {
 		c.FirstUnknown = 1

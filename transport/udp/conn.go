@@ -150,7 +150,7 @@ func (c *Conn) Stats() Stats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := c.stats
-	s.Provisional = c.peers.provisional
+	s.Provisional, s.EvictedUnknown = c.peers.provisional, c.peers.evicted
 	s.Queued = c.queue.Len()
 	return s
 }

@@ -28,11 +28,13 @@
 // off-path, and a NAT can reassign it), so this package never decides
 // who a peer is: it only maps addresses to PeerIDs, and the layer above,
 // transport/endpoint, authenticates each packet by its tag under the
-// session token (DESIGN.md §6). The map starts as the static table Config.Peers. With
+// session token. The map starts as the static table Config.Peers. With
 // Config.AcceptUnknown, the first datagram from a new address creates a
 // provisional peer with a fresh PeerID; at most Config.MaxUnknown exist
-// at once, and datagrams from further new addresses are dropped, so a
-// flood of sources costs bounded memory. The endpoint then calls:
+// at once (by default as many as the receive queue holds datagrams), and
+// a datagram from a further new address removes the oldest, so a flood
+// of sources costs bounded memory and cannot keep a new peer out for
+// longer than its datagram can wait in the queue. The endpoint then calls:
 //
 //   - Confirm, when the provisional peer's packets authenticate and it is
 //     a new participant;

@@ -31,13 +31,18 @@ func TestHostileOversized(t *testing.T) {
 }
 
 func TestHostileUnknownSources(t *testing.T) {
+	// 20 sources send 2 datagrams each. A closed Conn drops all 40; one
+	// that accepts at most 3 provisional peers delivers all 40, each
+	// source under its own PeerID, evicting the oldest peer for each new
+	// source beyond the third.
 	tests := []struct {
-		name          string
-		cfg           Config
-		wantDelivered int
+		name                           string
+		cfg                            Config
+		wantDelivered, wantProvisional int
+		wantDropped, wantEvicted       uint64
 	}{
-		{"Closed", Config{}, 0},
-		{"AcceptUnknownCapped", Config{AcceptUnknown: true, MaxUnknown: 3}, 3},
+		{"Closed", Config{}, 0, 0, 40, 0},
+		{"AcceptUnknownCapped", Config{AcceptUnknown: true, MaxUnknown: 3}, 20, 3, 0, 17},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -55,11 +60,9 @@ func TestHostileUnknownSources(t *testing.T) {
 			}
 			waitArrived(t, b, 2*sources)
 			st := b.Stats()
-			if want := uint64(2*sources - 2*tt.wantDelivered); st.DroppedUnknown != want {
-				t.Fatalf("DroppedUnknown: got %d, want %d", st.DroppedUnknown, want)
-			}
-			if st.Provisional != tt.wantDelivered {
-				t.Fatalf("Provisional: got %d, want %d", st.Provisional, tt.wantDelivered)
+			if st.DroppedUnknown != tt.wantDropped || st.EvictedUnknown != tt.wantEvicted || st.Provisional != tt.wantProvisional {
+				t.Fatalf("DroppedUnknown %d, EvictedUnknown %d, Provisional %d; want %d, %d, %d",
+					st.DroppedUnknown, st.EvictedUnknown, st.Provisional, tt.wantDropped, tt.wantEvicted, tt.wantProvisional)
 			}
 			seen := map[transport.PeerID]int{}
 			buf := make([]byte, transport.MaxDatagram)

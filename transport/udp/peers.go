@@ -25,7 +25,10 @@ type entry struct {
 // byID hold the same pairs (every valid byID[id].addr maps back to id),
 // except that unbound peers (zero addr) are in byID only, addresses are
 // normalized, and provisional counts the provisional entries, which never
-// exceed maxUnknown.
+// exceed maxUnknown. arrivals holds the PeerID of every provisional peer
+// in the order they were made, and possibly PeerIDs that are no longer
+// provisional (confirmed, rebound or forgotten since), at most
+// 2·maxUnknown+1 entries.
 type peerTable struct {
 	byID          map[transport.PeerID]entry
 	byAddr        map[netip.AddrPort]transport.PeerID
@@ -33,6 +36,8 @@ type peerTable struct {
 	maxUnknown    int
 	provisional   int
 	next          transport.PeerID
+	arrivals      []transport.PeerID
+	evicted       uint64 // provisional peers removed to make room
 }
 
 func newPeerTable(cfg Config) peerTable {
@@ -55,14 +60,21 @@ func (t *peerTable) addr(id transport.PeerID) (netip.AddrPort, bool) {
 }
 
 // lookup returns the peer for a source address, creating a provisional
-// peer when the table accepts unknown sources and has room.
+// peer when the table accepts unknown sources. When maxUnknown provisional
+// peers exist, the oldest is removed to make room: a flood of new sources
+// cannot keep the next one out, and a provisional peer whose datagrams
+// were dropped (or never reached the layer above) does not hold its slot
+// for good.
 func (t *peerTable) lookup(a netip.AddrPort) (transport.PeerID, bool) {
 	a = normalize(a)
 	if id, ok := t.byAddr[a]; ok {
 		return id, true
 	}
-	if !t.acceptUnknown || t.provisional >= t.maxUnknown || !a.IsValid() {
+	if !t.acceptUnknown || t.maxUnknown == 0 || !a.IsValid() {
 		return 0, false
+	}
+	if t.provisional >= t.maxUnknown {
+		t.evictOldest()
 	}
 	for {
 		id := t.next
@@ -70,9 +82,41 @@ func (t *peerTable) lookup(a netip.AddrPort) (transport.PeerID, bool) {
 		if _, used := t.byID[id]; !used {
 			t.set(id, entry{addr: a, provisional: true})
 			t.provisional++
+			t.arrivals = append(t.arrivals, id)
+			t.compact()
 			return id, true
 		}
 	}
+}
+
+// evictOldest removes the oldest provisional peer.
+func (t *peerTable) evictOldest() {
+	for len(t.arrivals) > 0 {
+		id := t.arrivals[0]
+		t.arrivals = t.arrivals[1:]
+		if e, ok := t.byID[id]; ok && e.provisional {
+			t.remove(id)
+			t.evicted++
+			return
+		}
+	}
+}
+
+// compact drops from arrivals the PeerIDs that are no longer provisional
+// once it holds more than twice maxUnknown, so that it stays bounded
+// however many sources are forgotten or confirmed, at amortized constant
+// cost.
+func (t *peerTable) compact() {
+	if len(t.arrivals) <= 2*t.maxUnknown {
+		return
+	}
+	kept := t.arrivals[:0]
+	for _, id := range t.arrivals {
+		if e, ok := t.byID[id]; ok && e.provisional {
+			kept = append(kept, id)
+		}
+	}
+	t.arrivals = kept
 }
 
 func (t *peerTable) set(id transport.PeerID, e entry) {

@@ -48,23 +48,27 @@ func TestProvisionalLifecycle(t *testing.T) {
 
 	rawSend(t, s1, b, "x")
 	expectFrom(t, b, "x", 100)
-	rawSend(t, s2, b, "y") // over the cap of one provisional peer
-	waitArrived(t, b, 2)
-	if st := b.Stats(); st.Provisional != 1 || st.DroppedUnknown != 1 {
-		t.Fatalf("got Provisional=%d DroppedUnknown=%d, want 1 and 1", st.Provisional, st.DroppedUnknown)
+	// Over the cap of one provisional peer: the oldest, 100, makes room.
+	rawSend(t, s2, b, "y")
+	expectFrom(t, b, "y", 101)
+	if st := b.Stats(); st.Provisional != 1 || st.EvictedUnknown != 1 || st.DroppedUnknown != 0 {
+		t.Fatalf("got Provisional=%d EvictedUnknown=%d DroppedUnknown=%d, want 1, 1 and 0", st.Provisional, st.EvictedUnknown, st.DroppedUnknown)
 	}
-
-	// The endpoint finds a bad token on peer 100 and forgets it.
-	if err := b.Forget(100); err != nil {
+	if _, ok := b.Addr(100); ok {
+		t.Fatal("Addr(100): the evicted provisional peer still exists")
+	}
+	// The endpoint finds a bad token on peer 101 and forgets it; its
+	// address comes back under a new PeerID.
+	if err := b.Forget(101); err != nil {
 		t.Fatal(err)
 	}
 	rawSend(t, s2, b, "y2")
-	expectFrom(t, b, "y2", 101)
-	// A good token: peer 101 is confirmed and no longer counts.
-	if err := b.Confirm(101); err != nil {
+	expectFrom(t, b, "y2", 102)
+	// A good token: peer 102 is confirmed and no longer counts.
+	if err := b.Confirm(102); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Send(101, []byte("welcome")); err != nil {
+	if err := b.Send(102, []byte("welcome")); err != nil {
 		t.Fatal(err)
 	}
 	if got := rawRecv(t, s2); got != "welcome" {
@@ -74,15 +78,15 @@ func TestProvisionalLifecycle(t *testing.T) {
 	// Peer 1's NAT mapping changes: its datagrams now come from s3, under a
 	// provisional ID, until the endpoint sees peer 1's token and rebinds.
 	rawSend(t, s3, b, "moved")
-	expectFrom(t, b, "moved", 102)
-	if err := b.Rebind(1, 102); err != nil {
+	expectFrom(t, b, "moved", 103)
+	if err := b.Rebind(1, 103); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := b.Addr(1); got != addrOf(s3) {
 		t.Fatalf("Addr(1): got %v, want %v", got, addrOf(s3))
 	}
-	if _, ok := b.Addr(102); ok {
-		t.Fatal("Addr(102): the rebound provisional peer still exists")
+	if _, ok := b.Addr(103); ok {
+		t.Fatal("Addr(103): the rebound provisional peer still exists")
 	}
 	if err := b.Send(1, []byte("to new addr")); err != nil {
 		t.Fatal(err)
@@ -94,7 +98,7 @@ func TestProvisionalLifecycle(t *testing.T) {
 	if err := a.Send(2, []byte("old")); err != nil {
 		t.Fatal(err)
 	}
-	expectFrom(t, b, "old", 103)
+	expectFrom(t, b, "old", 104)
 }
 
 func TestPeerHookErrors(t *testing.T) {
@@ -196,5 +200,46 @@ func TestUnboundPeer(t *testing.T) {
 	}
 	if st := b.Stats(); st.DroppedUnbound != 1 {
 		t.Errorf("DroppedUnbound = %d, want 1", st.DroppedUnbound)
+	}
+}
+
+// TestOrphanedProvisionalPeers: provisional peers that nobody confirms or
+// forgets (their datagrams were dropped from a full queue, or replayed by
+// an attacker and never handled) do not keep a new source out. Before
+// provisional peers were evicted oldest first, eight such datagrams from
+// eight ports filled the default table for good and every later new
+// source, a joining player among them, was dropped.
+func TestOrphanedProvisionalPeers(t *testing.T) {
+	const orphans = 8
+	_, b := newPair(t, Config{}, Config{AcceptUnknown: true, MaxUnknown: orphans, QueueLen: 2})
+	for range orphans {
+		s := listen(t)
+		defer s.Close()
+		rawSend(t, s, b, "replayed")
+	}
+	waitArrived(t, b, orphans)
+	player := listen(t)
+	defer player.Close()
+	rawSend(t, player, b, "hello")
+	waitArrived(t, b, orphans+1)
+	st := b.Stats()
+	if st.DroppedUnknown != 0 || st.EvictedUnknown != 1 || st.Provisional != orphans {
+		t.Fatalf("DroppedUnknown %d, EvictedUnknown %d, Provisional %d; want 0, 1, %d", st.DroppedUnknown, st.EvictedUnknown, st.Provisional, orphans)
+	}
+	// The queue of 2 dropped the orphans' datagrams; the player's is there.
+	buf := make([]byte, transport.MaxDatagram)
+	var got []string
+	for {
+		n, _, ok, err := b.Receive(buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			break
+		}
+		got = append(got, string(buf[:n]))
+	}
+	if len(got) == 0 || got[len(got)-1] != "hello" {
+		t.Fatalf("queued %q, want the player's hello last", got)
 	}
 }

@@ -15,8 +15,11 @@ type Stats struct {
 	// transport.MaxDatagram, dropped unread.
 	DroppedOversize uint64
 	// DroppedUnknown counts datagrams from addresses with no peer, dropped
-	// because AcceptUnknown is off or MaxUnknown provisional peers exist.
+	// because AcceptUnknown is off.
 	DroppedUnknown uint64
+	// EvictedUnknown counts provisional peers removed to make room for a
+	// new source when MaxUnknown of them existed.
+	EvictedUnknown uint64
 	// DroppedUnbound counts datagrams Send dropped because their peer has
 	// no address yet (see Peer.Addr).
 	DroppedUnbound uint64
