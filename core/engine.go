@@ -47,6 +47,9 @@ type Engine[S any, I comparable] struct {
 
 	// horizon: frames at or past frame+horizon are rejected as far future.
 	horizon Frame
+	// rejected is the error Receive returns for a malformed message,
+	// reused so that rejections allocate nothing.
+	rejected MessageError
 
 	// firstWrong is the earliest simulated frame whose inputs differ from
 	// what the engine now knows or predicts; valid when hasWrong.

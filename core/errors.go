@@ -65,16 +65,34 @@ var ErrNegativeFrame = errors.New("core: negative frame")
 // message is ignored; the engine's state is unchanged and it keeps running.
 // It matches ErrBadMessage and, where it applies, ErrFarFuture or
 // ErrNegativeFrame.
+//
+// A rejection costs no allocation, however many a peer provokes: the
+// engine keeps one MessageError and Receive returns it each time, so it
+// describes the latest rejected message until the next call to Receive.
+// Copy the value (or keep its Error string) to hold on to one.
 type MessageError struct {
-	Peer   PeerID // the sender
-	Field  string // the Message field at fault, such as "Inputs"
-	Reason string // what is wrong, with the values
-	kind   error  // ErrFarFuture, ErrNegativeFrame or nil
+	Peer  PeerID // the sender
+	Field string // the Message field at fault, such as "Inputs"
+	// why is a format with len(args) integer verbs, formatted only when
+	// Reason or Error is called.
+	why  string
+	args [3]int64
+	n    int   // how many of args why uses
+	kind error // ErrFarFuture, ErrNegativeFrame or nil
+}
+
+// Reason says what is wrong, with the values.
+func (e *MessageError) Reason() string {
+	args := make([]any, e.n)
+	for i := range args {
+		args[i] = e.args[i]
+	}
+	return fmt.Sprintf(e.why, args...)
 }
 
 // Error implements error.
 func (e *MessageError) Error() string {
-	return fmt.Sprintf("core: bad message from peer %d: %s: %s", e.Peer, e.Field, e.Reason)
+	return fmt.Sprintf("core: bad message from peer %d: %s: %s", e.Peer, e.Field, e.Reason())
 }
 
 // Is reports whether target is ErrBadMessage or the error's specific kind.

@@ -3,6 +3,7 @@ package core
 import (
 	"encoding/binary"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -230,11 +231,33 @@ func TestReceiveRejects(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := e.Receive(0, tc.from, &tc.m); !errors.Is(err, tc.want) {
+			err = e.Receive(0, tc.from, &tc.m)
+			if !errors.Is(err, tc.want) {
 				t.Fatalf("Receive: %v, want %v", err, tc.want)
+			}
+			if !errors.Is(tc.want, ErrBadMessage) && tc.want != ErrNegativeFrame && tc.want != ErrFarFuture {
+				return
+			}
+			// A rejection allocates nothing: a peer that sends nothing but
+			// bad messages costs no garbage.
+			if allocs := testing.AllocsPerRun(100, func() { _ = e.Receive(0, tc.from, &tc.m) }); allocs != 0 {
+				t.Errorf("a rejected message: %.1f allocations, want 0", allocs)
 			}
 		})
 	}
+	t.Run("message", func(t *testing.T) {
+		e, _ := NewEngine[testState, testInput](c, &testGame{}, &testState{})
+		err := e.Receive(0, 0, &Message[testInput]{Gone: 1 << 7})
+		var me *MessageError
+		if !errors.As(err, &me) || me.Field != "Gone" || me.Reason() != "mask 0x80 names players past 1" ||
+			err.Error() != "core: bad message from peer 0: Gone: mask 0x80 names players past 1" {
+			t.Fatalf("Receive: %v (%#v), want Gone: mask 0x80 names players past 1", err, me)
+		}
+		err = e.Receive(0, 0, &Message[testInput]{Frame: 1 << 20})
+		if want := "core: bad message from peer 0: Frame: frame 1048576 is more than "; !errors.Is(err, ErrFarFuture) || !strings.HasPrefix(err.Error(), want) {
+			t.Fatalf("Receive: %v, want %q...", err, want)
+		}
+	})
 	t.Run("equivocation", func(t *testing.T) {
 		e, _ := NewEngine[testState, testInput](c, &testGame{}, &testState{})
 		m1 := Message[testInput]{Inputs: []InputRun[testInput]{{Player: 1, Values: []testInput{1, 2, 3}}}}

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"fmt"
 	"math/bits"
 	"time"
 )
@@ -21,7 +20,7 @@ func (e *Engine[S, I]) Receive(now time.Duration, from PeerID, m *Message[I]) er
 		return ErrPeerGone
 	}
 	if m == nil {
-		return &MessageError{Peer: from, Field: "message", Reason: "is nil"}
+		return e.msgErr(from, "message", "is nil")
 	}
 	if err := e.check(from, m); err != nil {
 		e.stats.BadMessages++
@@ -157,7 +156,7 @@ func (e *Engine[S, I]) check(from PeerID, m *Message[I]) error {
 		return e.msgErr(from, "HasEcho", "an echo without a stamp")
 	}
 	if m.Gone>>uint(e.players) != 0 {
-		return e.msgErr(from, "Gone", fmt.Sprintf("mask %#x names players past %d", m.Gone, e.players-1))
+		return e.msgErr(from, "Gone", "mask %#x names players past %d", int64(m.Gone), int64(e.players-1))
 	}
 	for _, h := range m.Held[:e.players] {
 		if uint32(h) > ulimit {
@@ -167,11 +166,11 @@ func (e *Engine[S, I]) check(from PeerID, m *Message[I]) error {
 	for l := e.localMask; l != 0; l &= l - 1 {
 		p := bits.TrailingZeros32(l)
 		if m.Held[p] > e.next[p] {
-			return e.msgErr(from, "Held", fmt.Sprintf("acknowledges %d inputs of local player %d but only %d exist", m.Held[p], p, e.next[p]))
+			return e.msgErr(from, "Held", "acknowledges %d inputs of local player %d but only %d exist", int64(m.Held[p]), int64(p), int64(e.next[p]))
 		}
 	}
 	if len(m.Inputs) > e.players {
-		return e.msgErr(from, "Inputs", fmt.Sprintf("%d runs for %d players", len(m.Inputs), e.players))
+		return e.msgErr(from, "Inputs", "%d runs for %d players", int64(len(m.Inputs)), int64(e.players))
 	}
 	var seen uint32
 	for i := range m.Inputs {
@@ -179,15 +178,15 @@ func (e *Engine[S, I]) check(from PeerID, m *Message[I]) error {
 		p := r.Player
 		switch {
 		case p < 0 || int(p) >= e.players:
-			return e.msgErr(from, "Inputs", fmt.Sprintf("player %d is outside 0..%d", p, e.players-1))
+			return e.msgErr(from, "Inputs", "player %d is outside 0..%d", int64(p), int64(e.players-1))
 		case seen&(1<<p) != 0:
-			return e.msgErr(from, "Inputs", fmt.Sprintf("two runs for player %d", p))
+			return e.msgErr(from, "Inputs", "two runs for player %d", int64(p))
 		case e.local[p]:
-			return e.msgErr(from, "Inputs", fmt.Sprintf("run for local player %d", p))
+			return e.msgErr(from, "Inputs", "run for local player %d", int64(p))
 		case m.Gone&(1<<p) == 0 && q.ownMask&(1<<p) == 0:
-			return e.msgErr(from, "Inputs", fmt.Sprintf("run for player %d, which the peer neither owns nor declared disconnected", p))
+			return e.msgErr(from, "Inputs", "run for player %d, which the peer neither owns nor declared disconnected", int64(p))
 		case len(r.Values) > maxRunLimit:
-			return e.msgErr(from, "Inputs", fmt.Sprintf("run of %d inputs exceeds %d", len(r.Values), maxRunLimit))
+			return e.msgErr(from, "Inputs", "run of %d inputs exceeds %d", int64(len(r.Values)), maxRunLimit)
 		case uint32(r.Start) > ulimit:
 			return e.frameErr(from, "Inputs", r.Start)
 		case r.Start+Frame(len(r.Values)) > limit:
@@ -197,14 +196,14 @@ func (e *Engine[S, I]) check(from PeerID, m *Message[I]) error {
 	}
 	n := Frame(e.cfg.ChecksumInterval)
 	if len(m.Checksums) > maxSumsPerMessage*2 {
-		return e.msgErr(from, "Checksums", fmt.Sprintf("%d reports exceed %d", len(m.Checksums), maxSumsPerMessage*2))
+		return e.msgErr(from, "Checksums", "%d reports exceed %d", int64(len(m.Checksums)), maxSumsPerMessage*2)
 	}
 	for _, r := range m.Checksums {
 		if r.Frame < 0 || r.Frame > limit {
 			return e.frameErr(from, "Checksums", r.Frame)
 		}
 		if !isCheckFrame(r.Frame, int(n)) {
-			return e.msgErr(from, "Checksums", fmt.Sprintf("frame %d is not a multiple of the checksum interval %d", r.Frame, n))
+			return e.msgErr(from, "Checksums", "frame %d is not a multiple of the checksum interval %d", int64(r.Frame), int64(n))
 		}
 	}
 	if m.ChecksumAck < 0 || m.ChecksumAck > limit {
@@ -216,7 +215,7 @@ func (e *Engine[S, I]) check(from PeerID, m *Message[I]) error {
 			return err
 		}
 		if b.BlockSize != blockSizeFor(b.Length) || len(b.Hashes) != blockCount(b.Length) {
-			return e.msgErr(from, "Blocks", fmt.Sprintf("block size %d and count %d do not fit a %d-byte range", b.BlockSize, len(b.Hashes), b.Length))
+			return e.msgErr(from, "Blocks", "block size %d and count %d do not fit a %d-byte range", int64(b.BlockSize), int64(len(b.Hashes)), int64(b.Length))
 		}
 	}
 	for i := range m.Answers {
@@ -228,7 +227,7 @@ func (e *Engine[S, I]) check(from PeerID, m *Message[I]) error {
 			return err
 		}
 		if k := blockCount(a.Length); (k < 64 && a.Differ>>k != 0) || (a.Unavailable && a.Differ != 0) {
-			return e.msgErr(from, "Answers", fmt.Sprintf("answer %d: mask %#x does not fit %d blocks", i, a.Differ, k))
+			return e.msgErr(from, "Answers", "answer %d: mask %#x does not fit %d blocks", int64(i), int64(a.Differ), int64(k))
 		}
 	}
 	return nil
@@ -240,23 +239,32 @@ func (e *Engine[S, I]) checkRange(from PeerID, field string, f Frame, off, n int
 		return e.frameErr(from, field, f)
 	}
 	if c := e.cfg.ChecksumInterval; !isCheckFrame(f, c) {
-		return e.msgErr(from, field, fmt.Sprintf("frame %d is not a multiple of the checksum interval %d", f, c))
+		return e.msgErr(from, field, "frame %d is not a multiple of the checksum interval %d", int64(f), int64(c))
 	}
 	if size := sizeOf[S](); off < 0 || n < 1 || off > size-n {
-		return e.msgErr(from, field, fmt.Sprintf("range %d+%d is outside the %d-byte state", off, n, size))
+		return e.msgErr(from, field, "range %d+%d is outside the %d-byte state", int64(off), int64(n), int64(size))
 	}
 	return nil
 }
 
-func (e *Engine[S, I]) msgErr(from PeerID, field, reason string) error {
-	return &MessageError{Peer: from, Field: field, Reason: reason}
+// msgErr returns the engine's MessageError, set to field of peer from and
+// the reason why, a format whose integer verbs take args: it allocates
+// nothing, so a peer that sends bad messages costs no garbage.
+func (e *Engine[S, I]) msgErr(from PeerID, field, why string, args ...int64) error {
+	return e.reject(from, field, nil, why, args...)
 }
 
 // frameErr reports a negative or far-future frame.
 func (e *Engine[S, I]) frameErr(from PeerID, field string, f Frame) error {
 	if f < 0 {
-		return &MessageError{Peer: from, Field: field, Reason: fmt.Sprintf("frame %d is negative", f), kind: ErrNegativeFrame}
+		return e.reject(from, field, ErrNegativeFrame, "frame %d is negative", int64(f))
 	}
-	return &MessageError{Peer: from, Field: field, kind: ErrFarFuture,
-		Reason: fmt.Sprintf("frame %d is more than %d frames past %d", f, e.horizon, e.frame)}
+	return e.reject(from, field, ErrFarFuture, "frame %d is more than %d frames past %d", int64(f), int64(e.horizon), int64(e.frame))
+}
+
+func (e *Engine[S, I]) reject(from PeerID, field string, kind error, why string, args ...int64) error {
+	r := &e.rejected
+	*r = MessageError{Peer: from, Field: field, why: why, kind: kind}
+	r.n = copy(r.args[:], args)
+	return r
 }
