@@ -287,3 +287,29 @@ func TestReceiveRejects(t *testing.T) {
 		}
 	})
 }
+
+// TestForgedEchoes: a peer's Echo and EchoDelay cannot wrap the round-trip
+// estimate or push it past rtt.Max. Before they were checked, an EchoDelay
+// of -1 h made a 1-hour RTT, and an Echo from our future a negative one.
+func TestForgedEchoes(t *testing.T) {
+	c := Config{Players: 2, Local: []PlayerHandle{0}, Peers: [][]PlayerHandle{{1}}, Prediction: 8}
+	e, err := NewEngine[testState, testInput](c, &testGame{}, &testState{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := 10 * time.Second
+	for _, m := range []Message[testInput]{
+		{Stamp: 1, HasEcho: true, Echo: 0, EchoDelay: -time.Hour},
+		{Stamp: 2, HasEcho: true, Echo: now + time.Second},
+		{Stamp: 3, HasEcho: true, Echo: -time.Hour},
+		{Stamp: 4, HasEcho: true, Echo: 0, EchoDelay: 0}, // 10 s: at the limit, kept
+	} {
+		if err := e.Receive(now, 0, &m); err != nil {
+			t.Fatalf("Receive(%+v): %v", m, err)
+		}
+	}
+	p := e.Stats().Peers[0]
+	if p.RTTSamples != 1 || p.RTT != 10*time.Second {
+		t.Fatalf("RTT %v from %d samples, want 10s from the one plausible sample", p.RTT, p.RTTSamples)
+	}
+}

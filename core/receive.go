@@ -3,6 +3,8 @@ package core
 import (
 	"math/bits"
 	"time"
+
+	"github.com/rollstep/rollstep/internal/rtt"
 )
 
 // Receive takes a decoded message from peer `from`, received at now. It
@@ -33,7 +35,9 @@ func (e *Engine[S, I]) Receive(now time.Duration, from PeerID, m *Message[I]) er
 	}
 	q.unsampled++
 	if m.HasEcho {
-		q.observeRTT(now-m.Echo-m.EchoDelay, q.unsampled)
+		if r, ok := rtt.Sample(now, m.Echo, m.EchoDelay); ok {
+			q.observeRTT(r, q.unsampled)
+		}
 		q.unsampled = 0
 	}
 	q.lastFrame = max(q.lastFrame, m.Frame)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/rtt"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/wire"
 )
@@ -284,7 +285,9 @@ func (q *peer) observeRTT(r time.Duration, k int) {
 func (q *peer) sampled(now time.Duration, hasEcho bool, echo, echoDelay time.Duration) {
 	q.unsampled++
 	if hasEcho {
-		q.observeRTT(now-echo-echoDelay, q.unsampled)
+		if r, ok := rtt.Sample(now, echo, echoDelay); ok {
+			q.observeRTT(r, q.unsampled)
+		}
 		q.unsampled = 0
 	}
 }
