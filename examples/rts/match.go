@@ -134,7 +134,7 @@ func PlaySim(cfg SimConfig) (*SimResult, error) {
 	}
 	for i, p := range peers {
 		lc := SessionConfig(cfg.Players, i, addrs, cfg.TurnPeriod)
-		lc.Transport.Token = cfg.Seed | 1
+		lc.Transport.Token = cfg.Seed | 1 // reproducible from the seed; over a real network it is a secret (cmd/rts -token)
 		lc.Transport.Rand = rand.NewChaCha8([32]byte{byte(i), byte(cfg.Seed), byte(cfg.Seed >> 8)})
 		p.game = &Host{Last: int32(cfg.Turns)}
 		if i == 0 && cfg.Record {

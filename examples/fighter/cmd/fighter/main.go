@@ -7,21 +7,29 @@
 //
 //	fighter -sim -latency 100ms -loss 0.05 -frames 3600 -seed 1
 //
-// As two real processes over UDP on one machine (add -psk SECRET to both
-// for DTLS with a pre-shared key; player 0 is then the DTLS server):
+// As two real processes over UDP on one machine: player 0 draws the
+// match's session token from crypto/rand and prints it; the other player
+// (and a spectator) must be given it with -token:
 //
 //	fighter -listen 127.0.0.1:7000 -peer 127.0.0.1:7001 -player 0
-//	fighter -listen 127.0.0.1:7001 -peer 127.0.0.1:7000 -player 1
+//	fighter -listen 127.0.0.1:7001 -peer 127.0.0.1:7000 -player 1 -token TOKEN
+//
+// The token is the match's secret: whoever knows it can forge packets the
+// players accept, so hand it over as you would a password. With -psk
+// SECRET on both players the match runs over DTLS with that pre-shared key
+// (player 0 is then the DTLS server), and the token is derived from it.
 //
 // With a spectator of player 0 (plaintext UDP only): give player 0
 // -spectator 127.0.0.1:7002 and run
 //
-//	fighter -spectate -listen 127.0.0.1:7002 -peer 127.0.0.1:7000
+//	fighter -spectate -listen 127.0.0.1:7002 -peer 127.0.0.1:7000 -token TOKEN
 //
 // Every process of a match must use the same -seed and -frames. Both
-// players print the same final checksum; so does the spectator. -replay
-// FILE writes a replay of the match (package core/replay), with a
-// checksum every second, that replay.Open and Replay.Verify check.
+// players print the same final checksum; so does the spectator. A player
+// that lost the other during the match says so and exits with status 1:
+// the match did not end together. -replay FILE writes a replay of the
+// match (package core/replay), with a checksum every second, that
+// replay.Open and Replay.Verify check.
 package main
 
 import (
@@ -34,6 +42,7 @@ import (
 	"github.com/rollstep/rollstep/core/replay"
 	"github.com/rollstep/rollstep/examples/fighter"
 	"github.com/rollstep/rollstep/examples/fighter/internal/match"
+	"github.com/rollstep/rollstep/examples/internal/secret"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -49,6 +58,7 @@ type options struct {
 	peer       string
 	player     int
 	psk        string
+	token      string
 	spectator  string
 	spectate   bool
 	timeout    time.Duration
@@ -71,6 +81,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.peer, "peer", "", "the other player's UDP address (or the host's, with -spectate)")
 	fs.IntVar(&o.player, "player", 0, "the player this process plays, 0 or 1")
 	fs.StringVar(&o.psk, "psk", "", "pre-shared key: use DTLS instead of plaintext UDP")
+	fs.StringVar(&o.token, "token", "", "the match's session token (16 hex digits), as player 0 printed it; player 0 draws one if none is given")
 	fs.StringVar(&o.spectator, "spectator", "", "player 0: a spectator's UDP address to stream the match to")
 	fs.BoolVar(&o.spectate, "spectate", false, "watch the match of the host at -peer")
 	fs.StringVar(&o.replay, "replay", "", "write the match's replay (player 0's, with -sim) to this file")
@@ -93,6 +104,13 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 		return nil, fmt.Errorf("-player %d: want 0 or 1", o.player)
 	case o.spectator != "" && (o.player != 0 || o.psk != ""):
 		return nil, fmt.Errorf("-spectator: only player 0 streams, over plaintext UDP")
+	case o.token == "" && o.psk == "" && (o.player != 0 || o.spectate):
+		return nil, fmt.Errorf("-token: required to join a match: give the token player 0 printed")
+	}
+	if o.token != "" {
+		if _, err := secret.Parse(o.token); err != nil {
+			return nil, fmt.Errorf("-token: %w", err)
+		}
 	}
 	if o.timeout == 0 {
 		o.timeout = 3*time.Duration(o.frames)*time.Second/match.TickRate + 30*time.Second

@@ -29,6 +29,9 @@ func TestBadFlags(t *testing.T) {
 		{"no frames", []string{"-sim", "-frames", "0"}},
 		{"spectator over DTLS", []string{"-listen", "127.0.0.1:1", "-peer", "127.0.0.1:2", "-psk", "k", "-spectator", "127.0.0.1:3"}},
 		{"stray argument", []string{"-sim", "extra"}},
+		{"player 1 without a token", []string{"-listen", "127.0.0.1:1", "-peer", "127.0.0.1:2", "-player", "1"}},
+		{"spectator without a token", []string{"-spectate", "-listen", "127.0.0.1:1", "-peer", "127.0.0.1:2"}},
+		{"bad token", []string{"-listen", "127.0.0.1:1", "-peer", "127.0.0.1:2", "-player", "1", "-token", "not hex"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errs bytes.Buffer

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/rollstep/rollstep/core/replay"
 	"github.com/rollstep/rollstep/examples/fighter/internal/match"
+	"github.com/rollstep/rollstep/examples/internal/secret"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/dtls"
 	"github.com/rollstep/rollstep/transport/udp"
@@ -70,7 +72,12 @@ func runPlayer(o *options, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	p, err := match.NewPeer(match.Config(o.player, addr, match.Token(o.seed), spectators), conn, o.frames, o.seed)
+	token, err := sessionToken(o, w)
+	if err != nil {
+		_ = conn.Close()
+		return err
+	}
+	p, err := match.NewPeer(match.Config(o.player, addr, token, spectators), conn, o.frames, o.seed)
 	if err != nil {
 		_ = conn.Close()
 		return err
@@ -104,7 +111,31 @@ func runPlayer(o *options, w io.Writer) error {
 	if s.Counts.Desyncs > 0 {
 		return fmt.Errorf("%d desyncs", s.Counts.Desyncs)
 	}
+	if s.Counts.Lost > 0 {
+		return fmt.Errorf("lost the other player during the match: it did not end together, and its final checksum may differ")
+	}
 	return nil
+}
+
+// sessionToken returns the match's session token: from -token if given,
+// else derived from -psk, else, for player 0, drawn from crypto/rand and
+// printed to w for the others. Player 1 and spectators must be given it.
+func sessionToken(o *options, w io.Writer) (uint64, error) {
+	t, err := secret.Parse(o.token)
+	switch {
+	case err == nil:
+		return t, nil
+	case !errors.Is(err, secret.ErrNoToken):
+		return 0, fmt.Errorf("-token: %w", err)
+	case o.psk != "":
+		return secret.FromPSK([]byte(o.psk)), nil
+	case o.player == 0 && !o.spectate:
+		t = secret.NewToken()
+		fmt.Fprintf(w, "token: %s (start the other player and spectators with -token %s)\n", secret.Format(t), secret.Format(t))
+		return t, nil
+	default:
+		return 0, errors.New("-token: required to join a match: give the token player 0 printed")
+	}
 }
 
 // openDTLS returns a DTLS Conn to the other player and the other player's
@@ -147,13 +178,18 @@ func runSpectator(o *options, w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	token, err := sessionToken(o, w)
+	if err != nil {
+		_ = sock.Close()
+		return err
+	}
 	conn, err := udp.New(sock, udp.Config{Peers: []udp.Peer{{ID: addrHost, Addr: host}}})
 	if err != nil {
 		return err
 	}
 	clk, stop := match.NewClock(time.Millisecond)
 	defer stop()
-	r, err := match.RunSpectator(conn, addrHost, match.Token(o.seed), o.frames, o.seed, clk, o.timeout)
+	r, err := match.RunSpectator(conn, addrHost, token, o.frames, o.seed, clk, o.timeout)
 	if err != nil {
 		return err
 	}

@@ -18,8 +18,10 @@ import (
 // GameID is fighter.GameID, the build identity in handshakes and replays.
 var GameID = fighter.GameID
 
-// Token returns the session token of the match seeded with seed: every
-// process of one match derives the same token from the shared seed.
+// Token returns the session token of a simulated match seeded with seed,
+// so that a simulation is reproducible from its seed alone. The seed is
+// public, so this token is no secret: a match over a real network draws
+// its token from crypto/rand instead (package examples/internal/secret).
 func Token(seed uint64) uint64 { return seed*0x9e3779b97f4a7c15 + 1 }
 
 // TickRate is the frame rate of every match, in frames per second.

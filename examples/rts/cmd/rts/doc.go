@@ -20,16 +20,21 @@
 // wall clock. -peer lists every player's address in player order, the
 // same list for every process; -player is this process's index in it, and
 // -listen (default: its own entry) the local address. Every process needs
-// the same -units, -turns, -turn and -seed (the seed is also the session
-// token; a mismatched configuration is refused in the handshake):
+// the same -units, -turns, -turn and -seed (a mismatched configuration is
+// refused in the handshake). Player 0 draws the match's session token from
+// crypto/rand and prints it; every other player must be given it with
+// -token. The token is the match's secret: whoever knows it can forge
+// packets the players accept (the seed is public, so it is never the
+// token):
 //
 //	go run ./examples/rts/cmd/rts -peer 127.0.0.1:7001,127.0.0.1:7002 -player 0 -units 5000 -turns 600
-//	go run ./examples/rts/cmd/rts -peer 127.0.0.1:7001,127.0.0.1:7002 -player 1 -units 5000 -turns 600
+//	go run ./examples/rts/cmd/rts -peer 127.0.0.1:7001,127.0.0.1:7002 -player 1 -units 5000 -turns 600 -token TOKEN
 //
 // Each prints its upload to every other player, its stall time and the
 // checksum after the last turn, which must be the same everywhere. It
 // keeps the session running for a second after the last turn so the others
-// receive its last inputs.
+// receive its last inputs. A player that dropped another during the match
+// says so and exits 1: the match did not end together.
 //
 // -replay FILE records a replay (package core/replay) of peer 0 (or of
 // this player over UDP), written atomically; `rollstep replay info FILE`

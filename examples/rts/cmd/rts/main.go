@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core/replay"
+	"github.com/rollstep/rollstep/examples/internal/secret"
 	"github.com/rollstep/rollstep/examples/rts"
 )
 
@@ -31,6 +32,7 @@ type options struct {
 	listen  string
 	peer    string
 	player  int
+	token   string
 	timeout time.Duration
 }
 
@@ -56,6 +58,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.peer, "peer", "", "UDP mode: every player's address, comma-separated, in player order")
 	fs.IntVar(&o.player, "player", 0, "UDP mode: this process's player index in -peer")
 	fs.DurationVar(&o.timeout, "timeout", 0, "UDP mode: give up after this long (default: 10 × turns × turn + 30s)")
+	fs.StringVar(&o.token, "token", "", "UDP mode: the match's session token (16 hex digits), as player 0 printed it; player 0 draws one if none is given")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `usage: rts [flags]
 
@@ -63,7 +66,7 @@ Plays an RTS match of bots in lockstep and prints each peer's upload in
 bytes per second, its stall time and the final checksum.
 
   simulated: rts -peers 4 -units 5000 -turns 2000 -latency 40ms -loss 0.02
-  real UDP:  rts -peer 127.0.0.1:7001,127.0.0.1:7002 -player 0   (and -player 1 in a second process)
+  real UDP:  rts -peer 127.0.0.1:7001,127.0.0.1:7002 -player 0   (then -player 1 -token TOKEN, with the token it printed)
 
 flags:
 `)
@@ -84,6 +87,14 @@ flags:
 	}
 	if o.turns < 1 || o.turns > 1<<24 {
 		return o, fmt.Errorf("-turns %d: want 1 to %d", o.turns, 1<<24)
+	}
+	if o.peer != "" && o.player != 0 && o.token == "" {
+		return o, errors.New("-token: required to join a match: give the token player 0 printed")
+	}
+	if o.token != "" {
+		if _, err := secret.Parse(o.token); err != nil {
+			return o, fmt.Errorf("-token: %w", err)
+		}
 	}
 	return o, nil
 }

@@ -32,6 +32,8 @@ func TestUsageErrors(t *testing.T) {
 		{"extra"},
 		{"-turns", "0"},
 		{"-every", "0"},
+		{"-peer", "127.0.0.1:1,127.0.0.1:2", "-player", "1"}, // no -token
+		{"-peer", "127.0.0.1:1,127.0.0.1:2", "-player", "1", "-token", "zz"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			var out, errs bytes.Buffer
@@ -76,7 +78,8 @@ func TestUDPModeAgrees(t *testing.T) {
 	for i := range 3 {
 		wg.Go(func() {
 			var errs bytes.Buffer
-			codes[i] = run([]string{"-peer", addrs, "-player", fmt.Sprint(i), "-units", "1500", "-turns", testenv.Pick("60", "300"), "-turn", "10ms", "-timeout", "30s"}, &outs[i], &errs)
+			codes[i] = run([]string{"-peer", addrs, "-player", fmt.Sprint(i), "-token", "5e55101e7e57c0de",
+				"-units", "1500", "-turns", testenv.Pick("60", "300"), "-turn", "10ms", "-timeout", "30s"}, &outs[i], &errs)
 			outs[i].Write(errs.Bytes())
 		})
 	}

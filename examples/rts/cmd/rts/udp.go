@@ -11,6 +11,7 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/core/replay"
+	"github.com/rollstep/rollstep/examples/internal/secret"
 	"github.com/rollstep/rollstep/examples/rts"
 	"github.com/rollstep/rollstep/lockstep"
 	"github.com/rollstep/rollstep/state"
@@ -79,7 +80,10 @@ func playUDP(o *options, w io.Writer) error {
 		return err
 	}
 	cfg := rts.SessionConfig(players, o.player, ids, o.period)
-	cfg.Transport.Token = o.seed | 1
+	if cfg.Transport.Token, err = sessionToken(o, w); err != nil {
+		conn.Close()
+		return err
+	}
 	host := &rts.Host{Last: int32(o.turns)}
 	if o.replay != "" {
 		if host.Rec, err = rts.NewRecorder(players, o.period, o.seed, &initial); err != nil {
@@ -114,7 +118,7 @@ func hostUDP(o *options, w io.Writer, sess *lockstep.Session[rts.State, rts.Comm
 	var doneAt time.Duration
 	var st lockstep.Stats
 	var sent []uint64 // bytes sent to each peer, IP and UDP headers included
-	desyncs := 0
+	desyncs, dropped := 0, 0
 	for {
 		now := time.Since(start)
 		if now > timeout {
@@ -131,8 +135,15 @@ func hostUDP(o *options, w io.Writer, sess *lockstep.Session[rts.State, rts.Comm
 			return err
 		}
 		for _, ev := range sess.Events() {
-			if _, ok := ev.(core.DesyncEvent[rts.State]); ok {
+			switch e := ev.(type) {
+			case core.DesyncEvent[rts.State]:
 				desyncs++
+			case core.DisconnectEvent:
+				// A player that played every turn and then left is not
+				// dropped: its inputs stop after the last turn.
+				if e.Frame < core.Frame(o.turns) {
+					dropped++
+				}
 			}
 		}
 		if host.Done && doneAt == 0 {
@@ -161,8 +172,23 @@ func hostUDP(o *options, w io.Writer, sess *lockstep.Session[rts.State, rts.Comm
 	if desyncs > 0 {
 		return fmt.Errorf("%d desyncs detected", desyncs)
 	}
+	if dropped > 0 {
+		return fmt.Errorf("%d players dropped during the match: it did not end together, and their final checksums may differ", dropped)
+	}
 	fmt.Fprintf(w, "checksum %#016x after turn %d, %d units died\n", state.Checksum(&host.Final), o.turns, host.Final.Deaths)
 	return nil
+}
+
+// sessionToken returns the match's session token: -token if given, else,
+// for player 0, one drawn from crypto/rand and printed to w for the others
+// (parse requires -token of every other player).
+func sessionToken(o *options, w io.Writer) (uint64, error) {
+	if o.token != "" {
+		return secret.Parse(o.token)
+	}
+	t := secret.NewToken()
+	fmt.Fprintf(w, "token: %s (start the other players with -token %s)\n", secret.Format(t), secret.Format(t))
+	return t, nil
 }
 
 // writeReplay writes the replay host recorded to the -replay file, if
