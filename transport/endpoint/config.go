@@ -37,10 +37,17 @@ const (
 // crypto/rand. Every peer of a match must use the same Token and an equal
 // Digest, or the handshake fails.
 type Config struct {
-	// Token is the per-match session token. It never goes on the wire: New
-	// derives a wire.Key from it once, and every packet carries a tag under
-	// that key. Packets with another token (or forged) fail the tag and
-	// are dropped.
+	// Token is the per-match session token: the match's secret. It never
+	// goes on the wire: New derives a wire.Key from it once, and every
+	// packet carries a tag under that key. Packets with another token (or
+	// forged) fail the tag and are dropped. Draw it from crypto/rand for
+	// each match and hand it to the peers over a channel you trust (a
+	// matchmaker, a DTLS key exchange); never derive it from anything
+	// public, such as a seed or a room name. Anyone who learns it can
+	// forge packets the peers accept: inputs under another player's name
+	// (reported as equivocation, and a desync), timing that moves the
+	// input delay, a Hello that cuts a link. Use DTLS (transport/dtls)
+	// when the path itself is not trusted.
 	Token uint64
 	// Digest describes the match (players, input size, tick rate, checksum
 	// interval, game build); build it with wire.DigestOf. The handshake
