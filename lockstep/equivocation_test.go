@@ -44,7 +44,10 @@ func TestEquivocationReported(t *testing.T) {
 
 	// Find the newest turn of player 1 that peer 1 has sent, its value,
 	// and peer 1's newest sequence number towards peer 0.
-	key := wire.NewKey(s.cfg.Transport.Token)
+	key, _, ok := s.ep.PeerKeys(0) // peer 1's key towards peer 0
+	if !ok {
+		t.Fatal("peer 1 has no key for peer 0 after 3 s")
+	}
 	var window wire.ReplayWindow // expands peer 1's sequence numbers
 	codec, err := wire.NewCodec[envelope[tInput]]()
 	if err != nil {
@@ -55,9 +58,14 @@ func TestEquivocationReported(t *testing.T) {
 		lastSeq uint64
 		sent    = map[core.Frame]envelope[tInput]{} // player 1's input of each turn
 	)
-	target := core.Frame(-1) // the newest turn in sent
+	target := core.Frame(-1)                    // the newest turn in sent
+	hello := wire.NewKey(s.cfg.Transport.Token) // Hellos and HelloReplies
 	for _, p := range tap.sent {
-		h, err := wire.ParseHeader(p, key, &window)
+		k := key
+		if wire.PacketType(p).Handshake() {
+			k = hello
+		}
+		h, err := wire.ParseHeader(p, k, &window)
 		if err != nil {
 			t.Fatalf("peer 1 sent a datagram that does not parse: %v", err)
 		}

@@ -106,7 +106,11 @@ func (m *match) sendAs(from, to int, seqAhead uint64, msg *core.Message[uint16])
 		peer--
 	}
 	seq := m.nodes[from].s.Stats().Transport.Peers[peer].PacketsSent + seqAhead
-	p, _, err := codec.AppendInput(nil, wire.NewKey(testToken), seq, msg)
+	key, _, ok := m.nodes[from].s.ep.PeerKeys(peer)
+	if !ok {
+		m.t.Fatalf("node %d has no key for peer %d yet", from, peer)
+	}
+	p, _, err := codec.AppendInput(nil, key, seq, msg)
 	if err != nil {
 		m.t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 // report lags the message's frame, and how many carry a ChecksumAck.
 type ackTap struct {
 	transport.Conn
+	ep     *Endpoint[testInput] // the sender, for its keys
 	w      wire.ReplayWindow
 	codec  *wire.Codec[testInput]
 	msg    core.Message[testInput]
@@ -26,10 +27,11 @@ type ackTap struct {
 }
 
 func (c *ackTap) Send(to transport.PeerID, p []byte) error {
-	if h, err := wire.ParseHeader(p, testKey, &c.w); err == nil {
+	key := keyOf(c.ep, 0, p)
+	if h, err := wire.ParseHeader(p, key, &c.w); err == nil {
 		_ = c.w.Accept(h.Seq)
 		if h.Type == wire.TypeInput {
-			if _, err := c.codec.DecodeInput(p, testKey, &c.w, &c.msg); err == nil {
+			if _, err := c.codec.DecodeInput(p, key, &c.w, &c.msg); err == nil {
 				c.inputs++
 				if c.msg.ChecksumAck != 0 {
 					c.acks++
@@ -76,6 +78,7 @@ func playAcks(t *testing.T, interval int, loss float64, length time.Duration, ev
 			t.Fatal(err)
 		}
 		ep.everyAck = everyAck
+		taps[i].ep = ep
 		c := core.DefaultConfig()
 		c.Local, c.Peers = []core.PlayerHandle{core.PlayerHandle(i)}, [][]core.PlayerHandle{{core.PlayerHandle(1 - i)}}
 		c.ChecksumInterval = interval

@@ -52,6 +52,17 @@
 // length d armed at t fires in the first Tick with now >= t+d (so 499 ms
 // of silence is not an interruption, 500 ms is).
 //
+// # Keys
+//
+// Hellos and HelloReplies are tagged with the key of Config.Token. Every
+// other packet is tagged with a wire.DirectionKey of the sender's and the
+// receiver's seats and of both handshake nonces: each side derives the
+// pair's two keys when it accepts the other's Hello, and a packet from a
+// peer whose Hello it has not accepted yet is dropped as early. So a
+// packet reflected back to its sender, replayed to another peer of the
+// match, or replayed from an earlier match under the same token fails its
+// tag (PeerStats.WrongToken) and changes nothing.
+//
 // # Address changes
 //
 // The Conn names peers; the endpoint never trusts a source address. With a

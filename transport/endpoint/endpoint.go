@@ -72,10 +72,14 @@ type peer struct {
 	helloAcked bool   // the peer accepted our Hello (echoing nonce)
 	helloSeen  bool   // we accepted the peer's Hello
 	theirNonce uint64 // the nonce of the first Hello we accepted, if helloSeen
-	helloSent  bool
-	lastHello  time.Duration // when our last Hello was sent
-	replied    bool
-	lastReply  time.Duration // when we last answered a Hello
+	// txKey and rxKey tag what we send the peer and what it sends us,
+	// but for Hellos and HelloReplies: wire.DirectionKeys of the two
+	// seats and nonces, set with helloSeen (see keyed).
+	txKey, rxKey wire.Key
+	helloSent    bool
+	lastHello    time.Duration // when our last Hello was sent
+	replied      bool
+	lastReply    time.Duration // when we last answered a Hello
 
 	heard     bool
 	lastHeard time.Duration // when the last valid packet arrived

@@ -61,6 +61,8 @@ func (ep *Endpoint[I]) onHello(now time.Duration, i int, h wire.Header, p []byte
 	default:
 		if !q.helloSeen {
 			q.helloSeen, q.theirNonce = true, hello.Nonce
+			q.txKey = wire.DirectionKey(ep.cfg.Token, ep.cfg.Seat, hello.Seat, q.nonce, hello.Nonce)
+			q.rxKey = wire.DirectionKey(ep.cfg.Token, hello.Seat, ep.cfg.Seat, hello.Nonce, q.nonce)
 		}
 		ep.maybeConnect(now, i)
 	}

@@ -20,6 +20,15 @@ const testToken = 0x7e57_7e57_7e57_7e57
 // testKey is the key of testToken.
 var testKey = wire.NewKey(testToken)
 
+// keyOf returns the key ep tagged p with, if ep sent p to peer i: testKey
+// for a Hello or HelloReply, the pair's direction key otherwise.
+func keyOf(ep *Endpoint[testInput], i int, p []byte) wire.Key {
+	if ep == nil || wire.PacketType(p).Handshake() {
+		return testKey
+	}
+	return ep.peers[i].sendKey(testKey)
+}
+
 // testDigest returns the digest of a players-player match of testInput at
 // 60 frames/s.
 func testDigest(t testing.TB, players int) wire.ConfigDigest {

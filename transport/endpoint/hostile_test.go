@@ -28,19 +28,33 @@ func connected(t *testing.T) *mesh {
 }
 
 // inputPacket encodes an input packet carrying input v of player 0 for
-// frame 0.
+// frame 0, tagged with the key of token (which no peer accepts an input
+// packet under: see pairPacket).
 func inputPacket(t testing.TB, token, seq uint64, v testInput) []byte {
+	t.Helper()
+	return inputPacketKey(t, wire.NewKey(token), seq, v)
+}
+
+// inputPacketKey is inputPacket tagged with key.
+func inputPacketKey(t testing.TB, key wire.Key, seq uint64, v testInput) []byte {
 	t.Helper()
 	c, err := wire.NewCodec[testInput]()
 	if err != nil {
 		t.Fatal(err)
 	}
 	msg := core.Message[testInput]{Inputs: []core.InputRun[testInput]{{Player: 0, Values: []testInput{v}}}}
-	p, _, err := c.AppendInput(nil, wire.NewKey(token), seq, &msg)
+	p, _, err := c.AppendInput(nil, key, seq, &msg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// pairPacket is an input packet that node 0 of a connected mesh could have
+// sent node 1: tagged with node 0's direction key to it.
+func pairPacket(t testing.TB, m *mesh, seq uint64, v testInput) []byte {
+	t.Helper()
+	return inputPacketKey(t, m.nodes[0].ep.peers[0].txKey, seq, v)
 }
 
 func TestHostile(t *testing.T) {
@@ -71,7 +85,7 @@ func TestHostile(t *testing.T) {
 	t.Run("garbage", func(t *testing.T) {
 		m := connected(t)
 		rng := rand.New(rand.NewPCG(1, 2))
-		valid := inputPacket(t, testToken, 5000, 3)
+		valid := pairPacket(t, m, 5000, 3)
 		var sent int
 		send := func(p []byte) { rawSend(t, m.nodes[0].conn, 1, p); sent++ }
 		send(nil)
@@ -110,12 +124,12 @@ func TestHostile(t *testing.T) {
 			*rx = recorder{}
 			mustPoll(t)(m.nodes[1].ep.Poll(now, rx))
 		}
-		deliver(inputPacket(t, testToken, 1000, 5))
+		deliver(pairPacket(t, m, 1000, 5))
 		if len(rx.msgs) != 1 {
 			t.Fatalf("fresh packet: %d messages delivered, want 1", len(rx.msgs))
 		}
 		for _, seq := range []uint64{1000, 999 - wire.ReplayWindowSize, 0} {
-			deliver(inputPacket(t, testToken, seq, 5))
+			deliver(pairPacket(t, m, seq, 5))
 			if len(rx.msgs) != 0 {
 				t.Errorf("sequence %d replayed: delivered", seq)
 			}

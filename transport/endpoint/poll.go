@@ -64,7 +64,18 @@ func (ep *Endpoint[I]) handle(now time.Duration, i int, p []byte, r Receiver[I])
 	q := &ep.peers[i]
 	q.st.PacketsReceived++
 	q.st.BytesReceived += uint64(len(p))
-	h, err := wire.ParseHeader(p, ep.key, &q.window)
+	key := ep.key
+	if !wire.PacketType(p).Handshake() {
+		// Tagged with the pair's key for this direction, which exists
+		// once we have the peer's Hello (a packet reflected back to us,
+		// or replayed from another peer or an earlier match, fails it).
+		if !q.helloSeen {
+			q.st.Early++
+			return nil
+		}
+		key = q.rxKey
+	}
+	h, err := wire.ParseHeader(p, key, &q.window)
 	if err != nil {
 		if errors.Is(err, wire.ErrWrongToken) {
 			q.st.WrongToken++
@@ -95,7 +106,7 @@ func (ep *Endpoint[I]) handle(now time.Duration, i int, p []byte, r Receiver[I])
 		return ep.onKeepAlive(now, i, h, p)
 	case wire.TypeLeave:
 		var l wire.Leave
-		if _, err := wire.DecodeLeave(p, ep.key, &q.window, &l); err != nil {
+		if _, err := wire.DecodeLeave(p, key, &q.window, &l); err != nil {
 			q.st.Malformed++
 			return nil
 		}
@@ -109,7 +120,7 @@ func (ep *Endpoint[I]) handle(now time.Duration, i int, p []byte, r Receiver[I])
 			return nil
 		}
 		var qu wire.Quality
-		if _, err := wire.DecodeQuality(p, ep.key, &q.window, &qu); err != nil {
+		if _, err := wire.DecodeQuality(p, key, &q.window, &qu); err != nil {
 			q.st.Malformed++
 			return nil
 		}
@@ -139,7 +150,7 @@ func (ep *Endpoint[I]) onInput(now time.Duration, i int, h wire.Header, p []byte
 		q.st.Early++
 		return nil
 	}
-	if _, err := ep.codec.DecodeInput(p, ep.key, &q.window, &ep.msg); err != nil {
+	if _, err := ep.codec.DecodeInput(p, q.rxKey, &q.window, &ep.msg); err != nil {
 		q.st.Malformed++
 		return nil
 	}
@@ -166,7 +177,7 @@ func (ep *Endpoint[I]) onKeepAlive(now time.Duration, i int, h wire.Header, p []
 		return nil
 	}
 	var k wire.KeepAlive
-	if _, err := wire.DecodeKeepAlive(p, ep.key, &q.window, &k); err != nil {
+	if _, err := wire.DecodeKeepAlive(p, q.rxKey, &q.window, &k); err != nil {
 		q.st.Malformed++
 		return nil
 	}

@@ -39,7 +39,7 @@ func (ep *Endpoint[I]) sendMessage(now time.Duration, to core.PeerID, m *core.Me
 		q.st.Unsent++
 		return nil
 	}
-	out, fit, err := ep.codec.AppendInput(ep.sbuf[:0], ep.key, q.seq, ep.leanAck(q, m))
+	out, fit, err := ep.codec.AppendInput(ep.sbuf[:0], q.sendKey(ep.key), q.seq, ep.leanAck(q, m))
 	ep.lean = core.Message[I]{} // do not retain the engine's slices
 	if err != nil {
 		return err
@@ -200,7 +200,7 @@ func (ep *Endpoint[I]) sendKeepAlive(now time.Duration, i int) error {
 	if q.hasEcho {
 		k.Echo, k.EchoDelay, k.HasEcho = q.echo, max(now-q.echoAt, 0), true
 	}
-	out, err := wire.AppendKeepAlive(ep.sbuf[:0], ep.key, q.seq, &k)
+	out, err := wire.AppendKeepAlive(ep.sbuf[:0], q.sendKey(ep.key), q.seq, &k)
 	if err != nil {
 		return err
 	}
@@ -225,7 +225,7 @@ func (ep *Endpoint[I]) Leave(now time.Duration, reason wire.LeaveReason, frame c
 			continue
 		}
 		for range ep.cfg.LeaveCopies {
-			out, err := wire.AppendLeave(ep.sbuf[:0], ep.key, q.seq, &l)
+			out, err := wire.AppendLeave(ep.sbuf[:0], q.sendKey(ep.key), q.seq, &l)
 			if err == nil {
 				err = ep.send(now, i, out)
 			}
@@ -253,9 +253,34 @@ func (ep *Endpoint[I]) SendQuality(now time.Duration, p core.PeerID, qu *wire.Qu
 	if !ep.peers[p].state.live() {
 		return nil
 	}
-	out, err := wire.AppendQuality(ep.sbuf[:0], ep.key, ep.peers[p].seq, qu)
+	out, err := wire.AppendQuality(ep.sbuf[:0], ep.peers[p].sendKey(ep.key), ep.peers[p].seq, qu)
 	if err != nil {
 		return err
 	}
 	return ep.send(now, int(p), out)
+}
+
+// sendKey returns the key of what we send q but Hellos and HelloReplies:
+// the pair's direction key once we have q's Hello, and until then (a
+// Leave during the handshake) the token's key base, which q does not
+// accept after it has our Hello: such a Leave is lost, and q times out.
+func (q *peer) sendKey(base wire.Key) wire.Key {
+	if q.helloSeen {
+		return q.txKey
+	}
+	return base
+}
+
+// PeerKeys returns the keys that tag the packets, but Hellos and
+// HelloReplies, that this endpoint sends peer p and that p sends it: the
+// pair's wire.DirectionKeys, once p's Hello has been accepted (ok is false
+// before, and for a peer outside the table). They are for tools that
+// speak the protocol on this endpoint's behalf, such as a test that
+// forges what a dishonest peer would send; a game never needs them.
+func (ep *Endpoint[I]) PeerKeys(p core.PeerID) (send, recv wire.Key, ok bool) {
+	if p < 0 || int(p) >= len(ep.peers) || !ep.peers[p].helloSeen {
+		return wire.Key{}, wire.Key{}, false
+	}
+	q := &ep.peers[p]
+	return q.txKey, q.rxKey, true
 }

@@ -17,6 +17,7 @@ import (
 // time on.
 type sizeConn struct {
 	transport.Conn
+	ep    *Endpoint[testInput] // the sender, for its keys
 	now   *time.Duration
 	from  time.Duration
 	sizes []int
@@ -24,7 +25,7 @@ type sizeConn struct {
 }
 
 func (c *sizeConn) Send(to transport.PeerID, p []byte) error {
-	if h, err := wire.ParseHeader(p, testKey, &c.w); err == nil {
+	if h, err := wire.ParseHeader(p, keyOf(c.ep, 0, p), &c.w); err == nil {
 		_ = c.w.Accept(h.Seq)
 		if *c.now >= c.from && h.Type == wire.TypeInput {
 			c.sizes = append(c.sizes, len(p)+transport.HeaderOverhead)
@@ -101,6 +102,7 @@ func steadyState(t *testing.T, checksumInterval int, warmup, length time.Duratio
 		if err != nil {
 			t.Fatalf("New: %v", err)
 		}
+		conns[i].ep = ep
 		c := core.DefaultConfig()
 		c.Local, c.Peers = []core.PlayerHandle{core.PlayerHandle(i)}, [][]core.PlayerHandle{{core.PlayerHandle(1 - i)}}
 		c.ChecksumInterval = checksumInterval

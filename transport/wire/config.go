@@ -19,8 +19,9 @@ var (
 // Protocol is the protocol version a Hello carries. Peers with different
 // protocol versions refuse each other (see CheckProtocol). It changes when
 // the meaning of messages changes, even if the byte format (Version) does
-// not.
-const Protocol uint16 = 1
+// not. Version 2: every packet but Hello, HelloReply and Match is tagged
+// with a DirectionKey instead of the token's key.
+const Protocol uint16 = 2
 
 // DigestSize is the encoded size of a ConfigDigest.
 const DigestSize = 32

@@ -26,7 +26,10 @@
 //  1. Receive a datagram p from the Conn.
 //  2. h, err := ParseHeader(p, key, &window): drop p on error. The
 //     window of the sender's direction expands the 16-bit sequence
-//     number; key is NewKey(token), derived once.
+//     number; key is NewKey(token) for a Hello, HelloReply or Match
+//     (PacketType(p).Handshake()), and otherwise the DirectionKey of the
+//     sender's and receiver's seats and handshake nonces, each derived
+//     once.
 //  3. window.Check(h.Seq): drop duplicates and replays.
 //  4. Decode the body by h.Type: codec.DecodeInput(p, key, &window, &msg),
 //     DecodeHello, DecodeKeepAlive, ... into values you reuse.
@@ -36,7 +39,8 @@
 // # Sending
 //
 //  1. out, fit, err := codec.AppendInput(buf[:0], key, seq, msg), with
-//     seq one more than the previous packet to this peer.
+//     seq one more than the previous packet to this peer and key the
+//     DirectionKey from us to it.
 //  2. Send out; fit says how many input values did not fit.
 //
 // # Handshake
