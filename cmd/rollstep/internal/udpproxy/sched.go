@@ -56,7 +56,8 @@ type DirStats struct {
 	// Lost counts datagrams dropped with probability sim.LinkConfig.Loss.
 	Lost Counter
 	// Overflow counts datagrams dropped because the bandwidth queue was
-	// over sim.LinkConfig.QueueLimit.
+	// over sim.LinkConfig.QueueLimit, or because the proxy already held
+	// MaxInFlight bytes in flight.
 	Overflow Counter
 	// Duplicated counts the extra copies made by duplication.
 	Duplicated Counter
@@ -96,7 +97,15 @@ type Scheduler struct {
 	queue   deliveryHeap
 	seq     uint64
 	stats   [2]DirStats
+	bytes   int // payload bytes in queue, at most MaxInFlight
 }
+
+// MaxInFlight bounds the payload bytes a Scheduler holds in flight, in
+// both directions together: without a bandwidth cap a link only delays,
+// so a sender flooding the proxy (or a long latency) would otherwise grow
+// the queue without bound. 16 MiB is 14,000 full datagrams, ten seconds
+// of a fast game's traffic from dozens of clients.
+const MaxInFlight = 16 << 20
 
 // NewScheduler returns a Scheduler whose Up direction is shaped by up and
 // whose Down direction by down. The client side is peer 0 and the upstream
@@ -133,6 +142,14 @@ func (s *Scheduler) Submit(now time.Duration, dir Direction, client int, payload
 		st.Lost.add(len(payload))
 		return f
 	}
+	copies := 1
+	if f.Duplicate {
+		copies = 2
+	}
+	if s.bytes+copies*len(payload) > MaxInFlight {
+		st.Overflow.add(len(payload))
+		return sim.Fate{Drop: sim.DropQueue}
+	}
 	p := append([]byte(nil), payload...)
 	s.push(Delivery{At: f.At, Dir: dir, Client: client, Payload: p})
 	if f.Duplicate {
@@ -145,6 +162,7 @@ func (s *Scheduler) Submit(now time.Duration, dir Direction, client int, payload
 // push queues d after every queued delivery with the same arrival time.
 func (s *Scheduler) push(d Delivery) {
 	s.seq++
+	s.bytes += len(d.Payload)
 	heap.Push(&s.queue, queued{Delivery: d, seq: s.seq})
 }
 
@@ -165,6 +183,7 @@ func (s *Scheduler) Pop(now time.Duration) (Delivery, bool) {
 		return Delivery{}, false
 	}
 	d := heap.Pop(&s.queue).(queued).Delivery
+	s.bytes -= len(d.Payload)
 	s.stats[d.Dir].Forwarded.add(len(d.Payload))
 	return d, true
 }
@@ -178,7 +197,7 @@ func (s *Scheduler) Discard() {
 		s.stats[q.Dir].Discarded.add(len(q.Payload))
 	}
 	clear(s.queue)
-	s.queue = s.queue[:0]
+	s.queue, s.bytes = s.queue[:0], 0
 }
 
 // Stats returns the counters of direction dir.

@@ -248,3 +248,31 @@ func TestDirectionString(t *testing.T) {
 		}
 	}
 }
+
+// TestSchedulerInFlightBound: a flood into a slow link without a
+// bandwidth cap holds at most MaxInFlight bytes; the rest overflows, and
+// room comes back as datagrams leave. Before the bound, every datagram
+// of a flood waited in the queue for its arrival time.
+func TestSchedulerInFlightBound(t *testing.T) {
+	slow := sim.LinkConfig{Latency: sim.Latency{Base: time.Minute}}
+	s := newTestScheduler(t, slow, slow, 1)
+	p := make([]byte, transport.MaxDatagram)
+	fits := MaxInFlight / len(p)
+	for i := range fits + 100 {
+		s.Submit(time.Duration(i), Up, 0, p)
+	}
+	st := s.Stats(Up)
+	if s.Len() != fits || st.Overflow.Packets != 100 {
+		t.Fatalf("queued %d, overflow %d; want %d and 100", s.Len(), st.Overflow.Packets, fits)
+	}
+	if _, ok := s.Pop(2 * time.Minute); !ok {
+		t.Fatal("nothing due after two minutes")
+	}
+	if f := s.Submit(2*time.Minute, Down, 0, p); f.Drop != sim.DropNone {
+		t.Fatalf("after a delivery: fate %+v, want queued", f)
+	}
+	s.Discard()
+	if f := s.Submit(2*time.Minute, Up, 0, p); f.Drop != sim.DropNone || s.Len() != 1 {
+		t.Fatalf("after Discard: fate %+v, %d queued; want queued, 1", f, s.Len())
+	}
+}
