@@ -96,3 +96,12 @@ func tag(k Key, seq uint64, p []byte) uint32 { return uint32(sip(k, seq, true, p
 func appendTag(dst []byte, k Key, seq uint64, start int) []byte {
 	return binary.LittleEndian.AppendUint32(dst, tag(k, seq, dst[start:]))
 }
+
+// AppendTag appends to dst the tag of the packet dst[start:], whose full
+// sequence number is seq, under key k: what every encoder ends a packet
+// with. It is for tools that build packets byte by byte, such as fuzz
+// targets that mutate a packet and sign it again so that the mutation
+// reaches the decoders instead of dying at the tag.
+func AppendTag(dst []byte, k Key, seq uint64, start int) []byte {
+	return appendTag(dst, k, seq, start)
+}
