@@ -83,7 +83,11 @@ type peer struct {
 
 	heard     bool
 	lastHeard time.Duration // when the last valid packet arrived
-	lastSent  time.Duration // when the last packet was sent to the peer
+	// jumpTo is the sequence number of a packet that jumped too far past
+	// the window, pending confirmation by another (see jumps).
+	jumpTo      uint64
+	jumpPending bool
+	lastSent    time.Duration // when the last packet was sent to the peer
 
 	// echo is the newest Stamp received from the peer, at echoAt.
 	echo, echoAt time.Duration

@@ -91,6 +91,10 @@ func (ep *Endpoint[I]) handle(now time.Duration, i int, p []byte, r Receiver[I])
 		q.st.Stale++
 		return nil
 	}
+	if q.jumps(h.Seq) {
+		q.st.Jumped++
+		return nil
+	}
 	if q.window.Check(h.Seq) != nil {
 		q.st.Replayed++
 		return nil
@@ -284,6 +288,33 @@ func (ep *Endpoint[I]) adopt(from transport.PeerID, p []byte) (int, bool) {
 	}
 	q.st.FirstContacts++
 	return i, true
+}
+
+// maxSeqJump is as far past the newest accepted sequence number as a
+// short header's 16 bits reach (wire's Expand). Only a Hello or
+// HelloReply, which carry all 64 bits, can jump further; an honest one
+// does after a long silence (a paused peer whose sends were all lost
+// repeats its Hello to resynchronize), a forged one would slide the replay
+// window past every genuine packet and cut the link.
+const maxSeqJump = 1 << 15
+
+// jumps reports whether the packet with sequence number seq must be
+// dropped because it jumps further than maxSeqJump past the newest number
+// accepted from q, without a second packet to confirm it: the first such
+// packet only records where it jumped (q.jumpTo), and a later one within
+// maxSeqJump past it confirms the jump and is handled. An honest peer's
+// repeated Hellos confirm each other; one forged packet moves nothing.
+func (q *peer) jumps(seq uint64) bool {
+	newest, ok := q.window.Newest()
+	if !ok || seq <= newest || seq-newest <= maxSeqJump {
+		return false
+	}
+	if q.jumpPending && seq > q.jumpTo && seq-q.jumpTo <= maxSeqJump {
+		q.jumpPending = false
+		return false
+	}
+	q.jumpTo, q.jumpPending = seq, true
+	return true
 }
 
 // newer reports whether seq is newer than every sequence number w has

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/transport"
+	"github.com/rollstep/rollstep/transport/wire"
 )
 
 // connectedN is connected for n nodes, with Config's Rand drawn from
@@ -68,4 +69,25 @@ func TestPacketsBoundToTheirDirection(t *testing.T) {
 		m, p = later, inputPacketKey(t, m.nodes[0].ep.peers[0].txKey, 2000, 5)
 		deliver(0, 1, 0)
 	})
+}
+
+// TestForwardJumpNeedsConfirmation: one authentic Hello whose sequence
+// number is far ahead of the peer's (what a token holder can forge) is
+// dropped and moves no window, so the genuine packets that follow still
+// arrive. Before, it slid the replay window past every genuine sequence
+// number and cut the link for good.
+func TestForwardJumpNeedsConfirmation(t *testing.T) {
+	m := connectedN(t, 2, 1)
+	h := wire.Hello{Protocol: wire.Protocol, Nonce: m.nodes[0].ep.peers[0].nonce, Config: m.nodes[1].ep.Config().Digest}
+	p, err := wire.AppendHello(nil, testKey, 1<<40, &h)
+	require.NoError(t, err)
+	rawSend(t, m.nodes[0].conn, 1, p)
+	before, _ := m.nodes[1].ep.Peer(0)
+	m.run(m.net.Now()+time.Second, 5*time.Millisecond)
+	after, _ := m.nodes[1].ep.Peer(0)
+	assert.Equal(t, uint64(1), after.Jumped-before.Jumped, "Jumped")
+	assert.Equal(t, StateConnected, after.State)
+	assert.Zero(t, after.WrongToken-before.WrongToken, "genuine packets failing their tag after the jump")
+	assert.GreaterOrEqual(t, after.PacketsReceived-before.PacketsReceived, uint64(4), "keep-alives in the second after the forged Hello")
+	assert.Greater(t, after.LastHeard, before.LastHeard+900*time.Millisecond, "the peer is still heard")
 }

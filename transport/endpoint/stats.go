@@ -48,6 +48,7 @@ type PeerStats struct {
 	WrongToken uint64 // another match's token
 	Malformed  uint64 // not a valid packet (garbage, truncated, bad fields)
 	Replayed   uint64 // a sequence number already seen or too old
+	Jumped     uint64 // a Hello far ahead of the peer's sequence numbers, dropped until another confirms the jump
 	Early      uint64 // input or keep-alive before the handshake completed
 	Limited    uint64 // Hellos over the reply rate (one per HelloInterval/2)
 	Stale      uint64 // HelloReplies to another nonce, or packets after the peer's end
