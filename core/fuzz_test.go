@@ -313,3 +313,37 @@ func TestForgedEchoes(t *testing.T) {
 		t.Fatalf("RTT %v from %d samples, want 10s from the one plausible sample", p.RTT, p.RTTSamples)
 	}
 }
+
+// TestOneAbsurdSample: one round-trip sample of seconds (forged, or a
+// freak) barely moves a 50 ms estimate, and so cannot push the input delay
+// far; a real step to 500 ms is followed as fast as the estimator's gain
+// allows, but for its first sample.
+func TestOneAbsurdSample(t *testing.T) {
+	c := Config{Players: 2, Local: []PlayerHandle{0}, Peers: [][]PlayerHandle{{1}}, Prediction: 8}
+	e, err := NewEngine[testState, testInput](c, &testGame{}, &testState{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := 20 * time.Second
+	sample := func(r time.Duration) time.Duration {
+		now += 20 * time.Millisecond
+		m := Message[testInput]{Stamp: now, HasEcho: true, Echo: now - r}
+		if err := e.Receive(now, 0, &m); err != nil {
+			t.Fatal(err)
+		}
+		return e.Stats().Peers[0].RTT
+	}
+	for range 20 {
+		sample(50 * time.Millisecond)
+	}
+	if got := sample(9 * time.Second); got > 100*time.Millisecond {
+		t.Errorf("after one 9 s sample: RTT %v, want at most 100ms", got)
+	}
+	var got time.Duration
+	for range 30 { // half a second of messages at 60 a second
+		got = sample(500 * time.Millisecond)
+	}
+	if got < 450*time.Millisecond {
+		t.Errorf("after 30 samples of 500 ms: RTT %v, want at least 450ms", got)
+	}
+}

@@ -1,6 +1,10 @@
 package core
 
-import "time"
+import (
+	"time"
+
+	"github.com/rollstep/rollstep/internal/rtt"
+)
 
 // peer is the engine's view of one remote peer. Fields that every
 // message touches come first, so they share cache lines.
@@ -91,20 +95,23 @@ func (q *peer[I]) init(c Config, players []PlayerHandle) {
 // folding the sample in k times keeps the estimate moving at the same pace
 // per message as when every message carries one, which the front ends'
 // delay control is tuned for. With a sample in every message, k is 1.
-func (q *peer[I]) observeRTT(rtt time.Duration, k int) {
-	if rtt < 0 {
+func (q *peer[I]) observeRTT(r time.Duration, k int) {
+	if r < 0 {
 		return
 	}
 	if q.rttSamples == 0 {
-		q.srtt, q.rttvar = rtt, rtt/2
+		q.srtt, q.rttvar = r, r/2
 	} else {
+		if bound := rtt.Outlier(q.srtt); r > bound {
+			r, k = bound, 1 // one sample far above the estimate counts once, bounded
+		}
 		for range min(max(k, 1), maxSampleWeight) {
-			d := rtt - q.srtt
+			d := r - q.srtt
 			if d < 0 {
 				d = -d
 			}
 			q.rttvar += (d - q.rttvar) / 4
-			q.srtt += (rtt - q.srtt) / 8
+			q.srtt += (r - q.srtt) / 8
 		}
 	}
 	q.rttSamples++

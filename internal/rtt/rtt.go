@@ -27,3 +27,10 @@ func Sample(now, echo, echoDelay time.Duration) (time.Duration, bool) {
 	r := now - echo - echoDelay
 	return r, r <= Max
 }
+
+// Outlier bounds how far one sample may pull an estimate: a sample above
+// Outlier(srtt) counts as that value. A genuine step in latency (a route
+// change, a spike) passes within a sample or two, since each raises the
+// bound; one forged or freak sample of seconds moves a 50 ms estimate by
+// tens of milliseconds instead of most of the way.
+func Outlier(srtt time.Duration) time.Duration { return 4*srtt + 200*time.Millisecond }

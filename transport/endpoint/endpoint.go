@@ -275,6 +275,9 @@ func (q *peer) observeRTT(r time.Duration, k int) {
 	if q.samples == 0 {
 		q.srtt, q.rttvar = r, r/2
 	} else {
+		if bound := rtt.Outlier(q.srtt); r > bound {
+			r, k = bound, 1 // one sample far above the estimate counts once, bounded
+		}
 		for range min(max(k, 1), maxSampleWeight) {
 			d := q.srtt - r
 			if d < 0 {
