@@ -12,6 +12,12 @@ import (
 // a size that is a multiple of 8: wrapping any arena-serializable type adds
 // no implicit padding on any target.
 
+// The game speeds a player may set, in percent of normal (SetSpeed).
+const (
+	minSpeed = 1
+	maxSpeed = 1000
+)
+
 // Command kinds on the system channel.
 const (
 	cmdNone   uint8 = iota
@@ -164,7 +170,9 @@ func applyCommand(sys *sysState, p int, f uint32, cmd uint8, arg uint16) {
 		}
 		sys.Paused = v
 	case cmdSpeed:
-		if arg == 0 || arg == get16(sys.Speed) {
+		// SetSpeed checks the range locally; a remote peer's command is
+		// checked here, in the step, so every peer ignores it alike.
+		if arg < minSpeed || arg > maxSpeed || arg == get16(sys.Speed) {
 			return
 		}
 		put16(&sys.Speed, arg)

@@ -209,7 +209,7 @@ func (s *Session[S, I]) Resume(p core.PlayerHandle) error { return s.command(p, 
 // percent (1 to 1000) of normal: a turn then lasts TurnPeriod·100/percent.
 // Every peer changes speed at the same turn and reports a SpeedEvent.
 func (s *Session[S, I]) SetSpeed(p core.PlayerHandle, percent int) error {
-	if percent < 1 || percent > 1000 {
+	if percent < minSpeed || percent > maxSpeed {
 		return ErrBadSpeed
 	}
 	return s.command(p, cmdSpeed, uint16(percent))
