@@ -1,7 +1,6 @@
 package core
 
 import (
-	"math/bits"
 	"time"
 
 	"github.com/rollstep/rollstep/internal/rtt"
@@ -43,9 +42,18 @@ func (e *Engine[S, I]) Receive(now time.Duration, from PeerID, m *Message[I]) er
 	q.lastFrame = max(q.lastFrame, m.Frame)
 	q.framesAhead = m.Frame - e.frame
 
-	// Acknowledgements and disconnect votes.
+	// Acknowledgements and disconnect votes. A peer that acknowledges
+	// more of a local player's inputs than exist holds forged ones (which
+	// their owner's real inputs then show as equivocation): only what
+	// exists counts as acknowledged, and the message stands, since
+	// rejecting every message of that peer until the local player caught
+	// up would deadlock the match.
 	for p := 0; p < e.players; p++ {
-		q.held[p] = max(q.held[p], m.Held[p])
+		h := m.Held[p]
+		if e.local[p] {
+			h = min(h, e.next[p])
+		}
+		q.held[p] = max(q.held[p], h)
 	}
 	if m.Gone != 0 {
 		newGone := m.Gone &^ q.theirGone
@@ -165,12 +173,6 @@ func (e *Engine[S, I]) check(from PeerID, m *Message[I]) error {
 	for _, h := range m.Held[:e.players] {
 		if uint32(h) > ulimit {
 			return e.frameErr(from, "Held", h)
-		}
-	}
-	for l := e.localMask; l != 0; l &= l - 1 {
-		p := bits.TrailingZeros32(l)
-		if m.Held[p] > e.next[p] {
-			return e.msgErr(from, "Held", "acknowledges %d inputs of local player %d but only %d exist", int64(m.Held[p]), int64(p), int64(e.next[p]))
 		}
 	}
 	if len(m.Inputs) > e.players {
