@@ -104,7 +104,7 @@ flags:
 	fs.StringVar(&o.dir, "direction", "both", "which `way` to impair: both, up (client to upstream) or down")
 	fs.Uint64Var(&o.cfg.Seed, "seed", 1, "`seed` of every random choice")
 	fs.DurationVar(&o.duration, "duration", 0, "stop after this `duration`; 0 means run until interrupted")
-	fs.IntVar(&o.cfg.MaxClients, "max-clients", udpproxy.DefaultMaxClients, "serve at most `n` client addresses; datagrams from more are refused")
+	fs.IntVar(&o.cfg.MaxClients, "max-clients", udpproxy.DefaultMaxClients, "serve at most `n` client addresses at once; a new one takes the place of one idle for 30 s, or is refused")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return o, err
@@ -198,5 +198,5 @@ func writeProxyStats(w io.Writer, st *udpproxy.Stats) {
 			d.name, s.Received.Packets, s.Received.Bytes, s.Lost.Packets, s.Overflow.Packets, s.Duplicated.Packets,
 			s.Forwarded.Packets, s.Forwarded.Bytes, s.Discarded.Packets, s.WriteErrors)
 	}
-	fmt.Fprintf(w, "clients %d, refused %d, read errors %d\n", st.Clients, st.Refused.Packets, st.ReadErrors)
+	fmt.Fprintf(w, "clients %d (%d expired), refused %d, read errors %d\n", st.Clients, st.Expired, st.Refused.Packets, st.ReadErrors)
 }

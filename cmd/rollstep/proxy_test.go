@@ -303,7 +303,7 @@ func TestProxyDurationBound(t *testing.T) {
 	if d := time.Since(start); d < 200*time.Millisecond {
 		t.Errorf("stopped after %v, before -duration 200ms", d)
 	}
-	if out := proxy.stdout.String(); !strings.Contains(out, "clients 0, refused 0, read errors 0\n") {
+	if out := proxy.stdout.String(); !strings.Contains(out, "clients 0 (0 expired), refused 0, read errors 0\n") {
 		t.Errorf("output does not end with the counters:\n%s", out)
 	}
 }

@@ -53,9 +53,11 @@ type Config struct {
 	Up, Down sim.LinkConfig
 	// Seed determines every random choice, as for NewScheduler.
 	Seed uint64
-	// MaxClients bounds the client addresses served, each with its own
-	// upstream socket. Datagrams from further addresses are refused and
-	// counted in Stats.Refused. Zero means DefaultMaxClients.
+	// MaxClients bounds the client addresses served at once, each with
+	// its own upstream socket. A datagram from a further address takes
+	// the place of the client idle longest, if one has been idle for
+	// ClientIdle (counted in Stats.Expired), and is refused otherwise
+	// (Stats.Refused). Zero means DefaultMaxClients.
 	MaxClients int
 	// Clock returns the time since an origin that latency spikes are
 	// counted from; it must be monotonic and advance with real time,
@@ -68,8 +70,9 @@ type Config struct {
 type Stats struct {
 	// Up counts datagrams from clients to the upstream, Down the replies.
 	Up, Down DirStats
-	// Clients is the number of client addresses served.
-	Clients int
+	// Clients is the number of client addresses served since New,
+	// Expired the number of them closed to make room for a new one.
+	Clients, Expired int
 	// Refused counts datagrams from client addresses beyond MaxClients,
 	// or for which no upstream socket could be opened.
 	Refused Counter
@@ -89,12 +92,15 @@ type Proxy struct {
 	maxClients int
 	wake       chan struct{}
 
-	// mu guards the fields below. clients only grows, and its elements
-	// never change, so a copy of the slice may be read without mu.
+	// mu guards the fields below. A client's id is never reused: a
+	// delivery queued for a client that expired since finds no client and
+	// is dropped, never handed to the one that took its place.
 	mu          sync.Mutex
 	sched       *Scheduler
 	byAddr      map[netip.AddrPort]int
-	clients     []*client
+	clients     map[int]*client
+	nextID      int
+	expired     int
 	started     bool
 	closed      bool
 	cancel      context.CancelFunc // stops Run; nil until Run starts
@@ -106,9 +112,14 @@ type Proxy struct {
 
 // client is one client address and its socket connected to the upstream.
 type client struct {
-	addr netip.AddrPort
-	conn *net.UDPConn
+	addr     netip.AddrPort
+	conn     *net.UDPConn
+	lastSeen time.Duration // the clock when a datagram last went either way
 }
+
+// ClientIdle is how long a client must have been silent both ways before
+// a new client address may take its place in a full table.
+const ClientIdle = 30 * time.Second
 
 // New validates cfg, resolves the upstream address and binds the listen
 // socket, so that Addr is known before Run. It returns ErrNoUpstream,
@@ -150,6 +161,7 @@ func New(cfg Config) (*Proxy, error) {
 		wake:       make(chan struct{}, 1),
 		sched:      sched,
 		byAddr:     make(map[netip.AddrPort]int),
+		clients:    make(map[int]*client),
 	}
 	if p.maxClients == 0 {
 		p.maxClients = DefaultMaxClients
@@ -226,7 +238,8 @@ func (p *Proxy) Stats() Stats {
 	s := Stats{
 		Up:         p.sched.Stats(Up),
 		Down:       p.sched.Stats(Down),
-		Clients:    len(p.clients),
+		Clients:    p.nextID,
+		Expired:    p.expired,
 		Refused:    p.refused,
 		ReadErrors: p.readErrors,
 	}
@@ -260,9 +273,10 @@ func (p *Proxy) fromClient(addr netip.AddrPort, b []byte) {
 	if p.closed {
 		return
 	}
+	now := p.clock()
 	i, ok := p.byAddr[addr]
 	if !ok {
-		if len(p.clients) >= p.maxClients {
+		if len(p.clients) >= p.maxClients && !p.expireIdle(now) {
 			p.refused.add(len(b))
 			return
 		}
@@ -272,15 +286,38 @@ func (p *Proxy) fromClient(addr netip.AddrPort, b []byte) {
 			return
 		}
 		_ = conn.SetReadBuffer(socketBuffer) // best effort
-		i = len(p.clients)
-		p.clients = append(p.clients, &client{addr: addr, conn: conn})
+		i = p.nextID
+		p.nextID++
+		p.clients[i] = &client{addr: addr, conn: conn}
 		p.byAddr[addr] = i
 		p.readers.Go(func() error {
 			p.readUpstream(i, conn)
 			return nil
 		})
 	}
-	p.sched.Submit(p.clock(), Up, i, b)
+	p.clients[i].lastSeen = now
+	p.sched.Submit(now, Up, i, b)
+}
+
+// expireIdle closes the client idle longest, if it has been idle for
+// ClientIdle at now, and reports whether it did. p.mu is held.
+func (p *Proxy) expireIdle(now time.Duration) bool {
+	oldest := -1
+	for id, c := range p.clients {
+		if oldest < 0 || c.lastSeen < p.clients[oldest].lastSeen ||
+			(c.lastSeen == p.clients[oldest].lastSeen && id < oldest) {
+			oldest = id
+		}
+	}
+	if oldest < 0 || now-p.clients[oldest].lastSeen < ClientIdle {
+		return false
+	}
+	c := p.clients[oldest]
+	delete(p.clients, oldest)
+	delete(p.byAddr, c.addr)
+	c.conn.Close() // its reader returns
+	p.expired++
+	return true
 }
 
 // readUpstream reads the upstream socket of client i until it is closed.
@@ -289,14 +326,16 @@ func (p *Proxy) readUpstream(i int, conn *net.UDPConn) {
 	for {
 		n, err := conn.Read(buf)
 		p.mu.Lock()
+		c := p.clients[i]
 		switch {
-		case p.closed || errors.Is(err, net.ErrClosed):
+		case p.closed || errors.Is(err, net.ErrClosed) || c == nil:
 			p.mu.Unlock()
 			return
 		case err != nil:
 			p.readErrors++
 		default:
-			p.sched.Submit(p.clock(), Down, i, buf[:n])
+			c.lastSeen = p.clock()
+			p.sched.Submit(c.lastSeen, Down, i, buf[:n])
 		}
 		p.mu.Unlock()
 		p.poke()
@@ -317,6 +356,7 @@ func (p *Proxy) deliver(ctx context.Context) {
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	var due []Delivery
+	var targets []*client
 	for {
 		p.mu.Lock()
 		now := p.clock()
@@ -328,11 +368,16 @@ func (p *Proxy) deliver(ctx context.Context) {
 			due = append(due, d)
 		}
 		next, pending := p.sched.Next()
-		clients := p.clients
+		targets = targets[:0]
+		for i := range due {
+			targets = append(targets, p.clients[due[i].Client]) // nil: the client expired
+		}
 		p.mu.Unlock()
 
 		for i := range due {
-			p.write(clients[due[i].Client], &due[i])
+			if targets[i] != nil {
+				p.write(targets[i], &due[i])
+			}
 			due[i] = Delivery{}
 		}
 		due = due[:0]

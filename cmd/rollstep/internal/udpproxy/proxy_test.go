@@ -4,8 +4,12 @@ import (
 	"context"
 	"errors"
 	"net"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/rollstep/rollstep/transport/sim"
 )
@@ -217,4 +221,31 @@ func TestRunOnce(t *testing.T) {
 	if got := p.Addr(); !got.IP.Equal(net.IPv4(127, 0, 0, 1)) || got.Port == 0 {
 		t.Fatalf("Addr: got %v, want 127.0.0.1 and a port", got)
 	}
+}
+
+// TestProxyIdleClientsExpire: a full table of clients no longer refuses
+// new addresses for good: once a client has been silent for ClientIdle,
+// a new address takes its place, and a delivery still queued for the old
+// client is dropped rather than handed to the new one. Before, the table
+// only grew, so MaxClients sources (spoofed ones too) locked every later
+// client out.
+func TestProxyIdleClientsExpire(t *testing.T) {
+	var clock atomic.Int64 // the proxy's time, set by the test
+	r := startProxy(t, Config{Upstream: echoServer(t), MaxClients: 1,
+		Clock: func() time.Duration { return time.Duration(clock.Load()) }})
+	a, b := dialProxy(t, r), dialProxy(t, r)
+	roundTrip(t, a, "a0")
+	clock.Store(int64(ClientIdle - time.Second))
+	if _, err := b.Write([]byte("b0")); err != nil {
+		t.Fatal(err)
+	}
+	roundTrip(t, a, "a1") // b0 was read, and refused: a was not idle yet
+	clock.Store(int64(2*ClientIdle + time.Second))
+	roundTrip(t, b, "b1") // a has been idle for ClientIdle: b takes its place
+	r.stop(t)
+	require.NoError(t, r.err)
+	st := r.stats
+	assert.Equal(t, 2, st.Clients, "clients served")
+	assert.Equal(t, 1, st.Expired, "clients expired")
+	assert.Equal(t, Counter{1, 2}, st.Refused, "refused")
 }
