@@ -10,8 +10,8 @@ import (
 )
 
 // oracleN is the number of random samples each oracle test draws, on top of
-// its edge cases: 50,000 by default, 1,000,000 in the soak run.
-var oracleN = testenv.Pick(50_000, 1_000_000)
+// its edge cases: 30,000 by default, 1,000,000 in the soak run.
+var oracleN = testenv.Pick(30_000, 1_000_000)
 
 // mulOracle returns a·b exactly rounded (ties toward +∞) and saturated.
 func mulOracle(a, b F) F {

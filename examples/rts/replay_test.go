@@ -5,7 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/core/replay"
+	"github.com/rollstep/rollstep/internal/testenv"
 	"github.com/rollstep/rollstep/state"
 )
 
@@ -14,13 +16,14 @@ import (
 // reproduced), ends in the state the peers agreed on, and is refused by
 // another build.
 func TestReplayOfSimMatch(t *testing.T) {
-	r := playSim(t, SimConfig{Players: 3, Units: 1500, Turns: 700, Latency: 30 * ms, Loss: 0.02, Seed: 21, Record: true})
+	turns := testenv.Pick[core.Frame](400, 700)
+	r := playSim(t, SimConfig{Players: 3, Units: testenv.Pick(800, 1500), Turns: int(turns), Latency: 30 * ms, Loss: 0.02, Seed: 21, Record: true})
 	rp, err := replay.Open[State, Command](r.Replay, Build)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rp.Frames() != 700 {
-		t.Fatalf("replay has %d frames, want 700", rp.Frames())
+	if rp.Frames() != turns {
+		t.Fatalf("replay has %d frames, want %d", rp.Frames(), turns)
 	}
 	if err := rp.Verify(Game{}); err != nil {
 		t.Fatalf("Verify: %v", err)
@@ -33,7 +36,8 @@ func TestReplayOfSimMatch(t *testing.T) {
 	if got := state.Checksum(pl.State()); got != r.Peers[0].Checksum {
 		t.Errorf("replay ends at checksum %#016x, the match at %#016x", got, r.Peers[0].Checksum)
 	}
-	t.Logf("replay: %d bytes, 700 turns (70 s of play) in %v: %.0f× real time", len(r.Replay), wall.Round(ms), 70/wall.Seconds())
+	played := float64(turns) / 10 // 100 ms turns
+	t.Logf("replay: %d bytes, %d turns (%.0f s of play) in %v: %.0f× real time", len(r.Replay), turns, played, wall.Round(ms), played/wall.Seconds())
 	if _, err := replay.Open[State, Command](r.Replay, replay.VersionHash("another build")); !errors.Is(err, replay.ErrMismatch) {
 		t.Errorf("another build: %v, want ErrMismatch", err)
 	}
