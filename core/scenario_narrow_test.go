@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/rollstep/rollstep/internal/testenv"
 )
 
 // bigState is a 360 KiB state of arrays of structs, for the desync search.
@@ -212,11 +214,14 @@ func TestScenarioNarrowLargeState(t *testing.T) {
 		{"many", many, manyPaths, true},
 		{"none", nil, nil, false},
 	}
+	type interval struct {
+		n     int   // the checksum interval
+		frame Frame // the frame the desync is detected at
+	}
+	// Every frame, and (in the soak run) every 10th.
+	intervals := testenv.Pick([]interval{{1, 61}}, []interval{{1, 61}, {10, 70}})
 	for _, tc := range cases {
-		for _, ck := range []struct {
-			n     int
-			frame Frame
-		}{{1, 61}, {10, 70}} {
+		for _, ck := range intervals {
 			for _, w := range []int{0, 8} {
 				t.Run(fmt.Sprintf("%s/N%d/W%d", tc.name, ck.n, w), func(t *testing.T) {
 					net := newBigNet(t, uint64(ck.n*100+w), 150, func(i int, c *Config) {
