@@ -1,7 +1,7 @@
 // Package rollstep is deterministic multiplayer netcode: peers exchange
 // only inputs, and every peer runs the same deterministic simulation. One
 // sans-IO engine (package core) with two settings, input delay D and
-// prediction window W, serves every mode (DESIGN.md §1):
+// prediction window W, serves every mode (docs/architecture.md §1):
 //
 //   - Lockstep (D ≥ 1, adaptive; W = 0): no turn runs before every input
 //     for it is held. Suits RTS games and large states. Package lockstep.

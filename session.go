@@ -27,7 +27,7 @@ type Stats struct {
 	Delay, Prediction int
 }
 
-// Session is what every front end offers the game loop (DESIGN.md §7):
+// Session is what every front end offers the game loop (docs/architecture.md §6):
 // AddLocalInput, Update(now) (receive, simulate as far as allowed, send),
 // the state to render with its predecessor and the elapsed fraction of the
 // current frame, the effects and events of the latest Update, counters,

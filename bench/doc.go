@@ -1,5 +1,5 @@
 // Package bench measures rollstep's costs and lets a game check that its
-// step fits a rollback window, from `go test -bench` (DESIGN.md §2 and §9).
+// step fits a rollback window, from `go test -bench`.
 //
 // # Will my step fit?
 //

@@ -8,8 +8,8 @@ import (
 	"github.com/rollstep/rollstep/core"
 )
 
-// mixState is a 1 KiB state, the size the GGPO-port numbers in
-// PITFALLS.md were taken at.
+// mixState is a 1 KiB state, the size the Go port of GGPO was measured
+// with for the README's comparison.
 type mixState struct {
 	Frame int32
 	_     int32

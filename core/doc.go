@@ -1,6 +1,7 @@
 // Package core is rollstep's sans-IO deterministic engine: one engine with
 // two settings, input delay D and prediction window W, that is lockstep
-// with W = 0 and GGPO-style rollback with W > 0 (see DESIGN.md §1 and §5).
+// with W = 0 and GGPO-style rollback with W > 0 (see docs/architecture.md
+// §1 and §3).
 //
 // # The idea
 //

@@ -86,5 +86,6 @@
 // errors are *ParseError values carrying the byte position; match them
 // with errors.Is(err, ErrSyntax) or errors.Is(err, ErrRange).
 //
-// See DESIGN.md §3 in the repository for the contract this package keeps.
+// See docs/architecture.md §4 in the repository for the contract this
+// package keeps.
 package fixed

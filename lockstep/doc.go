@@ -1,7 +1,7 @@
 // Package lockstep is rollstep's lockstep front end: no peer runs a turn
 // until it holds every player's input for it. It is a policy over the one
 // engine of package core (input delay D ≥ 1, prediction window W = 0; see
-// DESIGN.md §1 and §7), suited to RTS games and anything with a large
+// docs/architecture.md §1 and §6), suited to RTS games and anything with a large
 // state: the bandwidth is the inputs', whatever the state's size.
 //
 // # Turns
@@ -67,8 +67,8 @@
 //
 // # Auto mode
 //
-// With Config.MaxPrediction > 0 the session is the hybrid of DESIGN.md
-// §1: the controller covers latency with delay up to Config.DelayBudget
+// With Config.MaxPrediction > 0 the session is the hybrid of
+// docs/architecture.md §1: the controller covers latency with delay up to Config.DelayBudget
 // and predicts the rest (W up to MaxPrediction), repairing mispredictions
 // by rollback, switching at any turn as the link changes. The root
 // package's Auto mode is this.

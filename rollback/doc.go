@@ -3,7 +3,7 @@
 // (the prediction window, 8 by default), and when a real input differs
 // from its prediction it loads the state saved before that frame and
 // re-simulates, within the same Update. It suits fighting games and other
-// games with a small state; see DESIGN.md §1 and §7.
+// games with a small state; see docs/architecture.md §1 and §6.
 //
 // A Session is a thin policy over the one engine of package core, with
 // W > 0 and a small input delay D (0 to 2 frames, chosen once a second

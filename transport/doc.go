@@ -6,7 +6,7 @@
 // without blocking. Implementations live in subpackages: transport/sim is a
 // virtual-time network with seeded impairments for tests and the scenario
 // simulator; UDP and DTLS drivers over a net.PacketConn follow the same
-// contract. See DESIGN.md §6 for the layering.
+// contract. See docs/architecture.md §5 for the layering.
 //
 // # Datagrams
 //

@@ -18,7 +18,8 @@
 //
 // The mistake is silent and deterministic, so every peer of a match agrees
 // on the wrong answer and no desync check catches it. The analyzer catches
-// it before the code runs; CI runs it over the whole module (DESIGN.md §3).
+// it before the code runs; CI runs it over the whole module
+// (docs/architecture.md §4).
 //
 // # What is reported
 //
