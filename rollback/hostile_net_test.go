@@ -33,6 +33,7 @@ func TestHostileNetwork(t *testing.T) {
 			m := newMatch(t, 2, 31, sim.LinkConfig{Latency: sim.Latency{Base: ms(30), Jitter: ms(5)}}, nil)
 			toVictim, fromVictim := &hostile.Capture{}, &hostile.Capture{}
 			for i, c := range []*hostile.Capture{fromVictim, toVictim} {
+				m.nodes[i].game = newRecGame(1 << 16) // records every frame of 9 soak-sized phases
 				s, err := NewSession[pair, uint16](testConfig(2, i, 31), m.nodes[i].game, pair{}, &hostile.Tap{Conn: m.nodes[i].conn, Capture: c})
 				require.NoError(t, err)
 				m.nodes[i].s = s // newMatch's session never ran; it shares the socket, so it is not closed
