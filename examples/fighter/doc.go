@@ -46,10 +46,10 @@
 //
 // This package is the game only. The command examples/fighter/cmd/fighter
 // runs a match headless between two simulated peers (-sim), or as one of
-// two real processes over UDP (-listen, -peer, -player, optional -psk for
-// DTLS), or as a spectator of player 0 (-spectate), and can write a replay
-// (-replay); the driving code the command and the tests share is in
-// examples/fighter/internal/match:
+// two real processes over UDP (-listen, -peer, -player, -token as player 0
+// printed it, optional -psk for DTLS), or as a spectator of player 0
+// (-spectate), and can write a replay (-replay); the driving code the
+// command and the tests share is in examples/fighter/internal/match:
 //
 //	go run ./examples/fighter/cmd/fighter -sim -latency 100ms -loss 0.05
 //
