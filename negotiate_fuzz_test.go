@@ -1,9 +1,9 @@
 package rollstep
 
 import (
-	"encoding/binary"
 	"testing"
 
+	"github.com/rollstep/rollstep/internal/hostile"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/wire"
 )
@@ -109,20 +109,10 @@ func FuzzNegotiation(f *testing.F) {
 	})
 }
 
-// resigned returns a copy of p with its sequence number and tag replaced by
-// valid ones under key, or p itself when it is too short to have them.
+// resigned returns p signed again under key with sequence number seq
+// (hostile.Resign).
 func resigned(p []byte, key wire.Key, seq uint64) []byte {
-	const long = 1 + 8
-	if len(p) < long+wire.TagSize {
-		return p
-	}
-	q := append([]byte(nil), p[:len(p)-wire.TagSize]...)
-	if wire.PacketType(q).Handshake() {
-		binary.LittleEndian.PutUint64(q[1:], seq)
-	} else {
-		binary.LittleEndian.PutUint16(q[1:], uint16(seq))
-	}
-	return wire.AppendTag(q, key, seq, 0)
+	return hostile.Resign(p, func([]byte) (wire.Key, uint64, bool) { return key, seq, true })
 }
 
 func must(p []byte, err error) []byte {

@@ -200,7 +200,6 @@ func FuzzReceive(f *testing.F) {
 
 // TestReceiveRejects pins the typed errors for bad peer messages.
 func TestReceiveRejects(t *testing.T) {
-	c := Config{Players: 2, Local: []PlayerHandle{0}, Peers: [][]PlayerHandle{{1}}, Prediction: 8}
 	for _, tc := range []struct {
 		name string
 		from PeerID
@@ -229,11 +228,8 @@ func TestReceiveRejects(t *testing.T) {
 		{"answer-after-empty-ignored", 0, Message[testInput]{Answers: [MaxAnswers]BlockAnswer{{Length: 1}, {}, {Offset: 1 << 20, Length: 1}}}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e, err := NewEngine[testState, testInput](c, &testGame{}, &testState{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			err = e.Receive(0, tc.from, &tc.m)
+			e := twoPlayerEngine(t)
+			err := e.Receive(0, tc.from, &tc.m)
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("Receive: %v, want %v", err, tc.want)
 			}
@@ -248,7 +244,7 @@ func TestReceiveRejects(t *testing.T) {
 		})
 	}
 	t.Run("message", func(t *testing.T) {
-		e, _ := NewEngine[testState, testInput](c, &testGame{}, &testState{})
+		e := twoPlayerEngine(t)
 		err := e.Receive(0, 0, &Message[testInput]{Gone: 1 << 7})
 		var me *MessageError
 		if !errors.As(err, &me) || me.Field != "Gone" || me.Reason() != "mask 0x80 names players past 1" ||
@@ -261,7 +257,7 @@ func TestReceiveRejects(t *testing.T) {
 		}
 	})
 	t.Run("equivocation", func(t *testing.T) {
-		e, _ := NewEngine[testState, testInput](c, &testGame{}, &testState{})
+		e := twoPlayerEngine(t)
 		m1 := Message[testInput]{Inputs: []InputRun[testInput]{{Player: 1, Values: []testInput{1, 2, 3}}}}
 		m2 := Message[testInput]{Inputs: []InputRun[testInput]{{Player: 1, Start: 1, Values: []testInput{2, 9}}}}
 		if err := e.Receive(0, 0, &m1); err != nil {
@@ -294,11 +290,7 @@ func TestReceiveRejects(t *testing.T) {
 // estimate or push it past rtt.Max. Before they were checked, an EchoDelay
 // of -1 h made a 1-hour RTT, and an Echo from our future a negative one.
 func TestForgedEchoes(t *testing.T) {
-	c := Config{Players: 2, Local: []PlayerHandle{0}, Peers: [][]PlayerHandle{{1}}, Prediction: 8}
-	e, err := NewEngine[testState, testInput](c, &testGame{}, &testState{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := twoPlayerEngine(t)
 	now := 10 * time.Second
 	for _, m := range []Message[testInput]{
 		{Stamp: 1, HasEcho: true, Echo: 0, EchoDelay: -time.Hour},
@@ -321,11 +313,7 @@ func TestForgedEchoes(t *testing.T) {
 // far; a real step to 500 ms is followed as fast as the estimator's gain
 // allows, but for its first sample.
 func TestOneAbsurdSample(t *testing.T) {
-	c := Config{Players: 2, Local: []PlayerHandle{0}, Peers: [][]PlayerHandle{{1}}, Prediction: 8}
-	e, err := NewEngine[testState, testInput](c, &testGame{}, &testState{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := twoPlayerEngine(t)
 	now := 20 * time.Second
 	sample := func(r time.Duration) time.Duration {
 		now += 20 * time.Millisecond
@@ -348,4 +336,16 @@ func TestOneAbsurdSample(t *testing.T) {
 	if got < 450*time.Millisecond {
 		t.Errorf("after 30 samples of 500 ms: RTT %v, want at least 450ms", got)
 	}
+}
+
+// twoPlayerEngine returns an engine of player 0 in a 2-player match with
+// prediction, whose one peer (PeerID 0) owns player 1.
+func twoPlayerEngine(t *testing.T) *Engine[testState, testInput] {
+	t.Helper()
+	c := Config{Players: 2, Local: []PlayerHandle{0}, Peers: [][]PlayerHandle{{1}}, Prediction: 8}
+	e, err := NewEngine[testState, testInput](c, &testGame{}, &testState{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
 }

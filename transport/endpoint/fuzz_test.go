@@ -1,11 +1,12 @@
 package endpoint
 
 import (
-	"encoding/binary"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/hostile"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/wire"
 )
@@ -129,21 +130,15 @@ func FuzzPollResigned(f *testing.F) {
 		f.Add(p[:len(p)-wire.TagSize], uint64(10+i), q[:len(q)-wire.TagSize], uint64(11+i))
 	}
 	key := scriptedKey(f)
+	// sign appends a tag to body and signs it again with hostile.Resign:
+	// the token's key for a Hello or HelloReply, the pair's otherwise.
 	sign := func(body []byte, seq uint64) []byte {
-		if len(body) == 0 {
-			return body
-		}
-		p := append([]byte(nil), body...)
-		k := key
-		if wire.PacketType(p).Handshake() {
-			k = testKey
-			if len(p) >= 9 {
-				binary.LittleEndian.PutUint64(p[1:], seq)
+		return hostile.Resign(append(slices.Clone(body), 0, 0, 0, 0), func(p []byte) (wire.Key, uint64, bool) {
+			if wire.PacketType(p).Handshake() {
+				return testKey, seq, true
 			}
-		} else if len(p) >= 3 {
-			binary.LittleEndian.PutUint16(p[1:], uint16(seq))
-		}
-		return wire.AppendTag(p, k, seq, 0)
+			return key, seq, true
+		})
 	}
 	f.Fuzz(func(t *testing.T, a []byte, seqA uint64, b []byte, seqB uint64) {
 		if len(a)+wire.TagSize > transport.MaxDatagram || len(b)+wire.TagSize > transport.MaxDatagram {
@@ -156,32 +151,30 @@ func FuzzPollResigned(f *testing.F) {
 // pollTwo delivers a and b from the connected scripted peer and checks
 // what FuzzPoll promises.
 func pollTwo(t *testing.T, a, b []byte) {
-	{
-		if len(a) > transport.MaxDatagram || len(b) > transport.MaxDatagram {
-			return
-		}
-		ep, conn, eng := scriptedPeer(t)
-		conn.queue = append(conn.queue, a, b)
-		n, err := ep.Poll(10*ms, eng)
-		if err != nil || n != 2 {
-			t.Fatalf("Poll = %d, %v; want 2, nil", n, err)
-		}
-		s, _ := ep.Peer(0)
-		if s.PacketsReceived != 4 { // 2 for the handshake
-			t.Errorf("PacketsReceived = %d, want 4", s.PacketsReceived)
-		}
-		if len(conn.sent) > 2 {
-			t.Errorf("%d datagrams sent in answer to 2", len(conn.sent))
-		}
-		for _, sz := range conn.sent {
-			if sz > wire.HelloSize {
-				t.Errorf("a %d-byte answer", sz)
-			}
-		}
-		if evs := ep.Events(); len(evs) > 2 {
-			t.Errorf("%d events from 2 datagrams: %v", len(evs), evs)
-		}
-		eng.Advance(20 * ms)
-		mustNil(t, ep.Tick(20*ms))
+	if len(a) > transport.MaxDatagram || len(b) > transport.MaxDatagram {
+		return
 	}
+	ep, conn, eng := scriptedPeer(t)
+	conn.queue = append(conn.queue, a, b)
+	n, err := ep.Poll(10*ms, eng)
+	if err != nil || n != 2 {
+		t.Fatalf("Poll = %d, %v; want 2, nil", n, err)
+	}
+	s, _ := ep.Peer(0)
+	if s.PacketsReceived != 4 { // 2 for the handshake
+		t.Errorf("PacketsReceived = %d, want 4", s.PacketsReceived)
+	}
+	if len(conn.sent) > 2 {
+		t.Errorf("%d datagrams sent in answer to 2", len(conn.sent))
+	}
+	for _, sz := range conn.sent {
+		if sz > wire.HelloSize {
+			t.Errorf("a %d-byte answer", sz)
+		}
+	}
+	if evs := ep.Events(); len(evs) > 2 {
+		t.Errorf("%d events from 2 datagrams: %v", len(evs), evs)
+	}
+	eng.Advance(20 * ms)
+	mustNil(t, ep.Tick(20*ms))
 }
