@@ -50,10 +50,11 @@ func Read[S any, I comparable](r io.Reader, game [16]byte) (*Replay[S, I], error
 //   - the *state.ValidationError when S or I is not arena-serializable.
 //
 // Open never panics, whatever data holds, and its memory is bounded by the
-// bytes: the decoded inputs take at most about 32 times the input
-// section's length (a run of identical frames is stored once). It also
-// decodes every keyframe,
-// so a Player never meets a damaged one. Use Replay.CheckConfig to compare
+// bytes: it counts the input records before it allocates them, once, and
+// never more records than the header's frame count, so the decoded inputs
+// take at most about 32 times the input section's length (a run of
+// identical frames is stored once). It also decodes every keyframe, so a
+// Player never meets a damaged one. Use Replay.CheckConfig to compare
 // the rest of the match configuration.
 func Open[S any, I comparable](data []byte, game [16]byte) (*Replay[S, I], error) {
 	h, err := parseHeader(data)
@@ -120,6 +121,9 @@ func checkTypes[S any, I comparable](h *Header, game [16]byte) error {
 func (b *body[I]) parseInputs(sec []byte, base int64) error {
 	players := b.hdr.Players()
 	size := int(b.hdr.Config.InputSize)
+	records := countRecords(sec, players, size, b.hdr.Frames)
+	b.rows = make([]core.Input[I], 0, records*players)
+	b.ends = make([]core.Frame, 0, records)
 	var frame core.Frame
 	pos := 0
 	bad := func(reason string, err error) error {
@@ -189,6 +193,41 @@ func (b *body[I]) parseInputs(sec []byte, base int64) error {
 		return bad("inputs cover "+strconv.Itoa(int(frame))+" frames, header says "+strconv.Itoa(int(b.hdr.Frames)), nil)
 	}
 	return nil
+}
+
+// countRecords returns how many input records section sec holds, for
+// players inputs of size bytes, before it ends, breaks the format or
+// covers more than frames frames, so that parseInputs allocates its rows once, in
+// proportion to the records the bytes really hold and never beyond the
+// header's frame count.
+func countRecords(sec []byte, players, size int, frames core.Frame) int {
+	n, pos := 0, 0
+	for covered := uint64(0); pos < len(sec); n++ {
+		run, k := binary.Uvarint(sec[pos:])
+		if k <= 0 || run == 0 || run > uint64(frames)-covered {
+			break
+		}
+		covered += run
+		pos += k
+		if len(sec)-pos < 2 {
+			break
+		}
+		mask := binary.LittleEndian.Uint16(sec[pos:])
+		if mask == 0 || mask>>players != 0 {
+			break
+		}
+		pos += 2
+		for ; mask != 0; mask &= mask - 1 {
+			if pos < len(sec) && sec[pos] == diskConfirmed {
+				pos += size
+			}
+			pos++
+		}
+		if pos > len(sec) {
+			break
+		}
+	}
+	return n
 }
 
 // uvarintLen returns the length of the minimal uvarint encoding of v.

@@ -14,9 +14,10 @@ import (
 // scriptConn is a Conn that delivers queued datagrams from one address
 // and records the sizes of what is sent.
 type scriptConn struct {
-	from  transport.PeerID
-	queue [][]byte
-	sent  []int
+	from   transport.PeerID
+	queue  [][]byte
+	sent   []int
+	sentTo []transport.PeerID
 }
 
 func (c *scriptConn) Receive(buf []byte) (int, transport.PeerID, bool, error) {
@@ -28,8 +29,9 @@ func (c *scriptConn) Receive(buf []byte) (int, transport.PeerID, bool, error) {
 	return copy(buf, p), c.from, true, nil
 }
 
-func (c *scriptConn) Send(_ transport.PeerID, p []byte) error {
+func (c *scriptConn) Send(to transport.PeerID, p []byte) error {
 	c.sent = append(c.sent, len(p))
+	c.sentTo = append(c.sentTo, to)
 	return nil
 }
 func (c *scriptConn) Close() error { return nil }
