@@ -9,9 +9,13 @@
 // datagrams, reflections of the victim's own packets, and floods of
 // captured Hellos. Given a Signer (the test holds the match's keys, as a
 // dishonest participant would), the mutations are signed again so that
-// they reach the decoders instead of dying at the tag.
+// they reach the decoders instead of dying at the tag. DTLSPhases adds
+// what only a DTLS transport meets (plaintext epoch-0 records, mutated
+// records, cookie-less ClientHello floods), from captures a PacketTap
+// takes below the encryption.
 //
-// The package does no I/O of its own and reads no clock: the test sends
+// The package does no I/O of its own (PacketTap only records what passes
+// through it) and reads no clock: the test sends
 // what a phase makes, on the network it chose (transport/sim on virtual
 // time, or real sockets).
 package hostile

@@ -10,11 +10,17 @@ import (
 	"github.com/rollstep/rollstep/transport/wire"
 )
 
-// maxCaptured is how many datagrams a Capture keeps: the newest.
-const maxCaptured = 512
+// A Capture keeps the first keptFirst datagrams it saw (the handshake,
+// whose packets phases replay long after) and the newest, up to
+// maxCaptured in all.
+const (
+	keptFirst   = 64
+	maxCaptured = 512
+)
 
-// Capture keeps the datagrams a Tap saw sent, newest last. It is safe for
-// concurrent use.
+// Capture keeps the datagrams a Tap saw sent: the first few, which hold
+// the handshake, and the newest, oldest first. It is safe for concurrent
+// use.
 type Capture struct {
 	mu      sync.Mutex
 	packets [][]byte
@@ -25,7 +31,7 @@ func (c *Capture) add(p []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.packets) == maxCaptured {
-		c.packets = slices.Delete(c.packets, 0, maxCaptured/4)
+		c.packets = slices.Delete(c.packets, keptFirst, keptFirst+maxCaptured/4)
 	}
 	c.packets = append(c.packets, slices.Clone(p))
 }
