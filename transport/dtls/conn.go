@@ -30,11 +30,11 @@ type Conn struct {
 	cancel context.CancelFunc
 	// wg counts every goroutine the Conn started.
 	wg sync.WaitGroup
-	// slots is the handshake semaphore of a listening Conn.
-	slots chan struct{}
-	// perIP counts the handshakes in flight per source IP address of a
-	// listening Conn (guarded by mu); it has at most MaxHandshakes keys.
-	perIP map[netip.Addr]int
+	// pending holds the handshakes in flight of a listening Conn, oldest
+	// first, and perIP counts them per source IP address (it has at most
+	// MaxHandshakes keys); both are guarded by mu.
+	pending []*pending
+	perIP   map[netip.Addr]int
 	// arrived receives a value, without blocking, after a datagram is
 	// queued or the set of peers changes; tests wait on it.
 	arrived chan struct{}
@@ -229,7 +229,7 @@ func (c *Conn) Stats() Stats {
 	defer c.mu.Unlock()
 	s := c.stats
 	s.Peers, s.Queued = len(c.peers), c.queue.Len()
-	s.HandshakesInFlight = len(c.slots)
+	s.HandshakesInFlight = len(c.pending)
 	if c.mux != nil {
 		s.HandshakesRefused += c.mux.refused.Load()
 		s.DroppedSocket = c.mux.full.Load()

@@ -48,13 +48,18 @@
 // interval (Config.FlightInterval, default 150 ms); a listening Conn runs
 // at most Config.MaxHandshakes (default 16) at once, at most
 // Config.MaxHandshakesPerIP (default 4) of them from one IP address, and
-// drops ClientHellos beyond that at once, to be retried by honest clients' retransmissions,
-// and keeps at most Config.MaxPeers associations. So a flood of silent or
-// half-open clients costs a bounded number of goroutines (about four per
-// slot) and delays an honest client by at most one timeout; while slots
-// remain free it does not delay it at all. The server also answers a
-// first ClientHello with a stateless cookie (HelloVerifyRequest), so a
-// spoofed source gets a reply no larger than its ClientHello.
+// keeps at most Config.MaxPeers associations. The server answers a first
+// ClientHello with a cookie (HelloVerifyRequest), so a spoofed source gets
+// a reply no larger than its ClientHello, and only a client that receives
+// at its address can echo the cookie. pion/dtls does that exchange inside
+// a handshake, after the slot is taken, so a ClientHello that finds no
+// free slot evicts the oldest handshake whose client has not echoed its
+// cookie yet; when every running handshake is past the cookie, it is
+// dropped, to be retried by the client's retransmission. So a flood of
+// silent, half-open or spoofed clients costs a bounded number of
+// goroutines (about four per slot), pushes out only its own handshakes
+// and those of clients that have not answered within a round trip, and
+// never touches a handshake past the cookie.
 //
 // # Plaintext records after the handshake
 //

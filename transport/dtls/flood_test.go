@@ -102,8 +102,8 @@ func TestFloodBoundsGoroutines(t *testing.T) {
 	before := runtime.NumGoroutine()
 
 	sent := attack(t, srv, 25) // 50 handshake records for 8 slots
-	waitFor(t, srv, "every attacker being accepted or refused", func(s Stats) bool {
-		return uint64(s.HandshakesInFlight)+s.HandshakesRefused+s.HandshakeFailures >= uint64(sent)
+	waitFor(t, srv, "every attacker being accepted, refused or evicted", func(s Stats) bool {
+		return uint64(s.HandshakesInFlight)+s.HandshakesRefused+s.HandshakesEvicted+s.HandshakeFailures >= uint64(sent)
 	})
 	during := runtime.NumGoroutine()
 	// Each handshake in flight costs our goroutine plus pion's; 6 per slot
@@ -111,8 +111,9 @@ func TestFloodBoundsGoroutines(t *testing.T) {
 	if limit := before + 6*slots + 10; during > limit {
 		t.Fatalf("goroutines during the flood: got %d, want at most %d (%d before)", during, limit, before)
 	}
-	if s := srv.Stats(); s.HandshakesRefused == 0 {
-		t.Fatalf("with %d handshakes for %d slots: got 0 refused, want some", sent, slots)
+	if s := srv.Stats(); s.HandshakesEvicted == 0 || s.HandshakesInFlight > slots {
+		t.Fatalf("with %d handshakes for %d slots: %d evicted, %d in flight; want some evicted, at most %d in flight",
+			sent, slots, s.HandshakesEvicted, s.HandshakesInFlight, slots)
 	}
 
 	ccfg := pskClient()
@@ -160,9 +161,10 @@ func TestNoAmplification(t *testing.T) {
 }
 
 // TestHandshakesPerIPLimit has one host open more half-open handshakes
-// than MaxHandshakesPerIP while slots remain: the excess is refused at
-// once and counted, the host holds no more than its share, and a real
-// client from another address connects.
+// than MaxHandshakesPerIP while slots remain: each handshake beyond its
+// share evicts the host's oldest (none of them answered the cookie), the
+// host holds no more than its share, and a real client from another
+// address connects.
 func TestHandshakesPerIPLimit(t *testing.T) {
 	cfg := pskServer()
 	cfg.HandshakeTimeout = 30 * time.Second // far longer than the test may take
@@ -170,13 +172,13 @@ func TestHandshakesPerIPLimit(t *testing.T) {
 	cfg.MaxHandshakesPerIP = 3
 	srv := listen(t, cfg)
 	sent := attack(t, srv, 4) // 8 handshake records from one IP address
-	waitFor(t, srv, "every attacker being accepted or refused", func(s Stats) bool {
-		return uint64(s.HandshakesInFlight)+s.HandshakesRefused >= uint64(sent)
+	waitFor(t, srv, "every attacker being accepted or evicted", func(s Stats) bool {
+		return uint64(s.HandshakesInFlight)+s.HandshakesEvicted >= uint64(sent)
 	})
 	s := srv.Stats()
-	if s.HandshakesInFlight != 3 || s.HandshakesRefusedPerIP != uint64(sent-3) || s.HandshakesRefused < s.HandshakesRefusedPerIP {
-		t.Fatalf("%d handshakes from one IP with a limit of 3: %d in flight, %d refused for the IP (%d in all), want 3 and %d",
-			sent, s.HandshakesInFlight, s.HandshakesRefusedPerIP, s.HandshakesRefused, sent-3)
+	if s.HandshakesInFlight != 3 || s.HandshakesEvicted != uint64(sent-3) || s.HandshakesRefused != 0 {
+		t.Fatalf("%d handshakes from one IP with a limit of 3: %d in flight, %d evicted, %d refused; want 3, %d, 0",
+			sent, s.HandshakesInFlight, s.HandshakesEvicted, s.HandshakesRefused, sent-3)
 	}
 	ccfg := pskClient()
 	ccfg.HandshakeTimeout = 5 * time.Second
@@ -184,4 +186,65 @@ func TestHandshakesPerIPLimit(t *testing.T) {
 		t.Fatalf("a real client from another address: %v", err)
 	}
 	waitFor(t, srv, "the server registering the client", func(s Stats) bool { return s.Peers == 1 })
+}
+
+// TestSpoofedFloodCannotKeepClientsOut: spoofed ClientHellos never echo
+// the server's cookie, so however many keep coming they cannot hold the
+// slots a real client needs. Before handshakes could be evicted, 16
+// ClientHellos from 4 addresses every handshake timeout kept every client
+// out; here a flood fills every slot, from three other IP addresses and
+// the client's own, and keeps coming at 1,000
+// ClientHellos a second while a real client dials, which connects long
+// before the flood's handshakes would time out.
+func TestSpoofedFloodCannotKeepClientsOut(t *testing.T) {
+	cfg := pskServer()
+	cfg.HandshakeTimeout = 30 * time.Second // far longer than the test may take
+	srv := listen(t, cfg)
+	hello, _, _ := captureClientHello(t, 100*time.Millisecond)
+	var socks []*net.UDPConn
+	// Three other addresses fill 12 of the 16 slots, the client's own
+	// its 4.
+	for _, ip := range []net.IP{attacker.IP, net.IPv4(127, 0, 0, 3), net.IPv4(127, 0, 0, 4), loopback.IP} {
+		for range 2 * DefaultMaxHandshakesPerIP {
+			s, err := net.ListenUDP("udp4", &net.UDPAddr{IP: ip})
+			if err != nil {
+				t.Skip("cannot bind a second loopback address:", err)
+			}
+			t.Cleanup(func() { s.Close() })
+			socks = append(socks, s)
+		}
+	}
+	fill := time.NewTicker(time.Millisecond) // at the pace of the accept loop
+	for _, s := range socks {
+		_, _ = s.WriteTo(hello, srv.LocalAddr())
+		<-fill.C
+	}
+	fill.Stop()
+	waitFor(t, srv, "the flood taking every slot", func(s Stats) bool { return s.HandshakesInFlight == DefaultMaxHandshakes })
+
+	dialed := make(chan error, 1)
+	go func() {
+		ccfg := pskClient()
+		ccfg.HandshakeTimeout = 5 * time.Second
+		_, err := dial(t, srv, nil, ccfg)
+		dialed <- err
+	}()
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	for i := 0; ; i++ {
+		select {
+		case err := <-dialed:
+			if err != nil {
+				t.Fatalf("a real client during the flood: %v; stats %+v", err, srv.Stats())
+			}
+			s := srv.Stats()
+			t.Logf("connected after %d spoofed ClientHellos; %d handshakes evicted, %d refused", len(socks)+i, s.HandshakesEvicted, s.HandshakesRefused)
+			if s.HandshakesEvicted == 0 {
+				t.Fatal("no handshake was evicted")
+			}
+			return
+		case <-tick.C:
+			_, _ = socks[i%len(socks)].WriteTo(hello, srv.LocalAddr())
+		}
+	}
 }

@@ -14,12 +14,16 @@ const maxAcceptErrors = 64
 
 // Listen returns a Conn that accepts DTLS associations over pc, each a
 // new peer numbered from cfg.FirstPeer. Listen owns pc from the start:
-// it closes pc when it fails, and the Conn closes pc in Close. Handshakes run in the background, at most cfg.MaxHandshakes at
-// once and each bounded by cfg.HandshakeTimeout: a ClientHello that
-// arrives while every slot is taken is dropped, and the client's
-// retransmission tries again. A silent or garbage client therefore holds
-// one slot for at most the timeout, and cannot delay others while slots
-// remain. Datagrams from unknown sources that are not DTLS handshake
+// it closes pc when it fails, and the Conn closes pc in Close.
+// Handshakes run in the background, at most cfg.MaxHandshakes at once
+// (cfg.MaxHandshakesPerIP from one IP address), each bounded by
+// cfg.HandshakeTimeout. A ClientHello that finds its slots taken evicts
+// the oldest handshake whose client has not yet echoed the server's
+// cookie (Stats.HandshakesEvicted), which a spoofed source never does; if
+// every one has, it is dropped and the client's retransmission tries
+// again. A silent, garbage or spoofing client therefore holds a slot only
+// until a newer one needs it, and never delays a client that is past the
+// cookie. Datagrams from unknown sources that are not DTLS handshake
 // records are dropped unread. Listen returns a *ConfigError for an
 // invalid cfg.
 func Listen(pc net.PacketConn, cfg Config) (*Conn, error) {
@@ -47,7 +51,6 @@ func Listen(pc net.PacketConn, cfg Config) (*Conn, error) {
 	}
 	c := newConn(cfg)
 	c.listener, c.mux, c.local = l, m, pc.LocalAddr()
-	c.slots = make(chan struct{}, cfg.MaxHandshakes)
 	c.perIP = make(map[netip.Addr]int)
 	c.wg.Add(1)
 	go c.accept()
@@ -76,49 +79,13 @@ func (c *Conn) accept() {
 			_ = nc.Close()
 			continue
 		}
-		select {
-		case c.slots <- struct{}{}:
-			ip, ok := c.admit(dc.RemoteAddr())
-			if !ok {
-				<-c.slots
-				_ = dc.Close()
-				continue
-			}
-			c.wg.Add(1)
-			go c.handshake(dc, ip)
-		default:
-			c.mu.Lock()
-			c.stats.HandshakesRefused++
-			c.mu.Unlock()
+		p, ok := c.admit(dc)
+		if !ok {
 			_ = dc.Close()
+			continue
 		}
-	}
-}
-
-// admit counts a new handshake from addr against MaxHandshakesPerIP and
-// returns the IP address to release when it ends, or false (counted as
-// refused) when that address already has the most.
-func (c *Conn) admit(addr net.Addr) (netip.Addr, bool) {
-	ip := ipOf(addr)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.perIP[ip] >= c.cfg.MaxHandshakesPerIP {
-		c.stats.HandshakesRefused++
-		c.stats.HandshakesRefusedPerIP++
-		return ip, false
-	}
-	c.perIP[ip]++
-	return ip, true
-}
-
-// release ends the count of one handshake from ip.
-func (c *Conn) release(ip netip.Addr) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.perIP[ip] <= 1 {
-		delete(c.perIP, ip)
-	} else {
-		c.perIP[ip]--
+		c.wg.Add(1)
+		go c.handshake(p)
 	}
 }
 
@@ -137,13 +104,13 @@ func ipOf(a net.Addr) netip.Addr {
 
 // handshake runs one server handshake under the deadline, holding a slot
 // and one of ip's handshakes.
-func (c *Conn) handshake(dc *piondtls.Conn, ip netip.Addr) {
+func (c *Conn) handshake(p *pending) {
 	defer c.wg.Done()
+	dc := p.dc
 	ctx, cancel := context.WithTimeout(c.ctx, c.cfg.HandshakeTimeout)
 	err := dc.HandshakeContext(ctx)
 	cancel()
-	c.release(ip)
-	<-c.slots
+	c.finish(p)
 	if err != nil {
 		c.mu.Lock()
 		c.stats.HandshakeFailures++

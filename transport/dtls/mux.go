@@ -1,6 +1,7 @@
 package dtls
 
 import (
+	"bytes"
 	"net"
 	"os"
 	"sync"
@@ -97,6 +98,11 @@ func (m *mux) route(p []byte, addr net.Addr) {
 			return
 		}
 	}
+	if !s.verified.Load() {
+		if c := s.cookie.Load(); c != nil && echoes(p, *c) {
+			s.verified.Store(true)
+		}
+	}
 	if s.established.Load() {
 		n := keepAuthenticated(p)
 		if n == 0 {
@@ -121,6 +127,15 @@ func (m *mux) establish(addr net.Addr) {
 	if s := m.conns[addr.String()]; s != nil {
 		s.established.Store(true)
 	}
+}
+
+// verified reports whether the source at addr has echoed the cookie of
+// a HelloVerifyRequest: whether it receives at its address.
+func (m *mux) verified(addr net.Addr) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := m.conns[addr.String()]
+	return s != nil && s.verified.Load()
 }
 
 // Accept returns the next subconn for a new source.
@@ -164,6 +179,11 @@ type subconn struct {
 	rd     deadline
 	// established is set once the handshake over this subconn finished.
 	established atomic.Bool
+	// cookie is the one of the HelloVerifyRequest pion last sent to
+	// raddr; verified is set once a ClientHello from raddr echoed it,
+	// proving that raddr receives what is sent to it.
+	cookie   atomic.Pointer[[]byte]
+	verified atomic.Bool
 }
 
 func (s *subconn) ReadFrom(b []byte) (int, net.Addr, error) {
@@ -184,6 +204,10 @@ func (s *subconn) WriteTo(p []byte, addr net.Addr) (int, error) {
 	case <-s.closed:
 		return 0, net.ErrClosed
 	default:
+	}
+	if c := helloVerifyCookie(p); c != nil {
+		c = bytes.Clone(c)
+		s.cookie.Store(&c)
 	}
 	return s.m.pc.WriteTo(p, addr)
 }

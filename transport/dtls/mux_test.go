@@ -38,15 +38,16 @@ func TestMuxDropsNonHandshakeSources(t *testing.T) {
 }
 
 // TestMuxLimit fills the mux's table of sources: further new sources are
-// refused and counted, not queued without bound.
+// refused or evict an older handshake and are counted, not queued without
+// bound, and an evicted handshake's source leaves the table.
 func TestMuxLimit(t *testing.T) {
 	cfg := pskServer()
 	cfg.MaxHandshakes, cfg.MaxPeers = 2, 1 // room for 2*2+1 = 5 sources
 	cfg.HandshakeTimeout = 30 * time.Second
 	srv := listen(t, cfg)
 	sent := attack(t, srv, 10) // 20 handshake records
-	waitFor(t, srv, "every source being accepted or refused", func(s Stats) bool {
-		return uint64(s.HandshakesInFlight)+s.HandshakesRefused >= uint64(sent)
+	waitFor(t, srv, "every source being accepted, refused or evicted", func(s Stats) bool {
+		return uint64(s.HandshakesInFlight)+s.HandshakesRefused+s.HandshakesEvicted >= uint64(sent)
 	})
 	srv.mux.mu.Lock()
 	subconns := len(srv.mux.conns)

@@ -43,6 +43,10 @@ type Stats struct {
 	// were dropped because their IP address already had
 	// MaxHandshakesPerIP handshakes running.
 	HandshakesRefusedPerIP uint64
+	// HandshakesEvicted counts handshakes a listening Conn closed to make
+	// room for a newer one because their client had not proved its
+	// address by echoing the server's cookie (see Listen).
+	HandshakesEvicted uint64
 	// PeersRefused counts completed handshakes closed again because
 	// MaxPeers associations existed.
 	PeersRefused uint64
