@@ -33,7 +33,8 @@ const endCopies = 8
 type spectator struct {
 	joined, left, dropped bool
 	acked                 core.Frame
-	ends                  int // stream-ending messages still to send
+	sent                  core.Frame // the newest frame a message to it named
+	ends                  int        // stream-ending messages still to send
 }
 
 // streamer is the host side of the spectator stream.
@@ -68,13 +69,14 @@ func (st *streamer[I]) init(c Config, base int) {
 	}
 }
 
-// receive takes spectator i's acknowledgement.
+// receive takes spectator i's acknowledgement, up to the newest frame
+// sent to it: a spectator cannot hold what it was never sent.
 func (st *streamer[I]) receive(i int, m *core.Message[I]) {
 	if i < 0 || i >= len(st.specs) {
 		return
 	}
 	sp := &st.specs[i]
-	sp.acked = max(sp.acked, m.Held[0])
+	sp.acked = max(sp.acked, min(m.Held[0], sp.sent))
 }
 
 // peerEvent handles an endpoint event of spectator i.
@@ -139,6 +141,7 @@ func (st *streamer[I]) send(now time.Duration, log logSource[I], sink eventSink,
 		} else {
 			st.build(i, m, sp.acked, end, log)
 			m.Stamp = now
+			sp.sent = max(sp.sent, end)
 		}
 		st.out = append(st.out, core.Outgoing[I]{To: core.PeerID(st.base + i), Message: m})
 	}
