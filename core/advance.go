@@ -89,6 +89,32 @@ func (e *Engine[S, I]) chargeStall(dt time.Duration) {
 	}
 }
 
+// WaitingFor returns the peers (bit i for PeerID i) whose missing inputs
+// keep the current frame from being simulated: the prediction window W
+// is used up past the newest frame for which every remote input is held,
+// and these peers own a remaining player with the fewest inputs held. It
+// is 0 when no remote input holds the frame back (NeedsInput says whether
+// a local one does). A front end asks it instead of re-deriving the
+// engine's rule.
+func (e *Engine[S, I]) WaitingFor() uint64 {
+	end := never
+	for p := 0; p < e.players; p++ {
+		if !e.local[p] && !(e.agreed[p] && e.next[p] >= e.goneAt[p]) {
+			end = min(end, e.next[p])
+		}
+	}
+	if end == never || int64(e.frame) < int64(end)+int64(e.window) {
+		return 0
+	}
+	var m uint64
+	for p := 0; p < e.players; p++ {
+		if !e.local[p] && e.next[p] == end && !(e.agreed[p] && e.next[p] >= e.goneAt[p]) {
+			m |= 1 << e.owner[p]
+		}
+	}
+	return m
+}
+
 // event queues ev for the next Ready.
 func (e *Engine[S, I]) event(ev Event) { e.events = append(e.events, ev) }
 

@@ -82,8 +82,8 @@ func (s *Session[S, I]) turn(now time.Duration) (bool, error) {
 	// ResendInterval; the engine builds them in Advance, which then stalls
 	// (should it step after all, the turn D ahead misses this input and
 	// the engine fills it, as when D rises).
-	known, waiting := s.remote(f)
-	ready := f < known+core.Frame(s.eng.Prediction())
+	waiting := s.eng.WaitingFor()
+	ready := waiting == 0
 	if !ready {
 		s.pacer.Block()
 		s.waiting = waiting
@@ -224,32 +224,6 @@ func (s *Session[S, I]) collect(r *core.Ready[envelope[I]]) {
 func (s *Session[S, I]) send(now time.Duration, r *core.Ready[envelope[I]]) error {
 	s.lastSend = now
 	return s.ep.Send(now, r.Messages)
-}
-
-// remote returns the first turn for which some remote input is missing
-// (remote players whose disconnect is agreed and whose inputs are all
-// held up to it count as known for ever), and the mask of the peers whose
-// inputs for turn f are missing.
-func (s *Session[S, I]) remote(f core.Frame) (known core.Frame, waiting uint64) {
-	known = core.Frame(1<<31 - 1)
-	st := s.eng.Stats()
-	for i, p := range s.cfg.Peers {
-		held := st.Peers[i].Held
-		gone := true
-		for _, pl := range p.Players {
-			if at, ok := s.eng.Disconnected(pl); !ok || held < at {
-				gone = false
-			}
-		}
-		if gone {
-			continue
-		}
-		known = min(known, held)
-		if held <= f {
-			waiting |= 1 << i
-		}
-	}
-	return known, waiting
 }
 
 // chargeStall adds d of stall to every peer waited for.
