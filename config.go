@@ -98,6 +98,10 @@ type Config struct {
 	// MaxStepsPerUpdate bounds the frames one Update runs; the rest run
 	// in later Updates. 0 means the front end's default (4).
 	MaxStepsPerUpdate int
+	// SoloStart lets the match start without a peer whose handshake timed
+	// out; by default Update fails with its *endpoint.HandshakeTimeoutError
+	// (see rollback.Config.SoloStart).
+	SoloStart bool
 	// ChecksumInterval is core.Config.ChecksumInterval; 0 means 1.
 	ChecksumInterval int
 	// LogRetention is how many confirmed frames of inputs the session

@@ -158,6 +158,7 @@ func lockstepConfig(cfg *Config) lockstep.Config {
 		MaxDelay:           cfg.MaxDelay,
 		FixedDelay:         cfg.FixedDelay,
 		MaxStepsPerUpdate:  cfg.MaxStepsPerUpdate,
+		SoloStart:          cfg.SoloStart,
 		ChecksumInterval:   cfg.ChecksumInterval,
 		LogRetention:       cfg.LogRetention,
 		MaxEffectsPerFrame: cfg.MaxEffectsPerFrame,
@@ -196,6 +197,7 @@ func rollbackConfig(cfg *Config) rollback.Config {
 		MaxDelay:           cfg.MaxDelay,
 		FixedDelay:         cfg.FixedDelay,
 		MaxStepsPerUpdate:  cfg.MaxStepsPerUpdate,
+		SoloStart:          cfg.SoloStart,
 		Transport:          cfg.Transport,
 	}
 }

@@ -102,6 +102,12 @@ type Config struct {
 	// later Updates (see package core/pace). 0 means
 	// DefaultMaxStepsPerUpdate.
 	MaxStepsPerUpdate int
+	// SoloStart lets the match start without a peer whose handshake timed
+	// out (its players disconnected from turn 0). By default Update then
+	// fails with the *endpoint.HandshakeTimeoutError, which says what
+	// arrived from the peer's address: a match never starts alone by
+	// accident.
+	SoloStart bool
 	// HoldInputs makes inputs state-style, as in package rollback:
 	// AddLocalInput sets the input the player holds, and every turn
 	// schedules the newest one (turns skipped when D rises get it too).

@@ -51,7 +51,7 @@ type Session[S any, I comparable] struct {
 
 	started  bool
 	closed   bool
-	refused  error                     // set once a handshake is refused; Update returns it
+	refused  error                     // set once the match cannot start (refused, or a handshake timeout); Update returns it
 	logBuf   []core.Input[envelope[I]] // ReadLog's scratch: two turns of envelopes
 	now      time.Duration
 	lastSend time.Duration

@@ -1,6 +1,7 @@
 package lockstep
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -19,7 +20,9 @@ import (
 // counts the wait. It returns the first error of the Conn, ErrClosed, or,
 // from the moment a peer's handshake is refused (a different match
 // configuration, named by the wrapped *endpoint.HandshakeError), an error
-// matching ErrRefused: the match cannot be played as configured.
+// matching ErrRefused: the match cannot be played as configured; and the
+// *endpoint.HandshakeTimeoutError of a peer whose handshake timed out
+// before the match started (unless Config.SoloStart).
 func (s *Session[S, I]) Update(now time.Duration) error {
 	if s.closed {
 		return ErrClosed
@@ -37,6 +40,9 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 		s.events = append(s.events, ev)
 		switch ev.Kind {
 		case endpoint.EventDisconnected, endpoint.EventLeft:
+			if !s.started && !s.cfg.SoloStart && errors.Is(ev.Err, endpoint.ErrHandshakeTimeout) && s.refused == nil {
+				s.refused = ev.Err // the match never starts without this peer
+			}
 			_ = s.eng.DisconnectPeer(ev.Peer) // ev.Peer is in the table
 		case endpoint.EventRefused:
 			if s.refused == nil {

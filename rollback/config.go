@@ -61,6 +61,12 @@ type Config struct {
 	// MaxStepsPerUpdate bounds the frames one Update simulates, so a long
 	// hitch is caught up over several Updates; 0 means 4.
 	MaxStepsPerUpdate int
+	// SoloStart lets the match start without a peer whose handshake timed
+	// out (its players disconnected from frame 0). By default Update then
+	// fails with the *endpoint.HandshakeTimeoutError, which says what
+	// arrived from the peer's address: a match never starts alone by
+	// accident.
+	SoloStart bool
 	// MaxCatchUp bounds the time the fixed timestep owes after a hitch:
 	// up to it, missed frames are caught up over the following Updates
 	// (MaxStepsPerUpdate at a time); beyond it the schedule slips and

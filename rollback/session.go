@@ -35,7 +35,7 @@ type Session[S any, I comparable] struct {
 	npeers int
 
 	started, closed bool
-	refused         error // set once a handshake is refused: ErrRefused wrapping why
+	refused         error // set once the match cannot start: ErrRefused wrapping why, or a handshake timeout
 	now             time.Duration
 
 	local  [core.MaxPlayers]bool

@@ -1,6 +1,7 @@
 package rollback
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -25,8 +26,9 @@ import (
 //
 // It returns the Conn's errors, an error matching ErrRefused once a
 // handshake was refused (wrapping the first *endpoint.HandshakeError, which
-// names the differing field)
-// and ErrClosed after Close. Bad datagrams are counted, never returned.
+// names the differing field), the *endpoint.HandshakeTimeoutError of a
+// peer whose handshake timed out before the match started (unless
+// Config.SoloStart), and ErrClosed after Close. Bad datagrams are counted, never returned.
 // In steady state it allocates nothing.
 func (s *Session[S, I]) Update(now time.Duration) error {
 	if s.closed {
@@ -207,6 +209,9 @@ func (s *Session[S, I]) endpointEvents() {
 		case endpoint.EventResumed:
 			s.event(ResumedEvent{Peer: e.Peer})
 		case endpoint.EventDisconnected, endpoint.EventLeft:
+			if !s.started && !s.cfg.SoloStart && errors.Is(e.Err, endpoint.ErrHandshakeTimeout) && s.refused == nil {
+				s.refused = e.Err // the match never starts without this peer
+			}
 			_ = s.eng.DisconnectPeer(e.Peer) // e.Peer is in range
 			s.ts.forget(int(e.Peer))
 			s.event(PeerLostEvent{Peer: e.Peer, Left: e.Kind == endpoint.EventLeft, Reason: e.Reason, Err: e.Err})

@@ -29,7 +29,8 @@ const (
 	EventResumed
 	// EventDisconnected: nothing valid arrived from Peer for
 	// Config.DisconnectTimeout (Err nil), or its handshake did not complete
-	// within Config.HandshakeTimeout (Err is ErrHandshakeTimeout). The front
+	// within Config.HandshakeTimeout (Err is a *HandshakeTimeoutError,
+	// matching ErrHandshakeTimeout). The front
 	// end calls the engine's DisconnectPeer(Peer). The endpoint neither
 	// sends to the peer nor accepts its packets any more.
 	EventDisconnected
@@ -55,8 +56,8 @@ type Event struct {
 	Kind EventKind     // what happened
 	Peer core.PeerID   // to whom
 	At   time.Duration // the now of the call that noticed it
-	// Err is the *HandshakeError of EventRefused and ErrHandshakeTimeout or
-	// nil for EventDisconnected; nil otherwise.
+	// Err is the *HandshakeError of EventRefused and a
+	// *HandshakeTimeoutError or nil for EventDisconnected; nil otherwise.
 	Err error
 	// Reason and Frame are the Leave's, for EventLeft.
 	Reason wire.LeaveReason

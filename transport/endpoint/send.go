@@ -129,7 +129,9 @@ func (ep *Endpoint[I]) Tick(now time.Duration) error {
 		case StateHandshaking:
 			if now-ep.start >= ep.cfg.HandshakeTimeout {
 				q.state = StateDisconnected
-				ep.event(Event{Kind: EventDisconnected, Peer: core.PeerID(i), At: now, Err: ErrHandshakeTimeout})
+				err := &HandshakeTimeoutError{Peer: core.PeerID(i), After: now - ep.start, Received: q.st.PacketsReceived,
+					Unauthenticated: q.st.WrongToken + q.st.Malformed, Heard: q.st.Heard}
+				ep.event(Event{Kind: EventDisconnected, Peer: core.PeerID(i), At: now, Err: err})
 				continue
 			}
 			if !q.helloAcked && (!q.helloSent || now-q.lastHello >= ep.cfg.HelloInterval) {
