@@ -17,7 +17,9 @@ import (
 // due (at most Config.MaxStepsPerUpdate) and whose inputs are all held,
 // sending this peer's inputs after each. A due turn whose inputs are
 // missing stalls: the session repeats its messages every ResendInterval and
-// counts the wait. It returns the first error of the Conn, ErrClosed, or,
+// counts the wait. It returns the first error of the Conn that ends the
+// match (a transient one, such as an unreachable network, is counted and
+// retried), ErrClosed, or,
 // from the moment a peer's handshake is refused (a different match
 // configuration, named by the wrapped *endpoint.HandshakeError), an error
 // matching ErrRefused: the match cannot be played as configured; and the

@@ -24,7 +24,9 @@ import (
 //     confirmed inputs to spectators;
 //  5. it refreshes State, Previous and Effects.
 //
-// It returns the Conn's errors, an error matching ErrRefused once a
+// It returns the Conn's errors that end the match (a transient one, such
+// as an unreachable network, is counted and retried), an error matching
+// ErrRefused once a
 // handshake was refused (wrapping the first *endpoint.HandshakeError, which
 // names the differing field), the *endpoint.HandshakeTimeoutError of a
 // peer whose handshake timed out before the match started (unless

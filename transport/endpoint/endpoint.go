@@ -105,7 +105,8 @@ type peer struct {
 	ackLast core.Frame
 	ackAge  int
 
-	st PeerStats // counters; the other fields are filled by Stats
+	st      PeerStats // counters; the other fields are filled by Stats
+	sendErr error     // the newest error of a send to the peer
 }
 
 // New returns an Endpoint that talks over conn to the peers of one engine:

@@ -1,9 +1,11 @@
 package endpoint
 
 import (
+	"errors"
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/wire"
 )
 
@@ -16,7 +18,10 @@ import (
 // (see wire.Fit) and is counted in PeerStats.Truncated. Send tries every
 // message and returns the first error: ErrUnknownPeer for a message to a
 // peer outside the table, an encoding error (a message core would never
-// produce), or the Conn's. In steady state it allocates nothing.
+// produce), or the Conn's, except the Conn errors that may pass
+// (transport.Transient, or a peer the Conn does not know yet or any
+// more), which are only counted in PeerStats.SendErrors. In steady state
+// it allocates nothing.
 func (ep *Endpoint[I]) Send(now time.Duration, msgs []core.Outgoing[I]) error {
 	if ep.closed {
 		return ErrClosed
@@ -85,13 +90,22 @@ func (ep *Endpoint[I]) leanAck(q *peer, m *core.Message[I]) *core.Message[I] {
 	return &ep.lean
 }
 
-// send sends datagram p to peer i, consuming a sequence number.
+// send sends datagram p to peer i, consuming a sequence number. A send
+// error that may pass (transport.Transient, or a peer the Conn does not
+// know yet or any more, as a DTLS listener's before and after the
+// association) is counted (PeerStats.SendErrors, and kept for the
+// peer's HandshakeTimeoutError) and not returned: the protocol repeats
+// what matters, and the peer's timeouts end what does not recover.
 func (ep *Endpoint[I]) send(now time.Duration, i int, p []byte) error {
 	q := &ep.peers[i]
 	q.seq++
 	q.lastSent = now
 	if err := ep.conn.Send(q.addr, p); err != nil {
 		q.st.SendErrors++
+		q.sendErr = err
+		if transport.Transient(err) || errors.Is(err, transport.ErrUnknownPeer) {
+			return nil
+		}
 		return err
 	}
 	q.st.PacketsSent++
@@ -108,8 +122,8 @@ func (ep *Endpoint[I]) send(now time.Duration, i int, p []byte) error {
 // DisconnectTimeout of silence, and EventDisconnected with
 // ErrHandshakeTimeout when a handshake outlasts HandshakeTimeout, counted
 // from the first Tick. A timer of length d armed at t fires in the first
-// Tick with now >= t+d. Tick returns the first error of the Conn's Send,
-// after trying every peer. In steady state it allocates nothing.
+// Tick with now >= t+d. Tick returns the first error of the Conn's Send
+// that does not pass (see Send), after trying every peer. In steady state it allocates nothing.
 func (ep *Endpoint[I]) Tick(now time.Duration) error {
 	if ep.closed {
 		return ErrClosed
@@ -130,7 +144,7 @@ func (ep *Endpoint[I]) Tick(now time.Duration) error {
 			if now-ep.start >= ep.cfg.HandshakeTimeout {
 				q.state = StateDisconnected
 				err := &HandshakeTimeoutError{Peer: core.PeerID(i), After: now - ep.start, Received: q.st.PacketsReceived,
-					Unauthenticated: q.st.WrongToken + q.st.Malformed, Heard: q.st.Heard}
+					Unauthenticated: q.st.WrongToken + q.st.Malformed, Heard: q.st.Heard, SendErrors: q.st.SendErrors, SendError: q.sendErr}
 				ep.event(Event{Kind: EventDisconnected, Peer: core.PeerID(i), At: now, Err: err})
 				continue
 			}

@@ -25,10 +25,17 @@ type HandshakeTimeoutError struct {
 	Received, Unauthenticated uint64
 	// Heard reports that a valid packet arrived from the peer.
 	Heard bool
+	// SendErrors counts the sends to the peer that failed, SendError is
+	// the newest one's error (nil when none failed).
+	SendErrors uint64
+	SendError  error
 }
 
 func (e *HandshakeTimeoutError) Error() string {
 	s := "endpoint: handshake with peer " + strconv.Itoa(int(e.Peer)) + " timed out after " + e.After.Round(time.Millisecond).String() + ": "
+	if e.SendError != nil {
+		s += strconv.FormatUint(e.SendErrors, 10) + " sends to it failed (" + e.SendError.Error() + "); "
+	}
 	switch {
 	case e.Heard:
 		return s + "its Hellos arrived but it never answered ours (does it receive from us?)"
