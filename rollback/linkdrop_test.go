@@ -36,7 +36,7 @@ func TestLinkDropIsNotFatal(t *testing.T) {
 	down := func() bool { now := m.net.Now(); return now >= 2*time.Second && now < 3*time.Second }
 	s, err := NewSession[pair, uint16](testConfig(2, 0, 8), m.nodes[0].game, pair{}, &unreachableConn{Conn: m.nodes[0].conn, down: down})
 	require.NoError(t, err)
-	m.nodes[0].s = s // newMatch's session never ran; it shares the socket, so it is not closed
+	m.nodes[0].s = s       // newMatch's session never ran; it shares the socket, so it is not closed
 	m.run(6 * time.Second) // fails the test on any Update error
 	require.NotZero(t, s.Stats().Transport.Peers[0].SendErrors, "no send failed")
 	require.Zero(t, m.count(0, isType[PeerLostEvent]), "node 0 lost its peer")
