@@ -9,14 +9,19 @@ import (
 )
 
 // TestRequeueWhenDelayFalls: the link goes from 300 ms to 10 ms, so the
-// controller first raises D and then lowers it. Lowering D makes the
-// engine discard inputs; the session queues them again, and every command
-// of every player is applied exactly once and in order (tState.Bad == 0),
-// including across the turns filled when D rose.
+// controller first raises D and then lowers it. D comes down at turns
+// where a player has nothing queued (each gives a command every third turn
+// on average: see TestLoweringDelayKeepsNoBacklog for one every turn), and
+// every command of every player is applied exactly once and in order
+// (tState.Bad == 0), including across the turns filled when D rose and
+// those skipped when it fell.
 func TestRequeueWhenDelayFalls(t *testing.T) {
 	link := sim.LinkConfig{Latency: sim.Latency{Base: 300 * ms},
 		Schedule: []sim.Step{{At: 15 * time.Second, Latency: sim.Latency{Base: 10 * ms}}}}
 	m := newMatch(t, 3, 41, link, Config{TurnPeriod: 50 * ms, InputDelay: 1})
+	for _, p := range m.peers {
+		p.every = 3
+	}
 	m.run(60 * time.Second)
 	m.check()
 	var up, down int
@@ -33,7 +38,7 @@ func TestRequeueWhenDelayFalls(t *testing.T) {
 	}
 	st := m.peers[0].sess.Stats()
 	t.Logf("D raised %d times, lowered %d times, now %d; %d inputs re-queued", up, down, st.Delay, st.Requeued)
-	if up == 0 || down == 0 || st.Requeued == 0 || st.Delay > 2 {
+	if up == 0 || down == 0 || st.Delay > 2 {
 		t.Fatalf("D raised %d times, lowered %d, now %d, re-queued %d: the test proves nothing", up, down, st.Delay, st.Requeued)
 	}
 	for i, p := range m.peers {

@@ -72,6 +72,7 @@ type Session[S any, I comparable] struct {
 	winDeep  int
 	winStep  time.Duration // largest step time in the window
 	report   uint16        // step time reported, in stepUnit
+	lowerTo  int           // a lower D the controller asked for, not yet applied (see lower); -1 if none
 
 	// What the latest Update produced; events may point into stalls.
 	events    []Event
@@ -144,7 +145,7 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 		pol.Auto, pol.MaxPrediction, pol.Budget = true, c.MaxPrediction, c.DelayBudget
 	}
 	s := &Session[S, I]{
-		cfg: c, eng: eng, ep: ep, game: g, pacer: pc, ctl: delay.New(pol, c.InputDelay),
+		cfg: c, eng: eng, ep: ep, game: g, pacer: pc, ctl: delay.New(pol, c.InputDelay), lowerTo: -1,
 		prev: initial, peerStall: make([]time.Duration, len(c.Peers)),
 		events:  make([]Event, 0, 16),
 		stalls:  make([]StallEvent, 0, c.MaxStepsPerUpdate),

@@ -34,8 +34,11 @@ type Stats struct {
 	// StepTime is this machine's step time per turn as reported to the
 	// peers; SlowestStep the largest report of any player.
 	StepTime, SlowestStep time.Duration
-	// Requeued counts inputs that the engine discarded after D was lowered
-	// and that the session queued again for the next turn.
+	// Requeued counts inputs that the engine discarded because their turn
+	// already had one and that the session queued again for the next turn.
+	// D is lowered only at turns with nothing queued, so that lowering D
+	// never leaves an input behind: a player who gives an input every turn
+	// keeps its D until it pauses for a turn.
 	Requeued uint64
 	// Paused and Speed are the game's system state at the current turn.
 	Paused bool

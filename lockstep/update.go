@@ -101,6 +101,9 @@ func (s *Session[S, I]) turn(now time.Duration) (bool, error) {
 		}
 	}
 	if ready && (!s.addedOK || s.added != f) {
+		if s.lower() {
+			s.events = append(s.events, DelayEvent{Frame: f, Delay: s.delayNow(), Prediction: s.eng.Prediction()})
+		}
 		s.addedOK = s.addLocal()
 		s.added = f
 	}
@@ -161,8 +164,9 @@ func (s *Session[S, I]) turn(now time.Duration) (bool, error) {
 }
 
 // addLocal schedules one input of every local player for turn Frame()+D. An
-// input the engine discards (D was just lowered: the turn already has
-// one) stays queued for the next turn. While the game is paused, game
+// input the engine discards (the turn already has one) stays queued for
+// the next turn, unless it is the zero I, which carries nothing; D is
+// lowered only where that costs nothing (see lower). While the game is paused, game
 // inputs stay queued (the zero I is scheduled) and only system commands
 // go out. It returns false if the engine refused an input for want of
 // acknowledgements (retry later).
@@ -202,7 +206,10 @@ func (s *Session[S, I]) addLocal() bool {
 				l.seq, l.cmd = seq, cur
 			}
 		case core.ErrInputDiscarded:
-			if queued {
+			switch {
+			case queued && in == zero:
+				l.inputs.pop() // it carries nothing: the turn already has an input
+			case queued:
 				s.stats.Requeued++
 			}
 		default:
@@ -291,13 +298,59 @@ func (s *Session[S, I]) control() {
 	if !rec.Changed {
 		return
 	}
-	for i := range s.locals {
-		_ = s.eng.SetInputDelay(s.locals[i].player, rec.Delay) // within MaxDelay
-	}
 	if s.cfg.MaxPrediction > 0 {
 		_ = s.eng.SetPrediction(rec.Prediction) // within MaxPrediction
 	}
-	s.events = append(s.events, DelayEvent{Frame: s.eng.Frame(), Delay: rec.Delay, Prediction: s.eng.Prediction()})
+	s.lowerTo = -1
+	if rec.Delay < s.delayNow() && !s.cfg.HoldInputs {
+		s.lowerTo = rec.Delay // applied by turn, see lower
+		if rec.Prediction == s.eng.Prediction() {
+			return
+		}
+	} else {
+		s.setDelay(rec.Delay)
+	}
+	s.events = append(s.events, DelayEvent{Frame: s.eng.Frame(), Delay: s.delayNow(), Prediction: s.eng.Prediction()})
+}
+
+// lower takes D one turn closer to a pending lowering (lowerTo) if every
+// local queue is empty, and reports whether it did. Lowering D by k leaves k turns that
+// already have their input, so the input queued for the first of them
+// waits a turn; with a player who gives one input per turn it would wait
+// for ever, and every lowering would add a turn of lag behind a smaller
+// D. So command-style inputs lower D only at a turn with nothing queued,
+// where the turns skipped lose nothing (a zero input, which carries
+// nothing, is dropped: see addLocal).
+func (s *Session[S, I]) lower() bool {
+	if s.lowerTo < 0 {
+		return false
+	}
+	var zero I
+	for i := range s.locals {
+		l := &s.locals[i]
+		if in, _ := l.inputs.peek(); l.inputs.n > 1 || in != zero || l.cmds.n != 0 {
+			return false
+		}
+	}
+	d := s.delayNow() - 1 // one turn skipped per empty turn
+	if d <= s.lowerTo {
+		d, s.lowerTo = s.lowerTo, -1
+	}
+	s.setDelay(d)
+	return true
+}
+
+// setDelay sets every local player's D to d (within MaxDelay).
+func (s *Session[S, I]) setDelay(d int) {
+	for i := range s.locals {
+		_ = s.eng.SetInputDelay(s.locals[i].player, d)
+	}
+}
+
+// delayNow returns the local players' D.
+func (s *Session[S, I]) delayNow() int {
+	d, _ := s.eng.InputDelay(s.locals[0].player)
+	return d
 }
 
 // measurement builds the controller's view of one window: the round trip
