@@ -12,7 +12,7 @@ import (
 // (core.DesyncEvent[S], core.DesyncFieldsEvent, core.EquivocationEvent,
 // core.DisconnectEvent, core.SyncTestEvent, core.EffectsDroppedEvent) and
 // this package's: ConnectedEvent, RefusedEvent, StartedEvent,
-// InterruptedEvent, ResumedEvent, PeerLostEvent, TimesyncEvent,
+// InterruptedEvent, ResumedEvent, PeerLostEvent, SplitEvent, TimesyncEvent,
 // DelayEvent, SpectatorJoinedEvent, SpectatorLeftEvent. A spectator's are
 // StreamStartedEvent and StreamEndedEvent. Event is an alias of any, so
 // front ends share one event slice type.
@@ -47,6 +47,16 @@ type InterruptedEvent struct {
 // ResumedEvent reports that an interrupted Peer was heard again.
 type ResumedEvent struct {
 	Peer core.PeerID // the peer heard again
+}
+
+// SplitEvent reports that Peer, lost to silence, was heard again: it is
+// alive, and since Frame (the frame from which this session gave its
+// players the disconnected status) the two sides have played apart. It is
+// raised once per peer on each side that dropped the other. The peer stays
+// dropped here; the game may end the match or tell the player.
+type SplitEvent struct {
+	Peer  core.PeerID // the peer heard again
+	Frame core.Frame  // the first frame its players were disconnected, or -1 if not yet agreed
 }
 
 // PeerLostEvent reports that Peer is gone: silent for the disconnect

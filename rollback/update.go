@@ -210,6 +210,12 @@ func (s *Session[S, I]) endpointEvents() {
 			s.event(InterruptedEvent{Peer: e.Peer})
 		case endpoint.EventResumed:
 			s.event(ResumedEvent{Peer: e.Peer})
+		case endpoint.EventSplit:
+			at := core.Frame(-1)
+			if f, ok := s.eng.Disconnected(s.cfg.Peers[e.Peer].Players[0]); ok {
+				at = f
+			}
+			s.event(SplitEvent{Peer: e.Peer, Frame: at})
 		case endpoint.EventDisconnected, endpoint.EventLeft:
 			if !s.started && !s.cfg.SoloStart && errors.Is(e.Err, endpoint.ErrHandshakeTimeout) && s.refused == nil {
 				s.refused = e.Err // the match never starts without this peer

@@ -105,8 +105,12 @@ type peer struct {
 	ackLast core.Frame
 	ackAge  int
 
-	st      PeerStats // counters; the other fields are filled by Stats
-	sendErr error     // the newest error of a send to the peer
+	// lost is set when a connected peer is disconnected (silence, or
+	// Disconnect) rather than refused, left or never handshaken; split
+	// once it was heard again after that (see probeLost).
+	lost, split bool
+	st          PeerStats // counters; the other fields are filled by Stats
+	sendErr     error     // the newest error of a send to the peer
 }
 
 // New returns an Endpoint that talks over conn to the peers of one engine:
@@ -203,13 +207,15 @@ func (ep *Endpoint[I]) Handshaken() bool {
 // Disconnect makes peer p disconnected at the caller's request, without an
 // event: for a peer the engine dropped by agreement with the other peers
 // (core.DisconnectEvent) while the endpoint still hears it. The endpoint no
-// longer sends to p or accepts its packets. It returns ErrUnknownPeer for
+// longer sends p anything but probes, and only notices whether it hears p
+// again (EventSplit). It returns ErrUnknownPeer for
 // a peer outside the table.
 func (ep *Endpoint[I]) Disconnect(p core.PeerID) error {
 	if p < 0 || int(p) >= len(ep.peers) {
 		return ErrUnknownPeer
 	}
 	if q := &ep.peers[p]; !q.state.final() {
+		q.lost = q.state.live()
 		q.state = StateDisconnected
 	}
 	return nil

@@ -38,9 +38,15 @@ const (
 	// end calls the engine's DisconnectPeer(Peer), as for
 	// EventDisconnected.
 	EventLeft
+	// EventSplit: an authenticated, fresh packet arrived from Peer after it
+	// was disconnected for silence (EventDisconnected with a nil Err) or
+	// by Disconnect: the peer is alive, and each side has played on
+	// without the other since it dropped it. It is raised once per peer;
+	// the peer stays disconnected.
+	EventSplit
 )
 
-var eventNames = [...]string{"unknown", "connected", "refused", "interrupted", "resumed", "disconnected", "left"}
+var eventNames = [...]string{"unknown", "connected", "refused", "interrupted", "resumed", "disconnected", "left", "split"}
 
 // String returns the kind's name, such as "interrupted".
 func (k EventKind) String() string {

@@ -84,10 +84,12 @@ func (ep *Endpoint[I]) handle(now time.Duration, i int, p []byte, r Receiver[I])
 		}
 		return nil
 	}
-	// A disconnected or departed peer is finished: nothing it sends counts.
-	// A refused peer still gets its Hellos answered (with the refusal).
-	if q.state == StateDisconnected || q.state == StateLeft ||
-		(q.state == StateRefused && h.Type != wire.TypeHello) {
+	// A disconnected or departed peer is finished: nothing it sends counts,
+	// but a lost one heard again is reported (probeLost). A refused peer
+	// still gets its Hellos answered (with the refusal).
+	lost := q.state == StateDisconnected && q.lost && h.Type != wire.TypeHello && h.Type != wire.TypeHelloReply
+	if !lost && (q.state == StateDisconnected || q.state == StateLeft ||
+		(q.state == StateRefused && h.Type != wire.TypeHello)) {
 		q.st.Stale++
 		return nil
 	}
@@ -97,6 +99,10 @@ func (ep *Endpoint[I]) handle(now time.Duration, i int, p []byte, r Receiver[I])
 	}
 	if q.window.Check(h.Seq) != nil {
 		q.st.Replayed++
+		return nil
+	}
+	if lost {
+		ep.probeLost(now, i, h)
 		return nil
 	}
 	switch h.Type {
@@ -135,6 +141,21 @@ func (ep *Endpoint[I]) handle(now time.Duration, i int, p []byte, r Receiver[I])
 		q.st.Malformed++
 	}
 	return nil
+}
+
+// probeLost handles an authenticated, fresh packet from peer i after the
+// endpoint lost it: the first one raises EventSplit, since both sides
+// then played on without each other; none reaches the engine. A lost
+// peer is sent a KeepAlive now and then (see Tick) so that the other side
+// of a split hears this one too.
+func (ep *Endpoint[I]) probeLost(now time.Duration, i int, h wire.Header) {
+	q := &ep.peers[i]
+	q.window.Accept(h.Seq)
+	q.st.Stale++
+	if !q.split {
+		q.split = true
+		ep.event(Event{Kind: EventSplit, Peer: core.PeerID(i), At: now})
+	}
 }
 
 // heard marks peer i heard at now and resumes it if it was interrupted.

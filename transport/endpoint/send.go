@@ -119,7 +119,9 @@ func (ep *Endpoint[I]) send(now time.Duration, i int, p []byte) error {
 // KeepAlive to a
 // connected peer that was sent nothing for KeepAliveInterval, raises
 // EventInterrupted after InterruptTimeout and EventDisconnected after
-// DisconnectTimeout of silence, and EventDisconnected with
+// DisconnectTimeout of silence (after which it sends the lost peer a
+// KeepAlive every DisconnectTimeout/2, so that each side of a healed
+// split hears the other: EventSplit), and EventDisconnected with
 // ErrHandshakeTimeout when a handshake outlasts HandshakeTimeout, counted
 // from the first Tick. A timer of length d armed at t fires in the first
 // Tick with now >= t+d. Tick returns the first error of the Conn's Send
@@ -151,10 +153,14 @@ func (ep *Endpoint[I]) Tick(now time.Duration) error {
 			if !q.helloAcked && (!q.helloSent || now-q.lastHello >= ep.cfg.HelloInterval) {
 				keep(ep.sendHello(now, i))
 			}
+		case StateDisconnected:
+			if q.lost && !q.split && now-q.lastSent >= ep.cfg.DisconnectTimeout/2 {
+				keep(ep.sendKeepAlive(now, i)) // a probe: see probeLost
+			}
 		case StateConnected, StateInterrupted:
 			silence := now - q.lastHeard
 			if silence >= ep.cfg.DisconnectTimeout {
-				q.state = StateDisconnected
+				q.state, q.lost = StateDisconnected, true
 				ep.event(Event{Kind: EventDisconnected, Peer: core.PeerID(i), At: now})
 				continue
 			}

@@ -197,8 +197,14 @@ func TestDisconnect(t *testing.T) {
 	before, _ := a.Peer(0)
 	m.run(m.net.Now()+time.Second, ms)
 	after, _ := a.Peer(0)
-	if after.State != StateDisconnected || after.PacketsSent != before.PacketsSent || len(m.nodes[0].events) != 0 {
-		t.Errorf("state %v, %d packets sent, events %v after Disconnect", after.State, after.PacketsSent-before.PacketsSent, m.nodes[0].events)
+	// The peer, still alive, goes on sending: that is a split, reported
+	// once; probes wait for DisconnectTimeout/2 of our silence.
+	if len(m.nodes[0].events) == 0 {
+		t.Fatal("no event after Disconnect of a peer that goes on sending")
+	}
+	want := []Event{{Kind: EventSplit, Peer: 0, At: m.nodes[0].events[0].At}}
+	if after.State != StateDisconnected || after.PacketsSent != before.PacketsSent || !slices.Equal(m.nodes[0].events, want) {
+		t.Errorf("state %v, %d packets sent, events %v after Disconnect; want disconnected, 0, one split", after.State, after.PacketsSent-before.PacketsSent, m.nodes[0].events)
 	}
 	if after.Stale == before.Stale {
 		t.Errorf("the peer's keep-alives were not dropped as stale")
