@@ -72,6 +72,11 @@ type Session[S any, I comparable] interface {
 	// returns core.ErrFrameNotLogged outside LogRange; see the front ends'
 	// ReadLog.
 	ReadLog(f core.Frame, dst []core.Input[I]) ([]core.Input[I], error)
+	// EndAt ends the match at frame f, its first frame not played, once
+	// every peer holds what it needs to confirm every frame before f (see
+	// the front ends' EndAt); Ended reports that it did.
+	EndAt(f core.Frame) error
+	Ended() bool
 	// Close leaves the match and closes the Conn.
 	Close() error
 }

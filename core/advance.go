@@ -115,6 +115,31 @@ func (e *Engine[S, I]) WaitingFor() uint64 {
 	return m
 }
 
+// SetEnd makes f the end of the match: Advance simulates no frame from f
+// on, but goes on confirming, checking and building messages, so that
+// every peer gets the inputs of frames before f. It returns ErrOutOfRange
+// when f is before the current frame (already simulated, perhaps with
+// predictions), or before 0.
+func (e *Engine[S, I]) SetEnd(f Frame) error {
+	if f < e.frame || f < 0 {
+		return ErrOutOfRange
+	}
+	e.end = f
+	return nil
+}
+
+// Delivered returns how many frames of every local player's inputs each
+// peer not declared disconnected has acknowledged: the fewest over local
+// players and peers (the local players' scheduled inputs when no such
+// peer remains).
+func (e *Engine[S, I]) Delivered() Frame {
+	d := never
+	for l := e.localMask; l != 0; l &= l - 1 {
+		d = min(d, e.minAck(bits.TrailingZeros32(l)))
+	}
+	return d
+}
+
 // event queues ev for the next Ready.
 func (e *Engine[S, I]) event(ev Event) { e.events = append(e.events, ev) }
 
@@ -122,12 +147,16 @@ type blockReason uint8
 
 const (
 	blockNone   blockReason = iota
+	blockEnd                // the frame is at or past SetEnd's
 	blockLocal              // a local input for the frame is missing
 	blockRemote             // W exhausted: remote inputs are missing
 )
 
 // blocked says whether the current frame may be simulated now.
 func (e *Engine[S, I]) blocked() blockReason {
+	if e.frame >= e.end {
+		return blockEnd
+	}
 	for l := e.localMask; l != 0; l &= l - 1 {
 		if e.next[bits.TrailingZeros32(l)] <= e.frame {
 			return blockLocal

@@ -27,6 +27,7 @@ type Engine[S any, I comparable] struct {
 	window    int                // prediction window W
 
 	frame   Frame // next frame to simulate; cur is the state before it
+	end     Frame // the first frame never to simulate (SetEnd); never by default
 	cur     S
 	scratch *S           // sync-test re-simulations; nil unless SyncTest > 0
 	ring    *snapRing[S] // start-of-frame states; nil when MaxPrediction is 0
@@ -104,7 +105,7 @@ func NewEngine[S any, I comparable](cfg Config, game Game[S, I], initial *S) (*E
 		return nil, err
 	}
 	c := cfg.withDefaults()
-	e := &Engine[S, I]{cfg: c, game: game, players: c.Players, cur: *initial, window: c.Prediction}
+	e := &Engine[S, I]{cfg: c, game: game, players: c.Players, cur: *initial, window: c.Prediction, end: never}
 	for _, p := range c.Local {
 		e.local[p] = true
 		e.localMask |= 1 << p

@@ -51,6 +51,9 @@ type Session[S any, I comparable] struct {
 
 	started  bool
 	closed   bool
+	ending   bool                      // EndAt (or a peer's end) set endAt
+	ended    bool                      // the match ended at endAt
+	endAt    core.Frame                // the first turn not played, if ending
 	refused  error                     // set once the match cannot start (refused, or a handshake timeout); Update returns it
 	logBuf   []core.Input[envelope[I]] // ReadLog's scratch: two turns of envelopes
 	now      time.Duration

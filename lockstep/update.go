@@ -8,6 +8,7 @@ import (
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/core/delay"
 	"github.com/rollstep/rollstep/transport/endpoint"
+	"github.com/rollstep/rollstep/transport/wire"
 )
 
 // Update does one round of the session's work at now (a monotonic time
@@ -29,11 +30,14 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 	if s.closed {
 		return ErrClosed
 	}
-	s.now = now
 	s.events = s.events[:0]
 	s.stalls = s.stalls[:0]
 	s.effects = s.effects[:0]
 	s.cancelled = s.cancelled[:0]
+	if s.ended {
+		return nil
+	}
+	s.now = now
 	err := s.ep.Tick(now)
 	if _, perr := s.ep.Poll(now, s.eng); err == nil {
 		err = perr
@@ -42,6 +46,9 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 		s.events = append(s.events, ev)
 		switch ev.Kind {
 		case endpoint.EventDisconnected, endpoint.EventLeft:
+			if ev.Kind == endpoint.EventLeft && ev.Reason == wire.LeaveEnded {
+				s.adoptEnd(ev.Frame)
+			}
 			if !s.started && !s.cfg.SoloStart && errors.Is(ev.Err, endpoint.ErrHandshakeTimeout) && s.refused == nil {
 				s.refused = ev.Err // the match never starts without this peer
 			}
@@ -77,6 +84,9 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 		if !ok {
 			break
 		}
+	}
+	if ferr := s.finish(now); err == nil {
+		err = ferr
 	}
 	return err
 }

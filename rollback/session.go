@@ -35,7 +35,9 @@ type Session[S any, I comparable] struct {
 	npeers int
 
 	started, closed bool
-	refused         error // set once the match cannot start: ErrRefused wrapping why, or a handshake timeout
+	ending, ended   bool       // EndAt (or a peer's end) set endAt; the match ended there
+	endAt           core.Frame // the first frame not played, if ending
+	refused         error      // set once the match cannot start: ErrRefused wrapping why, or a handshake timeout
 	now             time.Duration
 
 	local  [core.MaxPlayers]bool

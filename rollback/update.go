@@ -7,6 +7,7 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/transport/endpoint"
+	"github.com/rollstep/rollstep/transport/wire"
 )
 
 // Update does one round of the game loop at now (a monotonic time the
@@ -35,6 +36,9 @@ import (
 func (s *Session[S, I]) Update(now time.Duration) error {
 	if s.closed {
 		return ErrClosed
+	}
+	if s.ended {
+		return nil
 	}
 	s.now = max(s.now, now)
 	s.play, s.cancel = s.play[:0], s.cancel[:0]
@@ -115,7 +119,7 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 		s.view, s.prev = s.prev, s.view
 		*s.view = *s.eng.State()
 	}
-	return nil
+	return s.finish(now)
 }
 
 // ready reports whether the match can start: no player peer is still
@@ -217,6 +221,9 @@ func (s *Session[S, I]) endpointEvents() {
 			}
 			s.event(SplitEvent{Peer: e.Peer, Frame: at})
 		case endpoint.EventDisconnected, endpoint.EventLeft:
+			if e.Kind == endpoint.EventLeft && e.Reason == wire.LeaveEnded {
+				s.adoptEnd(e.Frame)
+			}
 			if !s.started && !s.cfg.SoloStart && errors.Is(e.Err, endpoint.ErrHandshakeTimeout) && s.refused == nil {
 				s.refused = e.Err // the match never starts without this peer
 			}

@@ -147,6 +147,10 @@ const (
 	LeaveDesync
 	// LeaveRefused: the sender refuses the session (handshake failure).
 	LeaveRefused
+	// LeaveEnded: the match ended at Frame (its first frame not played)
+	// and the sender holds every input before it, as every peer holds the
+	// sender's.
+	LeaveEnded
 	numLeaveReasons
 )
 

@@ -1,0 +1,73 @@
+package rollback
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/transport/wire"
+)
+
+// ErrEndPassed is matched by the error EndAt returns for a frame the
+// session has already simulated.
+var ErrEndPassed = errors.New("rollback: end of match already simulated")
+
+// MatchEndedEvent reports that the match ended at Frame, its first frame
+// not played: every frame before it is confirmed here, every peer still
+// in the match holds this session's inputs for them, and the session has
+// told the peers (a Leave with wire.LeaveEnded). From now on Update does
+// nothing; State is the state of the last frame.
+type MatchEndedEvent struct {
+	Frame core.Frame
+}
+
+// EndAt ends the match at frame f, its first frame not played: the
+// session simulates no frame from f on, and once every frame before f is
+// confirmed and every peer holds this session's inputs for them, it leaves
+// (MatchEndedEvent), so that the first peer to stop strands nobody. Every
+// peer's game calls it with the same f, decided from the simulation (a
+// round timer, a score); a peer whose game has not called it adopts the
+// f of the first peer that ends, if it has not simulated frame f yet
+// (otherwise it plays on without that peer). It returns an error matching
+// ErrEndPassed when the session already simulated frame f (call it at
+// least W frames ahead, or from confirmed state with an f past Frame()),
+// and ErrClosed after Close.
+func (s *Session[S, I]) EndAt(f core.Frame) error {
+	if s.closed {
+		return ErrClosed
+	}
+	if err := s.eng.SetEnd(f); err != nil {
+		return fmt.Errorf("%w: frame %d, the session is at frame %d", ErrEndPassed, f, s.eng.Frame())
+	}
+	s.endAt, s.ending = f, true
+	return nil
+}
+
+// Ended reports whether the match ended (MatchEndedEvent).
+func (s *Session[S, I]) Ended() bool { return s.ended }
+
+// adoptEnd takes a peer's end of match at f when the game has not set one.
+func (s *Session[S, I]) adoptEnd(f core.Frame) {
+	if !s.ending && s.eng.SetEnd(f) == nil {
+		s.endAt, s.ending = f, true
+	}
+}
+
+// finish ends the match once the end set by EndAt is reached everywhere:
+// every frame before it confirmed here, and this session's inputs for
+// them held by every peer still in the match.
+func (s *Session[S, I]) finish(now time.Duration) error {
+	if !s.ending || s.ended {
+		return nil
+	}
+	if c, ok := s.eng.ConfirmedFrame(); s.endAt > 0 && (!ok || c < s.endAt-1) {
+		return nil
+	}
+	if s.eng.Frame() < s.endAt || s.eng.Delivered() < s.endAt {
+		return nil
+	}
+	s.ended = true
+	s.event(MatchEndedEvent{Frame: s.endAt})
+	return s.ep.Leave(now, wire.LeaveEnded, s.endAt)
+}
