@@ -12,8 +12,8 @@ import (
 )
 
 // Update does one round of the session's work at now (a monotonic time
-// chosen by the host; the session reads no clock): it runs the
-// connection's timers, receives every datagram that arrived, drops peers
+// chosen by the host; the session reads no clock): it receives every
+// datagram that arrived, runs the connection's timers, drops peers
 // that were silent for the disconnect timeout, and runs every turn that is
 // due (at most Config.MaxStepsPerUpdate) and whose inputs are all held,
 // sending this peer's inputs after each. A due turn whose inputs are
@@ -38,9 +38,11 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 		return nil
 	}
 	s.now = now
-	err := s.ep.Tick(now)
-	if _, perr := s.ep.Poll(now, s.eng); err == nil {
-		err = perr
+	// Read first, then run the timers: a datagram that arrived before now
+	// is heard before a timeout can fire.
+	_, err := s.ep.Poll(now, s.eng)
+	if terr := s.ep.Tick(now); err == nil {
+		err = terr
 	}
 	for _, ev := range s.ep.Events() {
 		s.events = append(s.events, ev)
