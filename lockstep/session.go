@@ -48,6 +48,7 @@ type Session[S any, I comparable] struct {
 
 	locals []local[I]
 	prev   S // the game state before the latest turn, for interpolation
+	view   S // the game state after it: State, a copy the game cannot write into the engine
 
 	started  bool
 	closed   bool
@@ -149,7 +150,7 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 	}
 	s := &Session[S, I]{
 		cfg: c, eng: eng, ep: ep, game: g, pacer: pc, ctl: delay.New(pol, c.InputDelay), lowerTo: -1,
-		prev: initial, peerStall: make([]time.Duration, len(c.Peers)),
+		prev: initial, view: initial, peerStall: make([]time.Duration, len(c.Peers)),
 		events:  make([]Event, 0, 16),
 		stalls:  make([]StallEvent, 0, c.MaxStepsPerUpdate),
 		effects: make([]core.FrameEffect, 0, 16), cancelled: make([]core.FrameEffect, 0, 16),
@@ -233,10 +234,10 @@ func (s *Session[S, I]) command(p core.PlayerHandle, kind uint8, arg uint16) err
 	return nil
 }
 
-// State returns the game state after turn Frame()-1. It is owned by the
-// session: read it to render, never write it or keep it past the next
-// Update.
-func (s *Session[S, I]) State() *S { return &s.eng.State().User }
+// State returns the game state after turn Frame()-1. It is a copy owned
+// by the session, refreshed by Update: rendering may read it, and a write
+// can never reach the simulation.
+func (s *Session[S, I]) State() *S { return &s.view }
 
 // Previous returns the game state before the latest turn, for rendering
 // interpolation: draw Lerp(Previous(), State(), Fraction()). It is owned

@@ -133,6 +133,9 @@ func (s *Session[S, I]) turn(now time.Duration) (bool, error) {
 		cpu = s.cfg.StepClock() - t0
 	}
 	s.collect(r)
+	if r.Stepped || r.RolledBack {
+		s.view = s.eng.State().User
+	}
 	if !r.Stepped {
 		if ready { // the engine refused the local input (no acks): retry
 			s.pacer.Block()
