@@ -26,6 +26,48 @@
 // of it, so no rollback undoes it), standing for a bug; the report then
 // shows the desync where the peers detect it and the fields that differ.
 //
+// # Life cycle
+//
+// Four repeatable flags script a match's life cycle, so that leaving,
+// crashing, outages and late joins can be costed and checked. Frames are
+// turns in lockstep; peers are 0-based; every run (mode) plays the script
+// from virtual time zero.
+//
+//	-leave PEER:FRAME      the peer leaves cleanly when it reaches FRAME: its host
+//	                       closes the session (Session.Close sends a Leave) and stops
+//	-kill PEER:FRAME       the peer vanishes without a word when it reaches FRAME: its
+//	                       host stops calling Update and never closes the session
+//	-blackout START/DUR    every link drops every datagram sent from START for DUR of
+//	                       virtual time, then heals (e.g. 2s/3s); datagrams already in
+//	                       flight still arrive
+//	-late PEER:DELAY       the peer's session exists from the start (its endpoint
+//	                       receives) but is first updated at DELAY (e.g. 1:4s)
+//
+// An exit happens at the first millisecond tick at which the peer's
+// frame is FRAME or more (a session catching up runs several frames in one
+// Update), and the report gives the frame it was at. A peer has at most
+// one -leave or -kill and one -late. A FRAME past the
+// end of a mode's match does nothing in that mode (-mode both plays
+// -turns in lockstep and -frames in rollback); one past the end of every
+// mode played is refused.
+//
+// When the run had a life-cycle event (one of these flags, or a peer
+// interrupted, lost, left, split, refused, or failing Update), the text
+// report adds a "life cycle:" section: per peer, every event it saw about
+// the others with the virtual time and its frame then (connected,
+// interrupted for how long, resumed, lost, left, dropped from the agreed
+// frame, SPLIT with the frame it played apart from), and how its match
+// ended (finished: every frame confirmed; LEFT; KILLED; or ERROR with
+// the text of the Update error, such as the *endpoint.HandshakeTimeoutError
+// of a peer whose -late exceeds the 10 s handshake timeout; a host whose
+// Update fails gives up and closes its session). The final-checksum line
+// then compares only the peers that finished, grouped by checksum: "all
+// equal" when they form one group (naming the peers not compared: left,
+// killed, failed), "DIFFERENT, N groups" otherwise, as after a split.
+// Without a life-cycle event the report is exactly as it was before these
+// flags. The exit code stays 0 when a peer fails: the run was played and
+// reported.
+//
 // # JSON
 //
 // With -json, sim prints one JSON object per mode played (two lines for
@@ -36,7 +78,11 @@
 //	  "mode": "lockstep",           // lockstep, rollback or auto
 //	  "seconds": 31.1,              // virtual time the match took
 //	  "final_frame": 300,           // frames (turns) played
-//	  "final_checksums_equal": true,// every peer's state after the last frame has one checksum
+//	  "final_checksums_equal": true,// every peer that finished has one checksum after the last frame
+//	                                // (without a life-cycle event every peer finishes)
+//	  "checksum_groups": [{         // life-cycle runs only: the peers that finished, by checksum
+//	    "checksum": "00f56b762bab1b7f", "peers": [0, 2]
+//	  }],
 //	  "peers": [{
 //	    "peer": 0,                  // 0-based
 //	    "stall_seconds": 0.22,      // time spent waiting for remote inputs
@@ -48,7 +94,23 @@
 //	    "datagrams": 318,           // datagrams sent
 //	    "final_checksum": "00f56b762bab1b7f",
 //	    "delay": [{"ms": 0, "value": 2}, ...],      // input delay D: start and every change
-//	    "prediction": [{"ms": 0, "value": 0}, ...]  // prediction window W, likewise
+//	    "prediction": [{"ms": 0, "value": 0}, ...], // prediction window W, likewise
+//	    "events": [{                // life-cycle runs only, in order; absent when none
+//	      "ms": 4539,               // virtual time of the Update that reported it
+//	      "frame": 79,              // this peer's frame (turn) then
+//	      "event": "dropped",       // connected, refused, interrupted, resumed, lost, left, split, dropped
+//	      "remote": 1,              // the peer it is about
+//	      "since": 70,              // dropped: first frame of the remote's disconnected inputs;
+//	                                // split: the frame this peer played on without the remote from
+//	      "error": "..."            // refused, or lost by handshake timeout: why
+//	    }],
+//	    "end": {                    // life-cycle runs only: how its match ended
+//	      "how": "finished",        // finished, left, killed or error
+//	      "ms": 23222, "frame": 1200,
+//	      "error": "...",           // error: the text of the Update error
+//	      "remote": 1               // error: the peer it is about, if it names one
+//	    },
+//	    "first_update_ms": 4000     // -late: when the session was first updated
 //	  }],
 //	  "desyncs": [{
 //	    "peer": 0,                  // the peer that detected it

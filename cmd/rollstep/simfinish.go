@@ -10,20 +10,25 @@ import (
 
 // finish closes the sessions of a played match and builds its report: end
 // is the virtual time the match took, target the frames (turns) played.
+// A peer that left or failed is already closed, and a killed one is never
+// closed.
 func finish(o *simOptions, m simMode, netw *sim.Network, peers []*simPeer, end time.Duration, target int32) *simRun {
 	r := &simRun{report: simReport{
-		Mode:                string(m),
-		Seconds:             end.Seconds(),
-		FinalFrame:          target,
-		FinalChecksumsEqual: true,
-		Desyncs:             []desync{},
+		Mode:       string(m),
+		Seconds:    end.Seconds(),
+		FinalFrame: target,
+		Desyncs:    []desync{},
+		eventful:   o.script.any(),
 	}}
 	for _, p := range peers {
 		st := p.sess.Stats()
 		rep := p.report
 		rep.StallSeconds = round3(stallTotal(p.sess).Seconds())
-		if target > 1 && p.end > p.start {
+		switch n := len(p.trace.steps); {
+		case target > 1 && p.end > p.start:
 			rep.TurnMsMean = round3(float64((p.end-p.start)/time.Microsecond) / 1000 / float64(target-1))
+		case n > 1: // it stopped before the end: the mean of what it played
+			rep.TurnMsMean = round3(float64((p.trace.steps[n-1]-p.trace.steps[0])/time.Microsecond) / 1000 / float64(n-1))
 		}
 		rep.Frames = int32(st.Engine.Frame)
 		rep.Rollbacks = int64(st.Engine.Rollbacks)
@@ -37,15 +42,58 @@ func finish(o *simOptions, m simMode, netw *sim.Network, peers []*simPeer, end t
 		if p.finalSum.ok {
 			rep.FinalChecksum = fmt.Sprintf("%016x", p.finalSum.sum)
 		}
-		if !p.finalSum.ok || p.finalSum.sum != peers[0].finalSum.sum {
-			r.report.FinalChecksumsEqual = false
+		rep.Events, rep.End = p.life, p.ended
+		rep.FirstUpdateMs = p.plan.startAt.Milliseconds()
+		for _, e := range p.life {
+			if e.Event != lifeConnected {
+				r.report.eventful = true
+			}
+		}
+		if p.ended == nil || p.ended.How != endFinished {
+			r.report.eventful = true
 		}
 		r.report.Peers = append(r.report.Peers, rep)
 		r.report.Desyncs = append(r.report.Desyncs, p.desyncs...)
 		r.trace = append(r.trace, p.trace)
-		_ = p.sess.Close()
+		if !p.gone {
+			_ = p.sess.Close()
+		}
+	}
+	r.report.ChecksumGroups = groupChecksums(r.report.Peers)
+	// All equal: one checksum among the peers that finished, and at least
+	// one finished. When every peer finished, as without a life-cycle
+	// event, that is every peer having the same checksum.
+	r.report.FinalChecksumsEqual = len(r.report.ChecksumGroups) == 1 && r.report.ChecksumGroups[0].Checksum != "missing"
+	if !r.report.eventful {
+		// The report of a match without a life-cycle event keeps the form
+		// it had before there was a life-cycle script.
+		r.report.ChecksumGroups = nil
+		for k := range r.report.Peers {
+			r.report.Peers[k].Events, r.report.Peers[k].End = nil, nil
+		}
 	}
 	return r
+}
+
+// groupChecksums groups the peers that finished by final checksum, in
+// order of their first peer. A peer that left, was killed or failed is not
+// compared.
+func groupChecksums(peers []peerReport) []checksumGroup {
+	var groups []checksumGroup
+	for _, p := range peers {
+		if p.End == nil || p.End.How != endFinished {
+			continue
+		}
+		k := 0
+		for k < len(groups) && groups[k].Checksum != p.FinalChecksum {
+			k++
+		}
+		if k == len(groups) {
+			groups = append(groups, checksumGroup{Checksum: p.FinalChecksum})
+		}
+		groups[k].Peers = append(groups[k].Peers, p.Peer)
+	}
+	return groups
 }
 
 // round3 rounds x to three decimals, so reports read well and stay stable.

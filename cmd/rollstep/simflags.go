@@ -51,6 +51,7 @@ type simOptions struct {
 	checkEvery   int
 	json         bool
 	chart        string
+	script       lifeScript // -leave, -kill, -blackout and -late
 }
 
 // Defaults of rollstep sim: a bad link, to show what each mode costs.
@@ -74,8 +75,11 @@ bots) between simulated peers on a virtual-time network, and reports per
 peer: stall seconds, mean turn or frame period, rollbacks, re-simulated
 frames, upload bytes per second (28 bytes of IP+UDP header counted per
 datagram), input delay D and prediction window W over time, desyncs, and
-whether all final checksums are equal. The same flags and seed always give
-the same output.
+whether all final checksums are equal. -leave, -kill, -blackout and -late
+script the match's life cycle; the report then lists every peer's
+life-cycle events and how its match ended, and groups the final checksums
+of the peers that finished. The same flags and seed always give the same
+output.
 
 flags:
 `)
@@ -98,6 +102,11 @@ flags:
 	fs.IntVar(&o.checkEvery, "check-every", 1, "compare state checksums every `N` frames")
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON (schema in the package documentation)")
 	fs.StringVar(&o.chart, "chart", "", "write an SVG timeline of every peer's turns, stalls, rollbacks and D to `file`")
+	var leaves, kills, blackouts, lates stringList
+	fs.Var(&leaves, "leave", "`PEER:FRAME`: that peer leaves cleanly when it reaches that frame (turn): it closes its session, which sends a Leave (repeatable)")
+	fs.Var(&kills, "kill", "`PEER:FRAME`: that peer vanishes without a word when it reaches that frame (turn): its host stops updating it and never closes it (repeatable)")
+	fs.Var(&blackouts, "blackout", "`START/DURATION`: every link drops every datagram from START for DURATION of virtual time, then heals, e.g. 2s/3s (repeatable)")
+	fs.Var(&lates, "late", "`PEER:DELAY`: that peer's session exists from the start but is first updated at virtual time DELAY, the others at 0, e.g. 1:4s (repeatable)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return o, err
@@ -132,7 +141,13 @@ flags:
 		}
 		o.hasNudge = true
 	}
-	return o, o.check()
+	if o.script, err = parseLifeScript(leaves, kills, blackouts, lates); err != nil {
+		return o, err
+	}
+	if err := o.check(); err != nil {
+		return o, err
+	}
+	return o, o.script.check(&o)
 }
 
 // check validates the ranges of the numeric options.

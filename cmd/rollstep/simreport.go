@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 )
@@ -18,6 +19,15 @@ type simReport struct {
 	Desyncs             []desync     `json:"desyncs"`
 	FinalChecksumsEqual bool         `json:"final_checksums_equal"`
 	FinalFrame          int32        `json:"final_frame"` // the frame every peer reached and compared
+	// ChecksumGroups groups the peers that finished by final checksum,
+	// in order of their first peer: one group when they agree, two or
+	// more after a split or a desync. Like the peers' Events and End it
+	// is present only when the run had a life-cycle event (see
+	// eventful).
+	ChecksumGroups []checksumGroup `json:"checksum_groups,omitempty"`
+	// eventful reports that the match did more than connect every peer
+	// and play to the end: the text report then lists the life cycle.
+	eventful bool
 }
 
 // peerReport is one peer's line of a simReport.
@@ -31,8 +41,11 @@ type peerReport struct {
 	UploadBytesPerSec float64     `json:"upload_bytes_per_sec"` // IP+UDP headers included
 	Datagrams         int64       `json:"datagrams"`
 	FinalChecksum     string      `json:"final_checksum"`
-	Delay             []timePoint `json:"delay"`      // D over time: where it started and every change
-	Prediction        []timePoint `json:"prediction"` // W over time, likewise
+	Delay             []timePoint `json:"delay"`                     // D over time: where it started and every change
+	Prediction        []timePoint `json:"prediction"`                // W over time, likewise
+	Events            []lifeEvent `json:"events,omitempty"`          // life-cycle events, in order (eventful runs only)
+	End               *peerEnd    `json:"end,omitempty"`             // how its match ended (eventful runs only)
+	FirstUpdateMs     int64       `json:"first_update_ms,omitempty"` // -late: when its session was first updated
 }
 
 // timePoint is a value from a virtual time on: D or W.
@@ -74,6 +87,9 @@ func (r *simReport) writeText(w io.Writer) {
 			p.Rollbacks, p.ResimulatedFrames, p.UploadBytesPerSec, series(p.Delay), series(p.Prediction))
 	}
 	tw.Flush()
+	if r.eventful {
+		r.writeLife(w, unit)
+	}
 	for _, d := range r.Desyncs {
 		where := fmt.Sprintf("at frame %d", d.FrameDetected)
 		if d.FrameEarliest != d.FrameDetected {
@@ -85,12 +101,141 @@ func (r *simReport) writeText(w io.Writer) {
 		}
 		fmt.Fprintf(w, "DESYNC: peer %d disagrees with peer %d %s: %s\n", d.Peer, d.Remote, where, fields)
 	}
-	if r.FinalChecksumsEqual {
+	switch {
+	case r.eventful:
+		r.writeGroups(w)
+	case r.FinalChecksumsEqual:
 		fmt.Fprintf(w, "final checksums: all equal (%s)\n", r.Peers[0].FinalChecksum)
-	} else {
+	default:
 		fmt.Fprintln(w, "final checksums: DIFFERENT")
 	}
 }
+
+// writeLife writes every peer's life-cycle events and how its match
+// ended, one line each, peer by peer.
+func (r *simReport) writeLife(w io.Writer, unit string) {
+	fmt.Fprintln(w, "life cycle:")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, p := range r.Peers {
+		if p.FirstUpdateMs > 0 {
+			fmt.Fprintf(tw, "  peer %d\t%s\t%s 0\tfirst updated (-late)\n", p.Peer, seconds(p.FirstUpdateMs), unit)
+		}
+		events := p.Events
+		if p.End != nil && p.End.Error != "" {
+			// The error that ended the match is written once, on its line.
+			events = slices.Clone(events)
+			for k := range events {
+				if events[k].Error == p.End.Error {
+					events[k].Error = "see the ERROR below"
+				}
+			}
+		}
+		lines := lifeLines(events, unit)
+		for k, l := range lines {
+			if k == maxLifeLines && len(lines) > maxLifeLines+1 {
+				fmt.Fprintf(tw, "  peer %d\t…\t\t%d more (-json lists every event)\n", p.Peer, len(lines)-maxLifeLines)
+				break
+			}
+			fmt.Fprintf(tw, "  peer %d\t%s\n", p.Peer, l)
+		}
+		if p.End != nil {
+			fmt.Fprintf(tw, "  peer %d\t%s\t%s %d\t%s\n", p.Peer, seconds(p.End.Ms), unit, p.End.Frame, p.End.describe(r.FinalFrame, unit))
+		}
+	}
+	tw.Flush()
+}
+
+// maxLifeLines bounds the text report's life-cycle lines per peer: a
+// spiky link interrupts a peer every spike.
+const maxLifeLines = 12
+
+// lifeLines renders events as the cells of the text report's lines
+// (time, frame, what): an interruption and the resumption that ends it
+// share a line.
+func lifeLines(events []lifeEvent, unit string) []string {
+	var lines []string
+	resumed := make([]bool, len(events))
+	for k, e := range events {
+		if resumed[k] {
+			continue
+		}
+		what := e.describe(unit)
+		if e.Event == lifeInterrupted {
+			for j := k + 1; j < len(events); j++ {
+				if r := events[j]; r.Remote == e.Remote && r.Event != lifeConnected {
+					if r.Event == lifeResumed {
+						resumed[j] = true
+						what = fmt.Sprintf("peer %d interrupted for %.3f s", e.Remote, float64(r.Ms-e.Ms)/1000)
+					}
+					break
+				}
+			}
+		}
+		lines = append(lines, fmt.Sprintf("%s\t%s %d\t%s", seconds(e.Ms), unit, e.Frame, what))
+	}
+	return lines
+}
+
+// writeGroups writes the final checksums of the peers that finished,
+// grouped by value, and names the peers that were not compared.
+func (r *simReport) writeGroups(w io.Writer) {
+	finished := 0
+	for _, g := range r.ChecksumGroups {
+		finished += len(g.Peers)
+	}
+	var out []string
+	for _, p := range r.Peers {
+		if p.End != nil && p.End.How != endFinished {
+			out = append(out, fmt.Sprintf("%d (%s)", p.Peer, p.End.How))
+		}
+	}
+	rest := ""
+	if len(out) > 0 {
+		rest = "; not compared: peer " + strings.Join(out, ", ")
+	}
+	switch {
+	case finished == 0:
+		fmt.Fprintf(w, "final checksums: none to compare, no peer finished%s\n", rest)
+	case finished == 1:
+		fmt.Fprintf(w, "final checksums: only %s finished (%s)%s\n",
+			peerList(r.ChecksumGroups[0].Peers), r.ChecksumGroups[0].Checksum, rest)
+	case len(r.ChecksumGroups) == 1 && len(out) == 0:
+		fmt.Fprintf(w, "final checksums: all equal (%s)\n", r.ChecksumGroups[0].Checksum)
+	case len(r.ChecksumGroups) == 1:
+		fmt.Fprintf(w, "final checksums: all equal (%s) among the %s that finished (%s)%s\n",
+			r.ChecksumGroups[0].Checksum, plural(finished, "peer"), peerList(r.ChecksumGroups[0].Peers), rest)
+	default:
+		var gs []string
+		for _, g := range r.ChecksumGroups {
+			gs = append(gs, fmt.Sprintf("%s %s", g.Checksum, peerList(g.Peers)))
+		}
+		fmt.Fprintf(w, "final checksums: DIFFERENT, %d groups among the %s that finished: %s%s\n",
+			len(r.ChecksumGroups), plural(finished, "peer"), strings.Join(gs, " | "), rest)
+	}
+}
+
+// peerList renders peer indexes: "peer 1", "peers 0, 2".
+func peerList(peers []int) string {
+	s := make([]string, len(peers))
+	for i, p := range peers {
+		s[i] = fmt.Sprint(p)
+	}
+	if len(peers) == 1 {
+		return "peer " + s[0]
+	}
+	return "peers " + strings.Join(s, ", ")
+}
+
+// plural renders "1 peer", "2 peers".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// seconds renders a virtual time in milliseconds as seconds.
+func seconds(ms int64) string { return fmt.Sprintf("%.3f s", float64(ms)/1000) }
 
 // series renders a value over time compactly: "2" when it never changed,
 // "2→3@4.1s→2@9.0s" otherwise.

@@ -100,6 +100,10 @@ type simPeer struct {
 	desyncs  []desync
 	rolls    uint64        // rollbacks seen so far
 	stall    time.Duration // stall time seen so far
+	plan     plan          // what the life-cycle script does to it
+	life     []lifeEvent   // its life-cycle events, in order
+	ended    *peerEnd      // how its match ended; nil while it plays
+	gone     bool          // no longer hosted: it left, was killed or failed
 }
 
 // simulate plays one match of o in mode m.
@@ -126,18 +130,20 @@ func simulate(o *simOptions, m simMode) (*simRun, error) {
 			return nil, fmt.Errorf("peer %d: %w", i, err)
 		}
 		p.report.Peer = i
+		p.plan = o.script.planFor(i, target)
 		peers[i] = p
 	}
-	limit := time.Duration(target)*period*20 + time.Minute
+	limit := time.Duration(target)*period*20 + time.Minute + o.script.lastLate()
+	light := lights{script: &o.script}
 	var now time.Duration
 	for ; now <= limit; now += hostTick {
 		netw.RunUntil(now)
+		light.apply(netw, eps, now)
 		done := true
 		for i, p := range peers {
-			if err := p.host(i, now, target); err != nil {
-				return nil, fmt.Errorf("peer %d at %v: %w", i, now, err)
+			if !p.step(i, now, target) {
+				done = false
 			}
-			done = done && p.sess.Stats().Engine.ConfirmedEnd >= core.Frame(target)
 		}
 		if done {
 			break
@@ -147,6 +153,43 @@ func simulate(o *simOptions, m simMode) (*simRun, error) {
 		return nil, fmt.Errorf("the match did not reach frame %d in %v of virtual time", target, limit)
 	}
 	return finish(o, m, netw, peers, now, target), nil
+}
+
+// step plays peer i's part of the script at now and runs its game loop
+// once if it is still hosted. It reports whether the peer is done: it
+// confirmed every frame, or it is gone.
+func (p *simPeer) step(i int, now time.Duration, target int32) bool {
+	switch {
+	case p.gone:
+		return true
+	case now < p.plan.startAt:
+		return false // -late: not updated yet
+	case p.ended == nil && p.plan.exitAt >= 0 && p.sess.Frame() >= core.Frame(p.plan.exitAt):
+		p.gone = true
+		p.ended = &peerEnd{How: endKilled, Ms: now.Milliseconds(), Frame: int32(p.sess.Frame())}
+		if !p.plan.kill {
+			p.ended.How = endLeft
+			if err := p.sess.Close(); err != nil {
+				p.ended.Error = err.Error()
+			}
+		}
+		return true
+	}
+	if err := p.host(i, now, target); err != nil {
+		// The host gives up on the match, as a game would: it reports
+		// the error and closes the session.
+		p.gone = true
+		p.ended = failed(i, now, p.sess.Frame(), err)
+		_ = p.sess.Close()
+		return true
+	}
+	if p.sess.Stats().Engine.ConfirmedEnd < core.Frame(target) {
+		return false
+	}
+	if p.ended == nil {
+		p.ended = &peerEnd{How: endFinished, Ms: now.Milliseconds(), Frame: int32(p.sess.Frame())}
+	}
+	return true
 }
 
 // host runs peer i's game loop once at now: the bot's input for a new
@@ -161,6 +204,7 @@ func (p *simPeer) host(i int, now time.Duration, target int32) error {
 	}
 	before := p.sess.Frame()
 	if err := p.sess.Update(now); err != nil {
+		p.events(i, now) // what led to it, such as the lost peer
 		return err
 	}
 	after := p.sess.Frame()
@@ -185,10 +229,17 @@ func (p *simPeer) host(i int, now time.Duration, target int32) error {
 		p.trace.stalls = append(p.trace.stalls, span{now - (total - p.stall), now})
 		p.stall = total
 	}
-	for _, ev := range p.sess.Events() {
-		p.event(i, ev)
-	}
+	p.events(i, now)
 	return nil
+}
+
+// events folds the events of the latest Update into the report.
+func (p *simPeer) events(i int, now time.Duration) {
+	for _, ev := range p.sess.Events() {
+		if !p.lifeEvent(i, now, ev) {
+			p.event(i, ev)
+		}
+	}
 }
 
 // stallTotal returns the time the session has waited for remote inputs
