@@ -57,7 +57,9 @@ type EquivocationEvent struct {
 }
 
 // DisconnectEvent reports the agreed frame from which Player's inputs are
-// InputDisconnected. Every peer reports the same Frame.
+// InputDisconnected. Every peer that stays connected to the others reports
+// the same Frame; two sides of a split (each lost the other) each decide
+// alone and may differ.
 type DisconnectEvent struct {
 	Player PlayerHandle // the disconnected player
 	Frame  Frame        // the first frame with InputDisconnected

@@ -24,10 +24,12 @@ func TestNoSoloStart(t *testing.T) {
 		token    bool // node 1 uses another token
 		solo     bool
 		received bool // datagrams arrived from node 1's address
+		deaf     bool // node 0's sends all fail: node 1 never hears it
 	}{
 		{name: "nobody there"},
 		{name: "another token", token: true, received: true},
 		{name: "a late peer", late: true},
+		{name: "our packets do not reach it", deaf: true, received: true},
 		{name: "solo start allowed", solo: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -38,12 +40,19 @@ func TestNoSoloStart(t *testing.T) {
 					c.Transport.Token++
 				}
 			})
+			if tc.deaf {
+				c := testConfig(2, 0, 3)
+				c.Transport.HandshakeTimeout = 2 * time.Second
+				s, err := NewSession[pair, uint16](c, m.nodes[0].game, pair{}, &unreachableConn{Conn: m.nodes[0].conn, down: func() bool { return true }})
+				require.NoError(t, err)
+				m.nodes[0].s = s
+			}
 			var err error
 			for now := m.render; now <= 4*time.Second && err == nil; now += m.render {
 				m.net.RunUntil(now)
 				_ = m.nodes[0].s.AddLocalInput(0, 1)
 				err = m.nodes[0].s.Update(now)
-				if tc.token || (tc.late && now > 3*time.Second) {
+				if tc.token || tc.deaf || (tc.late && now > 3*time.Second) {
 					_ = m.nodes[1].s.AddLocalInput(1, 1)
 					_ = m.nodes[1].s.Update(now)
 				}
@@ -58,7 +67,8 @@ func TestNoSoloStart(t *testing.T) {
 			require.True(t, errors.Is(err, endpoint.ErrHandshakeTimeout))
 			require.False(t, m.nodes[0].s.Started(), "the match started alone")
 			require.Equal(t, tc.received, te.Received > 0, "datagrams received: %v", te)
-			require.False(t, te.Heard, "%v", te)
+			require.Equal(t, tc.deaf, te.Heard, "%v", te)
+			require.Equal(t, tc.deaf, te.SendErrors > 0, "%v", te)
 			if tc.token {
 				require.Equal(t, te.Received, te.Unauthenticated, "%v", te)
 			}

@@ -102,8 +102,7 @@ func (ep *Endpoint[I]) handle(now time.Duration, i int, p []byte, r Receiver[I])
 		return nil
 	}
 	if lost {
-		ep.probeLost(now, i, h)
-		return nil
+		return ep.probeLost(now, i, h)
 	}
 	switch h.Type {
 	case wire.TypeHello:
@@ -147,15 +146,20 @@ func (ep *Endpoint[I]) handle(now time.Duration, i int, p []byte, r Receiver[I])
 // endpoint lost it: the first one raises EventSplit, since both sides
 // then played on without each other; none reaches the engine. A lost
 // peer is sent a KeepAlive now and then (see Tick) so that the other side
-// of a split hears this one too.
-func (ep *Endpoint[I]) probeLost(now time.Duration, i int, h wire.Header) {
+// of a split hears this one too, and one at once when the split is
+// found.
+func (ep *Endpoint[I]) probeLost(now time.Duration, i int, h wire.Header) error {
 	q := &ep.peers[i]
 	q.window.Accept(h.Seq)
 	q.st.Stale++
-	if !q.split {
-		q.split = true
-		ep.event(Event{Kind: EventSplit, Peer: core.PeerID(i), At: now})
+	if q.split {
+		return nil
 	}
+	q.split = true
+	ep.event(Event{Kind: EventSplit, Peer: core.PeerID(i), At: now})
+	// The peer may have lost us later than we lost it, and so not be
+	// probing yet: answer at once, so that it learns of the split too.
+	return ep.sendKeepAlive(now, i)
 }
 
 // heard marks peer i heard at now and resumes it if it was interrupted.

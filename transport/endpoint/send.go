@@ -146,7 +146,7 @@ func (ep *Endpoint[I]) Tick(now time.Duration) error {
 			if now-ep.start >= ep.cfg.HandshakeTimeout {
 				q.state = StateDisconnected
 				err := &HandshakeTimeoutError{Peer: core.PeerID(i), After: now - ep.start, Received: q.st.PacketsReceived,
-					Unauthenticated: q.st.WrongToken + q.st.Malformed, Heard: q.st.Heard, SendErrors: q.st.SendErrors, SendError: q.sendErr}
+					Unauthenticated: q.st.WrongToken + q.st.Malformed, Heard: q.heard, SendErrors: q.st.SendErrors, SendError: q.sendErr}
 				ep.event(Event{Kind: EventDisconnected, Peer: core.PeerID(i), At: now, Err: err})
 				continue
 			}
@@ -154,7 +154,7 @@ func (ep *Endpoint[I]) Tick(now time.Duration) error {
 				keep(ep.sendHello(now, i))
 			}
 		case StateDisconnected:
-			if q.lost && !q.split && now-q.lastSent >= ep.cfg.DisconnectTimeout/2 {
+			if q.lost && now-q.lastSent >= ep.cfg.DisconnectTimeout/2 {
 				keep(ep.sendKeepAlive(now, i)) // a probe: see probeLost
 			}
 		case StateConnected, StateInterrupted:

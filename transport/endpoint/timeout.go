@@ -14,8 +14,8 @@ import (
 // there, a path that drops our packets, or a peer not started yet), only
 // datagrams that did not authenticate (a different session token or
 // match configuration digest looks exactly like that, as does an
-// attacker's noise), or valid Hellos without a completed exchange (our
-// packets do not reach it). It matches ErrHandshakeTimeout.
+// attacker's noise), or valid Hellos without a completed exchange (the
+// peer stopped, or our packets do not reach it). It matches ErrHandshakeTimeout.
 type HandshakeTimeoutError struct {
 	Peer  core.PeerID
 	After time.Duration // how long the handshake ran
@@ -38,7 +38,7 @@ func (e *HandshakeTimeoutError) Error() string {
 	}
 	switch {
 	case e.Heard:
-		return s + "its Hellos arrived but it never answered ours (does it receive from us?)"
+		return s + "its Hellos arrived but it never answered ours (it stopped, or our packets do not reach it)"
 	case e.Received == 0:
 		return s + "nothing arrived from its address (nobody there, a path that drops our packets, or a peer not started yet)"
 	default:
