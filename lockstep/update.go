@@ -303,8 +303,12 @@ func (s *Session[S, I]) slowestStep() time.Duration {
 func (s *Session[S, I]) control() {
 	rep := min((s.winStep+stepUnit-1)/stepUnit, 65535)
 	s.report = uint16(rep)
-	st := s.eng.Stats()
-	m := measurement(st, s.pacer.Period(), s.winTurns, s.winStall, s.winDeep)
+	m := delay.Measurement{FramePeriod: s.pacer.Period(), Frames: s.winTurns, Stall: s.winStall, DeepRollbacks: s.winDeep}
+	for i := range s.cfg.Peers {
+		if ps, ok := s.ep.Peer(core.PeerID(i)); ok && ps.State == endpoint.StateConnected && ps.RTTSamples > 0 {
+			m.AddPeer(ps.RTT, ps.Jitter)
+		}
+	}
 	s.winTurns, s.winStall, s.winDeep, s.winStep = 0, 0, 0, 0
 	if s.cfg.FixedDelay {
 		return
@@ -368,14 +372,3 @@ func (s *Session[S, I]) delayNow() int {
 	return d
 }
 
-// measurement builds the controller's view of one window: the round trip
-// to the slowest connected peer, the stalls and the deep rollbacks.
-func measurement(st core.Stats, period time.Duration, turns int, stall time.Duration, deep int) delay.Measurement {
-	m := delay.Measurement{FramePeriod: period, Frames: turns, Stall: stall, DeepRollbacks: deep}
-	for _, p := range st.Peers {
-		if p.Connected && p.RTTSamples > 0 && p.RTT+2*p.Jitter > m.RTT+2*m.Jitter {
-			m.RTT, m.Jitter = p.RTT, p.Jitter
-		}
-	}
-	return m
-}

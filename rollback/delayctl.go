@@ -32,8 +32,8 @@ func (s *Session[S, I]) adjustDelay() {
 	m := delay.Measurement{FramePeriod: s.period, Frames: s.win.frames, Stall: st.StallTime - s.win.stall}
 	for i := range s.npeers {
 		ps, ok := s.ep.Peer(core.PeerID(i))
-		if ok && ps.State == endpoint.StateConnected && ps.RTTSamples > 0 && ps.RTT >= m.RTT {
-			m.RTT, m.Jitter = ps.RTT, ps.Jitter
+		if ok && ps.State == endpoint.StateConnected && ps.RTTSamples > 0 {
+			m.AddPeer(ps.RTT, ps.Jitter)
 		}
 	}
 	deep := s.dc.DeepDepth()

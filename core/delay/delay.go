@@ -50,6 +50,16 @@ type Measurement struct {
 	DeepRollbacks int
 }
 
+// AddPeer folds in one peer's round trip: RTT and Jitter become this
+// peer's when it is the slowest so far, by RTT + 2·Jitter (a peer's
+// delay budget must cover its jitter too). Every front end measures the
+// same way: the endpoint's estimate of each connected peer with samples.
+func (m *Measurement) AddPeer(rtt, jitter time.Duration) {
+	if rtt+2*jitter > m.RTT+2*m.Jitter {
+		m.RTT, m.Jitter = rtt, jitter
+	}
+}
+
 // Policy configures a Controller. The zero value of each field means the
 // default given in its comment.
 type Policy struct {
