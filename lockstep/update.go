@@ -371,4 +371,3 @@ func (s *Session[S, I]) delayNow() int {
 	d, _ := s.eng.InputDelay(s.locals[0].player)
 	return d
 }
-

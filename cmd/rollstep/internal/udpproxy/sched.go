@@ -57,7 +57,7 @@ type DirStats struct {
 	Lost Counter
 	// Overflow counts datagrams dropped because the bandwidth queue was
 	// over sim.LinkConfig.QueueLimit, or because the proxy already held
-	// MaxInFlight bytes in flight.
+	// MaxInFlight bytes or MaxQueued datagrams in flight.
 	Overflow Counter
 	// Duplicated counts the extra copies made by duplication.
 	Duplicated Counter
@@ -107,6 +107,14 @@ type Scheduler struct {
 // of a fast game's traffic from dozens of clients.
 const MaxInFlight = 16 << 20
 
+// MaxQueued bounds the datagrams a Scheduler holds in flight, in both
+// directions together, whatever their size: MaxInFlight counts payload
+// bytes only, and every queued datagram also costs a 56-byte queue entry,
+// so without this bound a flood of empty or tiny datagrams would still
+// grow the queue without bound. 262,144 entries (14 MiB) are nineteen
+// times the 14,000 full datagrams MaxInFlight holds.
+const MaxQueued = 1 << 18
+
 // NewScheduler returns a Scheduler whose Up direction is shaped by up and
 // whose Down direction by down. The client side is peer 0 and the upstream
 // peer 1 of a sim.Network whose Config.Seed is seed: the Up shaper decides
@@ -146,7 +154,7 @@ func (s *Scheduler) Submit(now time.Duration, dir Direction, client int, payload
 	if f.Duplicate {
 		copies = 2
 	}
-	if s.bytes+copies*len(payload) > MaxInFlight {
+	if s.bytes+copies*len(payload) > MaxInFlight || len(s.queue)+copies > MaxQueued {
 		st.Overflow.add(len(payload))
 		return sim.Fate{Drop: sim.DropQueue}
 	}
