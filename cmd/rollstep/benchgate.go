@@ -150,7 +150,7 @@ func median(vs []float64) float64 {
 	if n%2 == 1 {
 		return s[n/2]
 	}
-	return (s[n/2-1] + s[n/2]) / 2
+	return s[n/2-1]/2 + s[n/2]/2 // halves first: the sum of two huge values overflows
 }
 
 // check is one comparison of a median with a budget.
