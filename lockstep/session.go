@@ -8,6 +8,7 @@ import (
 	"github.com/rollstep/rollstep/core/delay"
 	"github.com/rollstep/rollstep/core/pace"
 	"github.com/rollstep/rollstep/fixed"
+	"github.com/rollstep/rollstep/internal/lifecycle"
 	"github.com/rollstep/rollstep/state"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/endpoint"
@@ -52,9 +53,7 @@ type Session[S any, I comparable] struct {
 
 	started  bool
 	closed   bool
-	ending   bool                      // EndAt (or a peer's end) set endAt
-	ended    bool                      // the match ended at endAt
-	endAt    core.Frame                // the first turn not played, if ending
+	end      lifecycle.End             // EndAt, or a peer's end
 	refused  error                     // set once the match cannot start (refused, or a handshake timeout); Update returns it
 	logBuf   []core.Input[envelope[I]] // ReadLog's scratch: two turns of envelopes
 	now      time.Duration

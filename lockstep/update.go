@@ -34,7 +34,7 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 	s.stalls = s.stalls[:0]
 	s.effects = s.effects[:0]
 	s.cancelled = s.cancelled[:0]
-	if s.ended {
+	if s.end.Ended() {
 		return nil
 	}
 	s.now = now
@@ -49,7 +49,7 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 		switch ev.Kind {
 		case endpoint.EventDisconnected, endpoint.EventLeft:
 			if ev.Kind == endpoint.EventLeft && ev.Reason == wire.LeaveEnded {
-				s.adoptEnd(ev.Frame)
+				s.end.Adopt(s.eng, ev.Frame)
 			}
 			if !s.started && !s.cfg.SoloStart && errors.Is(ev.Err, endpoint.ErrHandshakeTimeout) && s.refused == nil {
 				s.refused = ev.Err // the match never starts without this peer

@@ -37,37 +37,20 @@ func (s *Session[S, I]) EndAt(f core.Frame) error {
 	if s.closed {
 		return ErrClosed
 	}
-	if err := s.eng.SetEnd(f); err != nil {
+	if err := s.end.Set(s.eng, f); err != nil {
 		return fmt.Errorf("%w: frame %d, the session is at frame %d", ErrEndPassed, f, s.eng.Frame())
 	}
-	s.endAt, s.ending = f, true
 	return nil
 }
 
 // Ended reports whether the match ended (MatchEndedEvent).
-func (s *Session[S, I]) Ended() bool { return s.ended }
+func (s *Session[S, I]) Ended() bool { return s.end.Ended() }
 
-// adoptEnd takes a peer's end of match at f when the game has not set one.
-func (s *Session[S, I]) adoptEnd(f core.Frame) {
-	if !s.ending && s.eng.SetEnd(f) == nil {
-		s.endAt, s.ending = f, true
-	}
-}
-
-// finish ends the match once the end set by EndAt is reached everywhere:
-// every frame before it confirmed here, and this session's inputs for
-// them held by every peer still in the match.
+// finish leaves the match once its end is reached everywhere.
 func (s *Session[S, I]) finish(now time.Duration) error {
-	if !s.ending || s.ended {
+	if !s.end.Reached(s.eng) {
 		return nil
 	}
-	if c, ok := s.eng.ConfirmedFrame(); s.endAt > 0 && (!ok || c < s.endAt-1) {
-		return nil
-	}
-	if s.eng.Frame() < s.endAt || s.eng.Delivered() < s.endAt {
-		return nil
-	}
-	s.ended = true
-	s.event(MatchEndedEvent{Frame: s.endAt})
-	return s.ep.Leave(now, wire.LeaveEnded, s.endAt)
+	s.event(MatchEndedEvent{Frame: s.end.At})
+	return s.ep.Leave(now, wire.LeaveEnded, s.end.At)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/rollstep/rollstep/core/delay"
 	"github.com/rollstep/rollstep/core/pace"
 	"github.com/rollstep/rollstep/fixed"
+	"github.com/rollstep/rollstep/internal/lifecycle"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/endpoint"
 	"github.com/rollstep/rollstep/transport/wire"
@@ -35,9 +36,8 @@ type Session[S any, I comparable] struct {
 	npeers int
 
 	started, closed bool
-	ending, ended   bool       // EndAt (or a peer's end) set endAt; the match ended there
-	endAt           core.Frame // the first frame not played, if ending
-	refused         error      // set once the match cannot start: ErrRefused wrapping why, or a handshake timeout
+	end             lifecycle.End // EndAt, or a peer's end
+	refused         error         // set once the match cannot start: ErrRefused wrapping why, or a handshake timeout
 	now             time.Duration
 
 	local  [core.MaxPlayers]bool

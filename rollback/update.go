@@ -37,7 +37,7 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 	if s.closed {
 		return ErrClosed
 	}
-	if s.ended {
+	if s.end.Ended() {
 		return nil
 	}
 	s.now = max(s.now, now)
@@ -222,7 +222,7 @@ func (s *Session[S, I]) endpointEvents() {
 			s.event(SplitEvent{Peer: e.Peer, Frame: at})
 		case endpoint.EventDisconnected, endpoint.EventLeft:
 			if e.Kind == endpoint.EventLeft && e.Reason == wire.LeaveEnded {
-				s.adoptEnd(e.Frame)
+				s.end.Adopt(s.eng, e.Frame)
 			}
 			if !s.started && !s.cfg.SoloStart && errors.Is(e.Err, endpoint.ErrHandshakeTimeout) && s.refused == nil {
 				s.refused = e.Err // the match never starts without this peer
