@@ -1,32 +1,15 @@
 package lockstep
 
 import (
-	"net"
-	"os"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/transport"
+	"github.com/rollstep/rollstep/internal/hostile"
 	"github.com/rollstep/rollstep/transport/sim"
 )
-
-// unreachableConn fails every Send with "network is unreachable", as a
-// kernel does while a link is down, while down reports true.
-type unreachableConn struct {
-	transport.Conn
-	down func() bool
-}
-
-func (c *unreachableConn) Send(to transport.PeerID, p []byte) error {
-	if c.down() {
-		return &net.OpError{Op: "write", Net: "udp", Err: os.NewSyscallError("sendto", syscall.ENETUNREACH)}
-	}
-	return c.Conn.Send(to, p)
-}
 
 // TestLinkDropIsNotFatal: peer 0's link is down for 1 s: Update goes on
 // returning nil, the failures are counted, and the match resumes and
@@ -35,7 +18,7 @@ func TestLinkDropIsNotFatal(t *testing.T) {
 	m := newMatch(t, 2, 8, sim.LinkConfig{Latency: sim.Latency{Base: 20 * ms}}, Config{TurnPeriod: 50 * ms})
 	down := func() bool { return m.now >= 2*time.Second && m.now < 3*time.Second }
 	p := m.peers[0]
-	s, err := NewSession(p.sess.cfg, core.GameFunc[tState, tInput](p.step), tState{}, &unreachableConn{Conn: p.conn, down: down})
+	s, err := NewSession(p.sess.cfg, core.GameFunc[tState, tInput](p.step), tState{}, &hostile.Unreachable{Conn: p.conn, Down: down})
 	require.NoError(t, err)
 	p.sess = s
 	m.run(6 * time.Second) // fails the test on any Update error

@@ -1,31 +1,14 @@
 package rollback
 
 import (
-	"net"
-	"os"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/rollstep/rollstep/transport"
+	"github.com/rollstep/rollstep/internal/hostile"
 	"github.com/rollstep/rollstep/transport/sim"
 )
-
-// unreachableConn fails every Send with "network is unreachable", as a
-// kernel does while a link is down, while down reports true.
-type unreachableConn struct {
-	transport.Conn
-	down func() bool
-}
-
-func (c *unreachableConn) Send(to transport.PeerID, p []byte) error {
-	if c.down() {
-		return &net.OpError{Op: "write", Net: "udp", Err: os.NewSyscallError("sendto", syscall.ENETUNREACH)}
-	}
-	return c.Conn.Send(to, p)
-}
 
 // TestLinkDropIsNotFatal: node 0's link is down for 1 s (every send fails
 // with ENETUNREACH): Update goes on returning nil, the failures are
@@ -34,7 +17,7 @@ func (c *unreachableConn) Send(to transport.PeerID, p []byte) error {
 func TestLinkDropIsNotFatal(t *testing.T) {
 	m := newMatch(t, 2, 8, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, nil)
 	down := func() bool { now := m.net.Now(); return now >= 2*time.Second && now < 3*time.Second }
-	s, err := NewSession[pair, uint16](testConfig(2, 0, 8), m.nodes[0].game, pair{}, &unreachableConn{Conn: m.nodes[0].conn, down: down})
+	s, err := NewSession[pair, uint16](testConfig(2, 0, 8), m.nodes[0].game, pair{}, &hostile.Unreachable{Conn: m.nodes[0].conn, Down: down})
 	require.NoError(t, err)
 	m.nodes[0].s = s       // newMatch's session never ran; it shares the socket, so it is not closed
 	m.run(6 * time.Second) // fails the test on any Update error

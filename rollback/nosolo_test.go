@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rollstep/rollstep/internal/hostile"
 	"github.com/rollstep/rollstep/transport/endpoint"
 	"github.com/rollstep/rollstep/transport/sim"
 )
@@ -43,7 +44,7 @@ func TestNoSoloStart(t *testing.T) {
 			if tc.deaf {
 				c := testConfig(2, 0, 3)
 				c.Transport.HandshakeTimeout = 2 * time.Second
-				s, err := NewSession[pair, uint16](c, m.nodes[0].game, pair{}, &unreachableConn{Conn: m.nodes[0].conn, down: func() bool { return true }})
+				s, err := NewSession[pair, uint16](c, m.nodes[0].game, pair{}, &hostile.Unreachable{Conn: m.nodes[0].conn, Down: func() bool { return true }})
 				require.NoError(t, err)
 				m.nodes[0].s = s
 			}

@@ -14,6 +14,8 @@
 // records, cookie-less ClientHello floods), from captures a PacketTap
 // takes below the encryption.
 //
+// Unreachable fails a Conn's sends as a kernel does while a link is down.
+//
 // The package does no I/O of its own (PacketTap only records what passes
 // through it) and reads no clock: the test sends
 // what a phase makes, on the network it chose (transport/sim on virtual
