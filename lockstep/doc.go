@@ -28,10 +28,11 @@
 // Every Config.DelayWindow turns (about a second) the session gives the
 // controller of package core/delay the round trip to the slowest peer, its
 // jitter and the window's stall time. D rises at once when stalls appear
-// and falls by one only after sustained slack. When D falls, the engine
-// discards the inputs of the turns that already have one
-// (core.ErrInputDiscarded); the session keeps such an input queued for
-// the next turn, so no command is lost. When D rises, the engine fills the
+// and falls by one only after sustained slack. Lowering D by one leaves a
+// turn that already has its input, so the session applies it only at a
+// turn where the player has nothing queued: no command is lost and none
+// waits behind a smaller D (a player who gives an input every turn keeps
+// its D). When D rises, the engine fills the
 // skipped turns with copies of the previous input; the session gives the
 // game the zero input for those, so no command is applied twice.
 //
@@ -117,5 +118,12 @@
 //  5. Play Effects, handle Events (a type switch); to record a replay,
 //     drain ReadSteps into a core/replay Recorder.
 //  6. Render Lerp(Previous(), State(), Fraction()); never write them.
-//  7. At the end, Close.
+//  7. At the end, EndAt the same turn on every peer (the session leaves
+//     once every peer holds what it needs: MatchEndedEvent), or Close to
+//     leave at once.
+//
+// A peer whose handshake times out fails Update with its
+// *endpoint.HandshakeTimeoutError unless Config.SoloStart is set; a peer
+// lost to silence and heard again is reported as endpoint.EventSplit;
+// transient send errors are counted, not returned.
 package lockstep

@@ -34,8 +34,10 @@
 //  6. Render Previous and State blended by Fraction. Both are copies:
 //     rendering can read them but never write the simulation.
 //
-// At the end of the match, Close sends a Leave to every peer and closes
-// the Conn.
+// To end the match at a frame every peer reaches, call EndAt with the
+// same frame on every peer; the session leaves once every peer holds what
+// it needs (MatchEndedEvent, Ended). Close sends a Leave to every peer at
+// once and closes the Conn.
 //
 // # Starting
 //
@@ -43,7 +45,9 @@
 // checksum interval, game build and input type); the endpoint compares a
 // digest of it in the handshake and refuses a mismatch naming the field
 // (RefusedEvent, then Update returns ErrRefused). Frame 0 runs once every
-// peer is connected (StartedEvent). The initial state is built by the
+// peer is connected (StartedEvent). A peer whose handshake times out
+// fails Update with its *endpoint.HandshakeTimeoutError instead, unless
+// Config.SoloStart lets the match start without it. The initial state is built by the
 // game from the shared match parameters on every peer.
 //
 // # Timesync
@@ -67,7 +71,11 @@
 // ResumedEvent if heard again); silent for the disconnect timeout, or
 // leaving, it raises PeerLostEvent, and the engines of the remaining
 // peers agree on the frame from which its players' inputs are
-// disconnected (core.DisconnectEvent, the same frame everywhere).
+// disconnected (core.DisconnectEvent, the same frame everywhere). A peer
+// lost to silence that is heard again raises SplitEvent: each side played
+// on without the other from the frame it dropped it. Transient send
+// errors (an unreachable network, a refused port) are counted, not
+// returned.
 //
 // # Spectators
 //
