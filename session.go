@@ -51,8 +51,9 @@ type Session[S any, I comparable] interface {
 	Fraction() fixed.F
 	// Frame returns the current frame (turn in lockstep): the next to run.
 	Frame() core.Frame
-	// Events returns the events of the latest Update (rollback: since the
-	// previous call); the slice is the session's.
+	// Events returns the events raised since the previous call, in every
+	// mode, and forgets them; the slice is the session's, valid until the
+	// next call.
 	Events() []Event
 	// Effects returns the effects to play and to cancel from the latest
 	// Update; the slices are the session's.

@@ -51,6 +51,6 @@ func (s *Session[S, I]) finish(now time.Duration) error {
 	if !s.end.Reached(s.eng) {
 		return nil
 	}
-	s.events = append(s.events, MatchEndedEvent{Frame: s.end.At})
+	s.event(MatchEndedEvent{Frame: s.end.At})
 	return s.ep.Leave(now, wire.LeaveEnded, s.end.At)
 }

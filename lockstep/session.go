@@ -77,11 +77,14 @@ type Session[S any, I comparable] struct {
 	report   uint16        // step time reported, in stepUnit
 	lowerTo  int           // a lower D the controller asked for, not yet applied (see lower); -1 if none
 
-	// What the latest Update produced; events may point into stalls.
-	events    []Event
-	stalls    []StallEvent
-	effects   []core.FrameEffect
-	cancelled []core.FrameEffect
+	// Events since the previous Events call (some point into stalls),
+	// and the buffers the previous call returned; what the latest Update's
+	// turns emitted.
+	events, spare       []Event
+	stalls, spareStalls []StallEvent
+	droppedEvents       uint64
+	effects             []core.FrameEffect
+	cancelled           []core.FrameEffect
 
 	// Last system state reported by events.
 	paused bool
@@ -150,8 +153,8 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 	s := &Session[S, I]{
 		cfg: c, eng: eng, ep: ep, game: g, pacer: pc, ctl: delay.New(pol, c.InputDelay), lowerTo: -1,
 		prev: initial, view: initial, peerStall: make([]time.Duration, len(c.Peers)),
-		events:  make([]Event, 0, 16),
-		stalls:  make([]StallEvent, 0, c.MaxStepsPerUpdate),
+		events: make([]Event, 0, 16),
+		stalls: make([]StallEvent, 0, c.MaxStepsPerUpdate), spareStalls: make([]StallEvent, 0, c.MaxStepsPerUpdate),
 		effects: make([]core.FrameEffect, 0, 16), cancelled: make([]core.FrameEffect, 0, 16),
 		speed:  100,
 		logBuf: make([]core.Input[envelope[I]], 0, 2*c.Players), // turns f and f-1
@@ -259,9 +262,28 @@ func (s *Session[S, I]) ConfirmedFrame() (f core.Frame, ok bool) { return s.eng.
 // Paused reports whether the game is paused at the current turn.
 func (s *Session[S, I]) Paused() bool { return s.eng.State().Sys.Paused != 0 }
 
-// Events returns the events raised by the latest Update, in order. The
-// slice is owned by the session and valid until the next Update.
-func (s *Session[S, I]) Events() []Event { return s.events }
+// maxQueuedEvents bounds the events kept for a caller that does not drain
+// them; beyond it they are counted in Stats.DroppedEvents.
+const maxQueuedEvents = 4096
+
+// Events returns the events raised since the previous call, in order,
+// and forgets them. The slice (and the StallEvents it points to) is owned
+// by the session and valid until the next call of Events.
+func (s *Session[S, I]) Events() []Event {
+	ev := s.events
+	s.events, s.spare = s.spare[:0], ev
+	s.stalls, s.spareStalls = s.spareStalls[:0], s.stalls
+	return ev
+}
+
+// event queues ev for Events.
+func (s *Session[S, I]) event(ev Event) {
+	if len(s.events) >= maxQueuedEvents {
+		s.droppedEvents++
+		return
+	}
+	s.events = append(s.events, ev)
+}
 
 // Effects returns the effects emitted by the turns the latest Update ran,
 // and the effects a rollback cancelled (auto mode only). The slices are
@@ -279,6 +301,7 @@ func (s *Session[S, I]) Stats() Stats {
 	st.TurnPeriod = s.pacer.Period()
 	st.Stall = s.pacer.Stalled()
 	st.PeerStall = s.peerStall
+	st.DroppedEvents = s.droppedEvents
 	st.Prediction = s.eng.Prediction()
 	if len(s.locals) > 0 {
 		st.Delay, _ = s.eng.InputDelay(s.locals[0].player)

@@ -40,6 +40,8 @@ type Stats struct {
 	// never leaves an input behind: a player who gives an input every turn
 	// keeps its D until it pauses for a turn.
 	Requeued uint64
+	// DroppedEvents counts events lost because Events was not called.
+	DroppedEvents uint64
 	// Paused and Speed are the game's system state at the current turn.
 	Paused bool
 	Speed  int // percent

@@ -30,8 +30,6 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 	if s.closed {
 		return ErrClosed
 	}
-	s.events = s.events[:0]
-	s.stalls = s.stalls[:0]
 	s.effects = s.effects[:0]
 	s.cancelled = s.cancelled[:0]
 	if s.end.Ended() {
@@ -45,7 +43,7 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 		err = terr
 	}
 	for _, ev := range s.ep.Events() {
-		s.events = append(s.events, ev)
+		s.event(ev)
 		switch ev.Kind {
 		case endpoint.EventDisconnected, endpoint.EventLeft:
 			if ev.Kind == endpoint.EventLeft && ev.Reason == wire.LeaveEnded {
@@ -114,7 +112,7 @@ func (s *Session[S, I]) turn(now time.Duration) (bool, error) {
 	}
 	if ready && (!s.addedOK || s.added != f) {
 		if s.lower() {
-			s.events = append(s.events, DelayEvent{Frame: f, Delay: s.delayNow(), Prediction: s.eng.Prediction()})
+			s.event(DelayEvent{Frame: f, Delay: s.delayNow(), Prediction: s.eng.Prediction()})
 		}
 		s.addedOK = s.addLocal()
 		s.added = f
@@ -156,8 +154,12 @@ func (s *Session[S, I]) turn(now time.Duration) (bool, error) {
 		s.winStall += stall
 		// A pointer into a slab reused every Update: boxing the value
 		// would allocate once per stalled turn.
-		s.stalls = append(s.stalls, StallEvent{Frame: f, Stall: stall, Waiting: s.turnWaiting})
-		s.events = append(s.events, &s.stalls[len(s.stalls)-1])
+		if len(s.events) < maxQueuedEvents {
+			s.stalls = append(s.stalls, StallEvent{Frame: f, Stall: stall, Waiting: s.turnWaiting})
+			s.event(&s.stalls[len(s.stalls)-1])
+		} else {
+			s.droppedEvents++
+		}
 	} else {
 		s.stats.LastTurnStall = 0
 	}
@@ -246,7 +248,7 @@ func (s *Session[S, I]) collect(r *core.Ready[envelope[I]]) {
 			}
 			ev = out
 		}
-		s.events = append(s.events, ev)
+		s.event(ev)
 	}
 }
 
@@ -276,11 +278,11 @@ func (s *Session[S, I]) observeSystem() {
 	by := core.PlayerHandle(sys.By)
 	if p := sys.Paused != 0; p != s.paused {
 		s.paused = p
-		s.events = append(s.events, PauseEvent{Frame: since, Player: by, Paused: p})
+		s.event(PauseEvent{Frame: since, Player: by, Paused: p})
 	}
 	if v := sys.speed(); v != s.speed {
 		s.speed = v
-		s.events = append(s.events, SpeedEvent{Frame: since, Player: by, Percent: v})
+		s.event(SpeedEvent{Frame: since, Player: by, Percent: v})
 	}
 	period := max(s.cfg.TurnPeriod*100/time.Duration(s.speed), s.slowestStep(), time.Millisecond)
 	if period != s.pacer.Period() {
@@ -329,7 +331,7 @@ func (s *Session[S, I]) control() {
 	} else {
 		s.setDelay(rec.Delay)
 	}
-	s.events = append(s.events, DelayEvent{Frame: s.eng.Frame(), Delay: s.delayNow(), Prediction: s.eng.Prediction()})
+	s.event(DelayEvent{Frame: s.eng.Frame(), Delay: s.delayNow(), Prediction: s.eng.Prediction()})
 }
 
 // lower takes D one turn closer to a pending lowering (lowerTo) if every
