@@ -30,7 +30,7 @@ type Stats struct {
 // Session is what every front end offers the game loop (docs/architecture.md §6):
 // AddLocalInput, Update(now) (receive, simulate as far as allowed, send),
 // the state to render with its predecessor and the elapsed fraction of the
-// current frame, the effects and events of the latest Update, counters,
+// current frame, the effects of the latest Update and the events since the last look, counters,
 // the input log of confirmed frames (to record replays), and Close.
 // Implementations are not safe for concurrent use.
 type Session[S any, I comparable] interface {
