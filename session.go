@@ -30,8 +30,9 @@ type Stats struct {
 // Session is what every front end offers the game loop (docs/architecture.md §6):
 // AddLocalInput, Update(now) (receive, simulate as far as allowed, send),
 // the state to render with its predecessor and the elapsed fraction of the
-// current frame, the effects of the latest Update and the events since the last look, counters,
-// the input log of confirmed frames (to record replays), and Close.
+// current frame, the effects of the latest Update, the events since the
+// previous look, counters, the input log of confirmed frames (to record
+// replays), an agreed end, and Close.
 // Implementations are not safe for concurrent use.
 type Session[S any, I comparable] interface {
 	// AddLocalInput gives local player p's input; see the front end for
