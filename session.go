@@ -52,6 +52,9 @@ type Session[S any, I comparable] interface {
 	Fraction() fixed.F
 	// Frame returns the current frame (turn in lockstep): the next to run.
 	Frame() core.Frame
+	// Started reports whether the match has started (every peer's
+	// handshake finished, or timed out with Config.SoloStart).
+	Started() bool
 	// Events returns the events raised since the previous call, in every
 	// mode, and forgets them; the slice is the session's, valid until the
 	// next call.

@@ -259,6 +259,10 @@ func (s *Session[S, I]) Frame() core.Frame { return s.eng.Frame() }
 // in auto mode predicted turns may follow it.
 func (s *Session[S, I]) ConfirmedFrame() (f core.Frame, ok bool) { return s.eng.ConfirmedFrame() }
 
+// Started reports whether the match has started: every peer's handshake
+// finished (or, with Config.SoloStart, timed out), and turn 0 may run.
+func (s *Session[S, I]) Started() bool { return s.started }
+
 // Paused reports whether the game is paused at the current turn.
 func (s *Session[S, I]) Paused() bool { return s.eng.State().Sys.Paused != 0 }
 
