@@ -52,19 +52,30 @@ func scriptedPeer(t testing.TB) (*Endpoint[testInput], *scriptConn, *core.Engine
 	if err != nil {
 		t.Fatal(err)
 	}
+	scriptedHandshake(t, ep, conn, time.Millisecond, eng)
+	ep.Events()
+	conn.sent = conn.sent[:0]
+	return ep, conn, eng
+}
+
+// scriptedHandshake ticks ep at 0 and completes, at now, its handshake
+// with the scripted peer at conn's address (peer 0, Hello nonce 99): the
+// peer's Hello, then its reply to ours, with inputs going to r. It returns
+// the peer's Hello.
+func scriptedHandshake(t testing.TB, ep *Endpoint[testInput], conn *scriptConn, now time.Duration, r Receiver[testInput]) []byte {
+	t.Helper()
 	mustNil(t, ep.Tick(0))
+	cfg := ep.Config()
 	hello := wire.Hello{Protocol: wire.Protocol, Nonce: 99, Config: cfg.Digest}
 	reply := wire.HelloReply{Status: wire.ReplyAccept, Protocol: wire.Protocol, Nonce: ep.peers[0].nonce, Config: cfg.Digest}
 	p1, _ := wire.AppendHello(nil, testKey, 0, &hello)
 	p2, _ := wire.AppendHelloReply(nil, testKey, 1, &reply)
 	conn.queue = append(conn.queue, p1, p2)
-	mustPoll(t)(ep.Poll(time.Millisecond, eng))
+	mustPoll(t)(ep.Poll(now, r))
 	if ep.State(0) != StateConnected {
 		t.Fatalf("scripted handshake failed: %v", ep.State(0))
 	}
-	ep.Events()
-	conn.sent = conn.sent[:0]
-	return ep, conn, eng
+	return p1
 }
 
 // scriptedKey is the key the scripted peer of scriptedPeer tags its

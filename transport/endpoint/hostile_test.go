@@ -236,16 +236,8 @@ func TestRebind(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Handshake with the scripted peer at address 1; its Hello nonce is 99.
-	mustNil(t, ep.Tick(0))
+	p1 := scriptedHandshake(t, ep, &conn.scriptConn, ms, nil)
 	hello := wire.Hello{Protocol: wire.Protocol, Nonce: 99, Config: cfg.Digest}
-	reply := wire.HelloReply{Status: wire.ReplyAccept, Protocol: wire.Protocol, Nonce: ep.peers[0].nonce, Config: cfg.Digest}
-	p1, _ := wire.AppendHello(nil, testKey, 0, &hello)
-	p2, _ := wire.AppendHelloReply(nil, testKey, 1, &reply)
-	conn.queue = [][]byte{p1, p2}
-	mustPoll(t)(ep.Poll(ms, nil))
-	if ep.State(0) != StateConnected {
-		t.Fatalf("state %v, want connected", ep.State(0))
-	}
 	// Its captured first Hello, replayed from address 7 while it is
 	// connected: before, this moved the peer to the attacker's address.
 	conn.from, conn.queue = 7, [][]byte{p1}

@@ -105,18 +105,11 @@ func strangersPeer(t *testing.T, mode uint8) (*Endpoint[testInput], *rebindConn,
 	if err != nil {
 		t.Fatal(err)
 	}
-	mustNil(t, ep.Tick(0))
 	now := 10 * ms
-	if mode != peerWaiting {
-		h := wire.Hello{Protocol: wire.Protocol, Nonce: 99, Config: cfg.Digest}
-		r := wire.HelloReply{Status: wire.ReplyAccept, Protocol: wire.Protocol, Nonce: ep.peers[0].nonce, Config: cfg.Digest}
-		p1, _ := wire.AppendHello(nil, testKey, 0, &h)
-		p2, _ := wire.AppendHelloReply(nil, testKey, 1, &r)
-		conn.queue = [][]byte{p1, p2}
-		mustPoll(t)(ep.Poll(now, nil))
-		if ep.State(0) != StateConnected {
-			t.Fatalf("scripted handshake failed: %v", ep.State(0))
-		}
+	if mode == peerWaiting {
+		mustNil(t, ep.Tick(0))
+	} else {
+		scriptedHandshake(t, ep, &conn.scriptConn, now, nil)
 	}
 	if mode == peerInterrupted {
 		now += ep.Config().InterruptTimeout + 10*ms
