@@ -16,9 +16,13 @@
 //     It is the lockstep front end with a prediction window.
 //
 // This package picks the front end per match: NewSession with Config.Mode
-// returns a Session, the interface every front end satisfies. AsLockstep
-// and AsRollback reach the front end's own methods (pause and game speed
-// in lockstep, timesync and spectators in rollback).
+// returns a Session, the interface every front end satisfies, pause and
+// game speed included. AsLockstep and AsRollback reach the front end's own
+// methods (timesync and spectators in rollback). Every mode speaks one
+// protocol, so peers of one match may run different modes: a Rollback
+// fighter, a Lockstep peer on a good link and an Auto peer can share it;
+// the handshake compares only what must agree (players, tick rate, input
+// type, steps per frame, checksum interval, game build).
 //
 // # Match configuration
 //

@@ -71,12 +71,26 @@ type Session[S any, I comparable] interface {
 	// handle order, to dst: exactly what the game's Step got for the
 	// frame (in Lockstep and Auto, on the turn's first tick), so draining
 	// the log after every Update into a core/replay Recorder (AddLog)
-	// records the match — except a Lockstep or Auto match that pauses or
-	// runs several ticks per turn, whose replay needs one frame per Step
-	// call: record those with lockstep.Session.ReadSteps (AsLockstep). It
-	// returns core.ErrFrameNotLogged outside LogRange; see the front ends'
-	// ReadLog.
+	// records the match — except a match that pauses or runs several
+	// ticks per turn, whose replay needs one frame per Step call: record
+	// those with ReadSteps. It returns core.ErrFrameNotLogged outside
+	// LogRange; see the front ends' ReadLog.
 	ReadLog(f core.Frame, dst []core.Input[I]) ([]core.Input[I], error)
+	// ReadSteps appends the inputs of every call of the game's Step in
+	// logged frame f to dst, one group of Players inputs per call: none
+	// for a paused frame, one per tick otherwise. One replay frame per
+	// group reproduces any match.
+	ReadSteps(f core.Frame, dst []core.Input[I]) ([]core.Input[I], error)
+	// Pause, Resume and SetSpeed queue a command of local player p that
+	// rides its next input, so every peer, whatever its mode, pauses,
+	// resumes or changes speed (percent of normal, core.MinSpeed to
+	// core.MaxSpeed) at the same frame and reports a core.PauseEvent or
+	// core.SpeedEvent. While paused, frames run but the game's Step is not
+	// called. Paused reports whether the current frame is paused.
+	Pause(p core.PlayerHandle) error
+	Resume(p core.PlayerHandle) error
+	SetSpeed(p core.PlayerHandle, percent int) error
+	Paused() bool
 	// EndAt ends the match at frame f, its first frame not played, once
 	// every peer holds what it needs to confirm every frame before f (see
 	// the front ends' EndAt); Ended reports that it did.
@@ -111,7 +125,7 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 }
 
 // AsLockstep returns the *lockstep.Session behind s, for its own methods
-// (Pause, SetSpeed, …), if s is a Lockstep or Auto session.
+// (its Stats, Peer, …), if s is a Lockstep or Auto session.
 func AsLockstep[S any, I comparable](s Session[S, I]) (*lockstep.Session[S, I], bool) {
 	l, ok := s.(lockstepSession[S, I])
 	return l.Session, ok

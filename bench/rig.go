@@ -29,7 +29,7 @@ type rig[S any, I comparable] struct {
 	frame  core.Frame // the frame a simulates next
 	now    time.Duration
 	tick   time.Duration
-	queue  []core.Message[I]
+	queue  []core.Message[core.Slot[I]]
 	queued []bool
 	right  [][]I // right[p][f%len(right[p])]: the real input of p at f
 	wrong  [][]I // a value different from right, when one was found
@@ -64,7 +64,7 @@ func newRig[S any, I comparable](game core.Game[S, I], initial *S, inputs func(c
 	for f := core.Frame(0); f < 2; f++ {
 		r.fill(f)
 	}
-	r.queue, r.queued = make([]core.Message[I], lag+1), make([]bool, lag+1)
+	r.queue, r.queued = make([]core.Message[core.Slot[I]], lag+1), make([]bool, lag+1)
 	if lag > 0 {
 		r.a.SetPredictor(r.predict)
 	}

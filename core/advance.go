@@ -191,20 +191,21 @@ func (e *Engine[S, I]) stepForward() {
 func (e *Engine[S, I]) step(f Frame) {
 	in := e.stepIn[:e.players]
 	off := int(f&e.rmask) * e.players
+	cmds := e.stepCtl[:e.players]
 	for p := range in {
 		i := off + p
 		// The common cases of inputFor, inlined.
 		if n := e.next[p]; f < n {
-			in[p] = Input[I]{Value: e.vals[i], Status: InputConfirmed}
+			in[p], cmds[p] = known(&e.vals[i]), e.vals[i].Control
 		} else if e.predict == nil && !e.agreed[p] && n > 0 {
-			in[p] = Input[I]{Value: e.vals[e.idx(p, n-1)], Status: InputPredicted}
+			in[p], cmds[p] = Input[I]{Value: e.vals[e.idx(p, n-1)].Value, Status: InputPredicted}, Control{}
 		} else {
-			in[p] = e.inputFor(p, f)
+			in[p], cmds[p] = e.inputFor(p, f), Control{}
 		}
-		e.used[i] = in[p]
+		e.used[i], e.usedCtl[i] = in[p], cmds[p]
 	}
 	e.fx.list, e.fx.dropped = e.fx.list[:0], 0
-	e.game.Step(&e.cur, in, &e.fx)
+	e.ran[f&e.rmask] = e.run(&e.cur, f, in, cmds, &e.fx)
 	if e.fx.dropped > 0 {
 		e.event(EffectsDroppedEvent{Frame: f, Dropped: e.fx.dropped})
 	}

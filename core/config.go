@@ -55,6 +55,17 @@ type Config struct {
 	// MaxRunLength bounds the inputs per player in one Message; 0 means 64.
 	MaxRunLength int
 
+	// StepsPerFrame is how many times each frame calls the game's Step:
+	// once with the frame's inputs, then with every input's zero value
+	// (and the same statuses); 0 means 1. A lockstep turn of several game
+	// ticks is one frame. Every peer of a match must use the same value.
+	StepsPerFrame int
+	// FillZero makes the frames filled when a player's D rises carry the
+	// zero input instead of a copy of the previous one (their status is
+	// InputFilled either way): for command-style inputs, where the zero
+	// value means "no command" and a copy would repeat one.
+	FillZero bool
+
 	// SyncTest, when k > 0, makes every Advance that steps a frame roll back
 	// k frames, re-simulate them and compare checksums (see SyncTestEvent).
 	// k must not exceed MaxPrediction. The distance in effect is
@@ -85,6 +96,7 @@ const (
 	maxPredictionLimit = 64
 	maxEffectsLimit    = 64
 	maxRunLimit        = 1024
+	maxStepsPerFrame   = 64
 )
 
 // withDefaults returns a copy of c with its "0 means default" fields set.
@@ -107,6 +119,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxRunLength == 0 {
 		c.MaxRunLength = 64
+	}
+	if c.StepsPerFrame == 0 {
+		c.StepsPerFrame = 1
 	}
 	if c.SyncTest == 0 && DefaultSyncTest > 0 && c.MaxPrediction >= DefaultSyncTest {
 		c.SyncTest = DefaultSyncTest
@@ -184,6 +199,9 @@ func (c Config) Validate() error {
 	}
 	if d.MaxEffectsPerFrame < 0 || d.MaxEffectsPerFrame > maxEffectsLimit {
 		return bad("MaxEffectsPerFrame", "%d is outside 0..%d", d.MaxEffectsPerFrame, maxEffectsLimit)
+	}
+	if d.StepsPerFrame < 1 || d.StepsPerFrame > maxStepsPerFrame {
+		return bad("StepsPerFrame", "%d is outside 0..%d", d.StepsPerFrame, maxStepsPerFrame)
 	}
 	if d.MaxRunLength < 1 || d.MaxRunLength > maxRunLimit {
 		return bad("MaxRunLength", "%d is outside 1..%d", d.MaxRunLength, maxRunLimit)

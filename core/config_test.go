@@ -95,7 +95,7 @@ func TestCallerErrors(t *testing.T) {
 	buf := []testInput{3}
 	_ = e.AddLocalInput(0, buf[0])
 	buf[0] = 9
-	if got := e.vals[e.idx(0, 1)]; got != 3 {
+	if got := e.vals[e.idx(0, 1)].Value; got != 3 {
 		t.Fatalf("scheduled %d, want the copy 3", got)
 	}
 	e.Advance(0) // frame 0

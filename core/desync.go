@@ -56,7 +56,7 @@ func newSumLog() sumLog { return newSumRing() }
 
 // stateAfter returns the state after frame c, which must be confirmed and
 // below the current frame: the current state, or the saved start of c+1.
-func (e *Engine[S, I]) stateAfter(c Frame) (*S, bool) {
+func (e *Engine[S, I]) stateAfter(c Frame) (*world[S], bool) {
 	if c+1 == e.frame {
 		return &e.cur, true
 	}
@@ -78,12 +78,16 @@ func (e *Engine[S, I]) confirmTo(end Frame) {
 		e.releaseGone() // copies kept for the searches of peers now gone (narrow.go)
 	}
 	if e.log.keep == 0 && e.cfg.DisableChecksums {
+		for c := e.checked; c < end; c++ {
+			e.confirmControl(c)
+		}
 		e.checked = max(e.checked, end)
 		return // nothing to log or checksum
 	}
 	for c := e.checked; c < end; c++ {
+		e.confirmControl(c)
 		if e.log.keep > 0 {
-			e.log.append(c, e)
+			e.log.append(c, e.inputFor, e.controlFor, e.ran[c&e.rmask])
 		}
 		if e.cfg.DisableChecksums || !isCheckFrame(c, n) {
 			continue
@@ -119,12 +123,12 @@ func (e *Engine[S, I]) compare(id PeerID, c Frame, local, remote uint64) {
 	q.desynced = true
 	n := e.cfg.ChecksumInterval
 	ev := DesyncEvent[S]{Peer: id, Frame: c, Since: max(0, c-Frame(n)+1), Local: local, Remote: remote}
-	var st *S
+	var st *world[S]
 	if e.snaps != nil {
 		if s, ok := e.snaps.Peek(int32(ckey(c, n))); ok {
 			st = s
 			cp := new(S)
-			*cp = *st
+			*cp = st.Game
 			ev.Snapshot = cp
 		}
 	}

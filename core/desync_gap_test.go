@@ -26,7 +26,7 @@ func TestChecksumGapDoesNotStopComparisons(t *testing.T) {
 	var desync *DesyncEvent[testState]
 	for f := Frame(0); f < 400; f++ {
 		now := time.Duration(f) * time.Millisecond
-		var out [2]*Message[testInput]
+		var out [2]*Message[Slot[testInput]]
 		for i, e := range engs {
 			_ = e.AddLocalInput(PlayerHandle(i), genInput(2, i, f))
 			r := e.Advance(now)

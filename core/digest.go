@@ -27,6 +27,10 @@ var ErrConfigMismatch = errors.New("core: match config mismatch")
 type ConfigDigest struct {
 	// Players is the number of players in the match.
 	Players uint8
+	// ExtraSteps is Config.StepsPerFrame less one: how many more times
+	// than once each frame calls the game's Step (0 for most games; a
+	// lockstep turn of several ticks has more). DigestOf leaves it 0.
+	ExtraSteps uint8
 	// InputSize is state.Size of the input type, in bytes.
 	InputSize uint16
 	// TickRate is the simulation rate in frames per second.
@@ -88,6 +92,8 @@ func (d ConfigDigest) Compare(remote ConfigDigest) error {
 	switch {
 	case d.Players != remote.Players:
 		return &ConfigMismatchError{"Players", u(uint64(d.Players)), u(uint64(remote.Players))}
+	case d.ExtraSteps != remote.ExtraSteps:
+		return &ConfigMismatchError{"StepsPerFrame", u(uint64(d.ExtraSteps) + 1), u(uint64(remote.ExtraSteps) + 1)}
 	case d.InputSize != remote.InputSize:
 		return &ConfigMismatchError{"InputSize", u(uint64(d.InputSize)), u(uint64(remote.InputSize))}
 	case d.TickRate != remote.TickRate:

@@ -124,6 +124,6 @@ func (e *Engine[S, I]) Disconnected(p PlayerHandle) (Frame, bool) {
 // adopts reports whether a declaration that player p is gone, received
 // from peer q, is adopted: q outranks p's owner (its lowest player handle
 // is lower). See the partial partitions rule above.
-func (e *Engine[S, I]) adopts(q *peer[I], p int) bool {
+func (e *Engine[S, I]) adopts(q *peer[Slot[I]], p int) bool {
 	return bits.TrailingZeros32(q.ownMask) < bits.TrailingZeros32(e.peers[e.owner[p]].ownMask)
 }

@@ -28,19 +28,31 @@ type Engine[S any, I comparable] struct {
 
 	frame   Frame // next frame to simulate; cur is the state before it
 	end     Frame // the first frame never to simulate (SetEnd); never by default
-	cur     S
-	scratch *S           // sync-test re-simulations; nil unless SyncTest > 0
-	ring    *snapRing[S] // start-of-frame states; nil when MaxPrediction is 0
+	cur     world[S]
+	scratch *world[S]           // sync-test re-simulations; nil unless SyncTest > 0
+	ring    *snapRing[world[S]] // start-of-frame states; nil when MaxPrediction is 0
 
 	// Inputs, frame-major so one frame's inputs share a cache line. For
-	// player p, vals[(f&rmask)*players + p] is the input of frame f, valid
-	// for next[p]-rlen <= f < next[p]; used[...] is the input the last
-	// simulation of frame f used, valid for frame-rlen < f < frame.
-	rlen  int
-	rmask Frame
-	vals  []I
-	used  []Input[I]
-	next  [MaxPlayers]Frame // frames 0..next[p]-1 of player p are known
+	// player p, vals[(f&rmask)*players + p] is the slot of frame f, valid
+	// for next[p]-rlen <= f < next[p]; used[...] and usedCtl[...] are the
+	// input and control word the last simulation of frame f used, and
+	// ran[f&rmask] whether it ran the game's Step, valid for frame-rlen <
+	// f < frame.
+	rlen    int
+	rmask   Frame
+	vals    []Slot[I]
+	used    []Input[I]
+	usedCtl []Control
+	ran     []bool
+	next    [MaxPlayers]Frame // frames 0..next[p]-1 of player p are known
+
+	// Control channel: commands waiting for an input, per local player,
+	// and the step report their inputs carry.
+	pending [MaxPlayers]commandQueue
+	report  [MaxPlayers]uint16
+	// confirmedCtl is the control state after the newest confirmed frame,
+	// for the PauseEvents and SpeedEvents raised at confirmation.
+	confirmedCtl matchState
 
 	// known caches knownEnd(); valid unless knownDirty.
 	known      Frame
@@ -66,16 +78,18 @@ type Engine[S any, I comparable] struct {
 	goneMask uint16            // players this engine declared disconnected
 	agreed   [MaxPlayers]bool  // the disconnect frame of p is agreed
 	goneAt   [MaxPlayers]Frame // agreed disconnect frame, valid if agreed
-	peers    []peer[I]
+	peers    []peer[Slot[I]]
 
 	sums     sumLog
-	snaps    *snapRing[S]
+	snaps    *snapRing[world[S]]
 	log      inputLog[I]
 	effects  effectTracker
 	fx       Effects
 	stepIn   []Input[I]
-	blockTmp []uint64 // block hashes while answering a query
-	rawTmp   []byte   // a retained state's bytes while answering a query
+	stepCtl  []Control  // the commands of the frame being simulated
+	idle     []Input[I] // the inputs of the extra Steps (StepsPerFrame)
+	blockTmp []uint64   // block hashes while answering a query
+	rawTmp   []byte     // a retained state's bytes while answering a query
 
 	events      []Event // raised since the last Advance
 	spareEvents []Event // the buffer of the Ready before
@@ -105,13 +119,13 @@ func NewEngine[S any, I comparable](cfg Config, game Game[S, I], initial *S) (*E
 		return nil, err
 	}
 	c := cfg.withDefaults()
-	e := &Engine[S, I]{cfg: c, game: game, players: c.Players, cur: *initial, window: c.Prediction, end: never}
+	e := &Engine[S, I]{cfg: c, game: game, players: c.Players, cur: world[S]{Game: *initial}, window: c.Prediction, end: never}
 	for _, p := range c.Local {
 		e.local[p] = true
 		e.localMask |= 1 << p
 		e.delay[p] = c.InputDelay
 	}
-	e.peers = make([]peer[I], len(c.Peers))
+	e.peers = make([]peer[Slot[I]], len(c.Peers))
 	for i, ps := range c.Peers {
 		for _, p := range ps {
 			e.owner[p] = PeerID(i)
@@ -129,19 +143,23 @@ func NewEngine[S any, I comparable](cfg Config, game Game[S, I], initial *S) (*E
 	}
 	e.rmask = Frame(e.rlen - 1)
 	e.horizon = Frame(e.rlen - c.MaxPrediction - 4)
-	e.vals = make([]I, c.Players*e.rlen)
+	e.vals = make([]Slot[I], c.Players*e.rlen)
 	e.used = make([]Input[I], c.Players*e.rlen)
+	e.usedCtl = make([]Control, c.Players*e.rlen)
+	e.ran = make([]bool, e.rlen)
 	e.stepIn = make([]Input[I], c.Players)
+	e.stepCtl = make([]Control, c.Players)
+	e.idle = make([]Input[I], c.Players)
 
 	if c.MaxPrediction > 0 {
-		r, err := newSnapRing[S](c.MaxPrediction + 2)
+		r, err := newSnapRing[world[S]](c.MaxPrediction + 2)
 		if err != nil {
 			return nil, err
 		}
 		e.ring = r
 	}
 	if !c.DisableChecksums && c.SnapshotRetention > 0 {
-		r, err := newSnapRing[S](c.SnapshotRetention)
+		r, err := newSnapRing[world[S]](c.SnapshotRetention)
 		if err != nil {
 			return nil, err
 		}
@@ -151,9 +169,9 @@ func NewEngine[S any, I comparable](cfg Config, game Game[S, I], initial *S) (*E
 	e.log = newInputLog[I](c.LogRetention, c.Players)
 	e.effects = newEffectTracker(c.MaxPrediction+2, c.MaxEffectsPerFrame)
 	e.fx.list = make([]Effect, 0, c.MaxEffectsPerFrame)
-	out := make([]Outgoing[I], len(e.peers))
+	out := make([]Outgoing[Slot[I]], len(e.peers))
 	for i := range out {
-		out[i] = Outgoing[I]{To: PeerID(i), Message: &e.peers[i].msg}
+		out[i] = Outgoing[Slot[I]]{To: PeerID(i), Message: &e.peers[i].msg}
 	}
 	e.ready.Messages = out[:0]
 	e.ready.Effects = make([]FrameEffect, 0, c.MaxEffectsPerFrame*(c.MaxPrediction+2))
@@ -163,7 +181,7 @@ func NewEngine[S any, I comparable](cfg Config, game Game[S, I], initial *S) (*E
 	e.stats.Peers = make([]PeerStats, len(e.peers))
 	e.synct.init(c.SyncTest, c.Prediction)
 	if c.SyncTest > 0 {
-		e.scratch = new(S)
+		e.scratch = new(world[S])
 	}
 
 	// The first D frames of every local player carry the zero input.
@@ -186,7 +204,7 @@ func (e *Engine[S, I]) Frame() Frame { return e.frame }
 // State returns the current state, the state after frame Frame()-1. It is
 // owned by the engine: read it (to render) but never write it or keep it
 // past the next call of Advance.
-func (e *Engine[S, I]) State() *S { return &e.cur }
+func (e *Engine[S, I]) State() *S { return &e.cur.Game }
 
 // ConfirmedFrame returns the newest frame that is confirmed: every input of
 // it and of all earlier frames is known and it was simulated with them, so

@@ -40,6 +40,10 @@ var ErrInputQueueFull = errors.New("core: local input queue full")
 // ErrOutOfRange is returned by setters given a value outside its bounds.
 var ErrOutOfRange = errors.New("core: value out of range")
 
+// ErrCommandsFull is returned by Pause, Resume and SetSpeed when 8
+// commands of the player already wait for an input to ride.
+var ErrCommandsFull = errors.New("core: command queue full")
+
 // ErrUnknownPeer is returned for a PeerID that is not in Config.Peers.
 var ErrUnknownPeer = errors.New("core: unknown peer")
 

@@ -2,7 +2,8 @@ package core
 
 // Event is an advisory event in Ready.Events. The concrete types are
 // DesyncEvent[S], DesyncFieldsEvent, EquivocationEvent, DisconnectEvent,
-// SyncTestEvent and EffectsDroppedEvent; use a type switch.
+// SyncTestEvent, EffectsDroppedEvent, PauseEvent and SpeedEvent; use a
+// type switch.
 type Event interface {
 	isEvent()
 }
@@ -82,6 +83,26 @@ type EffectsDroppedEvent struct {
 	Dropped int   // how many were dropped
 }
 
+// PauseEvent reports that the game was paused (Paused true) or resumed
+// from frame Frame on, by Player's command (Pause, Resume). It is raised
+// once, when Frame is confirmed; every peer reports the same Frame and
+// Player.
+type PauseEvent struct {
+	Frame  Frame        // the first frame paused (or running again)
+	Player PlayerHandle // whose command
+	Paused bool         // paused, or resumed
+}
+
+// SpeedEvent reports that the game speed became Percent of normal from
+// frame Frame on, by Player's command (SetSpeed), once Frame is confirmed.
+type SpeedEvent struct {
+	Frame   Frame        // the first frame at the new speed
+	Player  PlayerHandle // whose command
+	Percent int          // the new speed, MinSpeed..MaxSpeed
+}
+
+func (PauseEvent) isEvent()          {}
+func (SpeedEvent) isEvent()          {}
 func (DesyncEvent[S]) isEvent()      {}
 func (DesyncFieldsEvent) isEvent()   {}
 func (EquivocationEvent) isEvent()   {}

@@ -49,18 +49,31 @@ func (r *fuzzReader) frame() Frame {
 	}
 }
 
-func (r *fuzzReader) message(players int) (PeerID, *Message[testInput]) {
+// slot returns a slot of a small input; one byte in eight of 0xe0 and up
+// also gives it a control word from the byte's low bits: a command (4 to
+// 7 are not commands), a speed argument (0 and 600 are out of range) and
+// sometimes the fill flag, as a forged or broken peer might send.
+func (r *fuzzReader) slot() Slot[testInput] {
+	b := r.u8()
+	s := Slot[testInput]{Value: testInput(b % 3)}
+	if b >= 0xe0 {
+		s.Control = Control{flags: b >> 4 & flagFilled, command: b & 7, arg: put16(uint16(b&0x18) * 25)}
+	}
+	return s
+}
+
+func (r *fuzzReader) message(players int) (PeerID, *Message[Slot[testInput]]) {
 	from := PeerID(int(r.u8()%4) - 1) // -1..2: includes an unknown peer
-	m := &Message[testInput]{Frame: r.frame(), Gone: uint16(r.sparse())}
+	m := &Message[Slot[testInput]]{Frame: r.frame(), Gone: uint16(r.sparse())}
 	for p := range MaxPlayers {
 		if r.u8()%4 == 0 || p < players {
 			m.Held[p] = r.frame()
 		}
 	}
 	for k := int(r.u8() % 4); k > 0; k-- {
-		run := InputRun[testInput]{Player: PlayerHandle(int(r.u8()%5) - 1), Start: r.frame()}
+		run := InputRun[Slot[testInput]]{Player: PlayerHandle(int(r.u8()%5) - 1), Start: r.frame()}
 		for n := int(r.u8() % 20); n > 0; n-- {
-			run.Values = append(run.Values, testInput(r.u8()%3))
+			run.Values = append(run.Values, r.slot())
 		}
 		m.Inputs = append(m.Inputs, run)
 	}
@@ -69,10 +82,10 @@ func (r *fuzzReader) message(players int) (PeerID, *Message[testInput]) {
 	}
 	m.ChecksumAck = r.frame()
 	if r.u8()%8 == 0 {
-		// Usually a well-formed range of the 1 KiB state, sometimes not.
+		// Usually a well-formed range of the world (1 KiB of game state), sometimes not.
 		n := int(r.u8())*4 + int(r.u8()%8) - 2
 		if r.u8()%4 == 0 {
-			n = sizeOf[testState]() // the first query of a search
+			n = sizeOf[world[testState]]() // the first query of a search: the whole world
 		}
 		m.Blocks = BlockReport{Frame: r.frame(), Offset: int(r.u8()) * 3, Length: n, BlockSize: blockSizeFor(n), Hashes: make([]uint64, r.u8()%70)}
 		if r.u8()%4 != 0 && n > 0 {
@@ -98,7 +111,7 @@ func (r *fuzzReader) message(players int) (PeerID, *Message[testInput]) {
 
 // answerPending puts answers to the engine's pending desync queries in m:
 // usually valid, with random masks, sometimes Unavailable.
-func answerPending(r *fuzzReader, h *hunt, m *Message[testInput]) {
+func answerPending(r *fuzzReader, h *hunt, m *Message[Slot[testInput]]) {
 	for k := range min(h.npend, MaxAnswers) {
 		p := &h.pend[(k+int(r.u8()))%h.npend]
 		a := BlockAnswer{Frame: h.frame, Offset: p.off, Length: p.n, Differ: uint64(r.u32())<<32 | uint64(r.u32())}
@@ -116,10 +129,10 @@ func answerPending(r *fuzzReader, h *hunt, m *Message[testInput]) {
 // answers to our pending queries, and a query of the whole state of an
 // early frame or of a range our replay of the peer's search expects, with
 // hashes of our current state, some changed.
-func desyncMessage(r *fuzzReader, e *Engine[testState, testInput], id PeerID) *Message[testInput] {
-	m := &Message[testInput]{Frame: e.frame}
+func desyncMessage(r *fuzzReader, e *Engine[testState, testInput], id PeerID) *Message[Slot[testInput]] {
+	m := &Message[Slot[testInput]]{Frame: e.frame}
 	answerPending(r, &e.peers[id].hunt, m)
-	f, rg := Frame(r.u8()%4)*Frame(e.cfg.ChecksumInterval), span{0, sizeOf[testState]()}
+	f, rg := Frame(r.u8()%4)*Frame(e.cfg.ChecksumInterval), span{0, sizeOf[world[testState]]()}
 	if mr := &e.peers[id].hunt.theirs; mr.on && len(mr.stack) > 0 && r.u8()%4 != 0 {
 		f, rg = mr.frame, mr.stack[int(r.u8())%len(mr.stack)]
 	}
@@ -203,29 +216,31 @@ func TestReceiveRejects(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		from PeerID
-		m    Message[testInput]
+		m    Message[Slot[testInput]]
 		want error
 	}{
-		{"unknown-peer", 5, Message[testInput]{}, ErrUnknownPeer},
-		{"negative-run", 0, Message[testInput]{Inputs: []InputRun[testInput]{{Player: 1, Start: -1, Values: []testInput{1}}}}, ErrNegativeFrame},
-		{"far-future-run", 0, Message[testInput]{Inputs: []InputRun[testInput]{{Player: 1, Start: 1 << 20, Values: []testInput{1}}}}, ErrFarFuture},
-		{"negative-frame", 0, Message[testInput]{Frame: -3}, ErrNegativeFrame},
-		{"far-future-checksum", 0, Message[testInput]{Checksums: []ChecksumReport{{Frame: 1 << 30}}}, ErrFarFuture},
-		{"foreign-player", 0, Message[testInput]{Inputs: []InputRun[testInput]{{Player: 0, Values: []testInput{1}}}}, ErrBadMessage},
+		{"unknown-peer", 5, Message[Slot[testInput]]{}, ErrUnknownPeer},
+		{"negative-run", 0, Message[Slot[testInput]]{Inputs: []InputRun[Slot[testInput]]{{Player: 1, Start: -1, Values: slots(1)}}}, ErrNegativeFrame},
+		{"far-future-run", 0, Message[Slot[testInput]]{Inputs: []InputRun[Slot[testInput]]{{Player: 1, Start: 1 << 20, Values: slots(1)}}}, ErrFarFuture},
+		{"negative-frame", 0, Message[Slot[testInput]]{Frame: -3}, ErrNegativeFrame},
+		{"far-future-checksum", 0, Message[Slot[testInput]]{Checksums: []ChecksumReport{{Frame: 1 << 30}}}, ErrFarFuture},
+		{"foreign-player", 0, Message[Slot[testInput]]{Inputs: []InputRun[Slot[testInput]]{{Player: 0, Values: slots(1)}}}, ErrBadMessage},
 		// Acknowledging local inputs that do not exist (the peer holds
 		// forged ones) is not a reason to drop the message: see Receive.
-		{"over-acknowledged", 0, Message[testInput]{Held: [MaxPlayers]Frame{0: 50}}, nil},
-		{"bad-gone-mask", 0, Message[testInput]{Gone: 1 << 7}, ErrBadMessage},
-		{"query-past-state", 0, Message[testInput]{Blocks: BlockReport{Offset: 1000, Length: 25, BlockSize: 1, Hashes: make([]uint64, 25)}}, ErrBadMessage},
-		{"query-block-size", 0, Message[testInput]{Blocks: BlockReport{Length: 1024, BlockSize: 8, Hashes: make([]uint64, 128)}}, ErrBadMessage},
-		{"query-negative-frame", 0, Message[testInput]{Blocks: BlockReport{Frame: -1, Length: 8, BlockSize: 1, Hashes: make([]uint64, 8)}}, ErrNegativeFrame},
-		{"answer-mask", 0, Message[testInput]{Answers: [MaxAnswers]BlockAnswer{{Length: 8, Differ: 1 << 8}}}, ErrBadMessage},
-		{"answer-unavailable-mask", 0, Message[testInput]{Answers: [MaxAnswers]BlockAnswer{{Length: 8, Differ: 1, Unavailable: true}}}, ErrBadMessage},
-		{"answer-negative-length", 0, Message[testInput]{Answers: [MaxAnswers]BlockAnswer{{Length: -1}}}, ErrBadMessage},
-		{"answer-far-future", 0, Message[testInput]{Answers: [MaxAnswers]BlockAnswer{{Frame: 1 << 20, Length: 1}}}, ErrFarFuture},
-		{"last-answer-past-state", 0, Message[testInput]{Answers: [MaxAnswers]BlockAnswer{{Length: 1}, {Length: 1}, {Length: 1}, {Offset: 1 << 20, Length: 1}}}, ErrBadMessage},
+		{"over-acknowledged", 0, Message[Slot[testInput]]{Held: [MaxPlayers]Frame{0: 50}}, nil},
+		{"bad-gone-mask", 0, Message[Slot[testInput]]{Gone: 1 << 7}, ErrBadMessage},
+		// The engine's state is its world: the control state, then the
+		// 1 KiB game state.
+		{"query-past-state", 0, Message[Slot[testInput]]{Blocks: BlockReport{Offset: sizeOf[world[testState]]() - 24, Length: 25, BlockSize: 1, Hashes: make([]uint64, 25)}}, ErrBadMessage},
+		{"query-block-size", 0, Message[Slot[testInput]]{Blocks: BlockReport{Length: 1024, BlockSize: 8, Hashes: make([]uint64, 128)}}, ErrBadMessage},
+		{"query-negative-frame", 0, Message[Slot[testInput]]{Blocks: BlockReport{Frame: -1, Length: 8, BlockSize: 1, Hashes: make([]uint64, 8)}}, ErrNegativeFrame},
+		{"answer-mask", 0, Message[Slot[testInput]]{Answers: [MaxAnswers]BlockAnswer{{Length: 8, Differ: 1 << 8}}}, ErrBadMessage},
+		{"answer-unavailable-mask", 0, Message[Slot[testInput]]{Answers: [MaxAnswers]BlockAnswer{{Length: 8, Differ: 1, Unavailable: true}}}, ErrBadMessage},
+		{"answer-negative-length", 0, Message[Slot[testInput]]{Answers: [MaxAnswers]BlockAnswer{{Length: -1}}}, ErrBadMessage},
+		{"answer-far-future", 0, Message[Slot[testInput]]{Answers: [MaxAnswers]BlockAnswer{{Frame: 1 << 20, Length: 1}}}, ErrFarFuture},
+		{"last-answer-past-state", 0, Message[Slot[testInput]]{Answers: [MaxAnswers]BlockAnswer{{Length: 1}, {Length: 1}, {Length: 1}, {Offset: 1 << 20, Length: 1}}}, ErrBadMessage},
 		// The list ends at the first empty entry: what follows is ignored.
-		{"answer-after-empty-ignored", 0, Message[testInput]{Answers: [MaxAnswers]BlockAnswer{{Length: 1}, {}, {Offset: 1 << 20, Length: 1}}}, nil},
+		{"answer-after-empty-ignored", 0, Message[Slot[testInput]]{Answers: [MaxAnswers]BlockAnswer{{Length: 1}, {}, {Offset: 1 << 20, Length: 1}}}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := twoPlayerEngine(t)
@@ -245,21 +260,21 @@ func TestReceiveRejects(t *testing.T) {
 	}
 	t.Run("message", func(t *testing.T) {
 		e := twoPlayerEngine(t)
-		err := e.Receive(0, 0, &Message[testInput]{Gone: 1 << 7})
+		err := e.Receive(0, 0, &Message[Slot[testInput]]{Gone: 1 << 7})
 		var me *MessageError
 		if !errors.As(err, &me) || me.Field != "Gone" || me.Reason() != "mask 0x80 names players past 1" ||
 			err.Error() != "core: bad message from peer 0: Gone: mask 0x80 names players past 1" {
 			t.Fatalf("Receive: %v (%#v), want Gone: mask 0x80 names players past 1", err, me)
 		}
-		err = e.Receive(0, 0, &Message[testInput]{Frame: 1 << 20})
+		err = e.Receive(0, 0, &Message[Slot[testInput]]{Frame: 1 << 20})
 		if want := "core: bad message from peer 0: Frame: frame 1048576 is more than "; !errors.Is(err, ErrFarFuture) || !strings.HasPrefix(err.Error(), want) {
 			t.Fatalf("Receive: %v, want %q...", err, want)
 		}
 	})
 	t.Run("equivocation", func(t *testing.T) {
 		e := twoPlayerEngine(t)
-		m1 := Message[testInput]{Inputs: []InputRun[testInput]{{Player: 1, Values: []testInput{1, 2, 3}}}}
-		m2 := Message[testInput]{Inputs: []InputRun[testInput]{{Player: 1, Start: 1, Values: []testInput{2, 9}}}}
+		m1 := Message[Slot[testInput]]{Inputs: []InputRun[Slot[testInput]]{{Player: 1, Values: slots(1, 2, 3)}}}
+		m2 := Message[Slot[testInput]]{Inputs: []InputRun[Slot[testInput]]{{Player: 1, Start: 1, Values: slots(2, 9)}}}
 		if err := e.Receive(0, 0, &m1); err != nil {
 			t.Fatal(err)
 		}
@@ -280,7 +295,7 @@ func TestReceiveRejects(t *testing.T) {
 		if len(got) != 1 || got[0] != (EquivocationEvent{Peer: 0, Player: 1, Frame: 2}) {
 			t.Fatalf("events %+v, want one equivocation at frame 2", got)
 		}
-		if v := e.vals[e.idx(1, 2)]; v != 3 {
+		if v := e.vals[e.idx(1, 2)].Value; v != 3 {
 			t.Fatalf("frame 2 holds %d, want the first value 3", v)
 		}
 	})
@@ -292,7 +307,7 @@ func TestReceiveRejects(t *testing.T) {
 func TestForgedEchoes(t *testing.T) {
 	e := twoPlayerEngine(t)
 	now := 10 * time.Second
-	for _, m := range []Message[testInput]{
+	for _, m := range []Message[Slot[testInput]]{
 		{Stamp: 1, HasEcho: true, Echo: 0, EchoDelay: -time.Hour},
 		{Stamp: 2, HasEcho: true, Echo: now + time.Second},
 		{Stamp: 3, HasEcho: true, Echo: -time.Hour},
@@ -317,7 +332,7 @@ func TestOneAbsurdSample(t *testing.T) {
 	now := 20 * time.Second
 	sample := func(r time.Duration) time.Duration {
 		now += 20 * time.Millisecond
-		m := Message[testInput]{Stamp: now, HasEcho: true, Echo: now - r}
+		m := Message[Slot[testInput]]{Stamp: now, HasEcho: true, Echo: now - r}
 		if err := e.Receive(now, 0, &m); err != nil {
 			t.Fatal(err)
 		}

@@ -25,6 +25,9 @@ type testGame struct {
 	nondetAfter Frame // with nondet: Step reads nondetCounter from this frame
 	nondet      bool
 	heavy       int // Step also mixes the whole state this many times (about 100 ns each), like a real game
+	// onStep, when set, sees every call of Step first (the inputs are
+	// the engine's: copy them to keep them).
+	onStep func(s *testState, inputs []Input[testInput])
 }
 
 // nondetCounter is the package-level counter a deliberately
@@ -33,6 +36,9 @@ var nondetCounter int64
 
 func (g *testGame) Step(s *testState, inputs []Input[testInput], fx *Effects) {
 	g.steps++
+	if g.onStep != nil {
+		g.onStep(s, inputs)
+	}
 	f := Frame(s.Frame)
 	s.Frame++
 	for p, in := range inputs {

@@ -22,7 +22,7 @@ type packet struct {
 	at       time.Duration
 	seq      uint64
 	from, to int
-	msg      *Message[testInput]
+	msg      *Message[Slot[testInput]]
 }
 
 type node struct {
@@ -50,7 +50,7 @@ type harness struct {
 	seq      uint64
 	end      Frame // frames to simulate
 	input    func(p int, f Frame) testInput
-	sent     map[[2]int32]testInput // every input seen on the wire
+	sent     map[[2]int32]Slot[testInput] // every slot seen on the wire
 	onTick   func(h *harness)
 }
 
@@ -58,7 +58,7 @@ type harness struct {
 func newHarness(t testing.TB, n int, seed uint64, end Frame, cfg func(i int, c *Config)) *harness {
 	h := &harness{
 		t: t, rng: rand.New(rand.NewPCG(seed, seed^0x5eed)), tick: 16 * time.Millisecond,
-		end: end, sent: map[[2]int32]testInput{},
+		end: end, sent: map[[2]int32]Slot[testInput]{},
 	}
 	h.input = func(p int, f Frame) testInput { return genInput(seed, p, f) }
 	h.links = make([][]link, n)
@@ -102,11 +102,21 @@ func (h *harness) setLinks(l link) {
 	}
 }
 
-func cloneMessage(m *Message[testInput]) *Message[testInput] {
+// slots returns the slots carrying vs with no control word, as a test's
+// hand-built message carries them.
+func slots(vs ...testInput) []Slot[testInput] {
+	s := make([]Slot[testInput], len(vs))
+	for i, v := range vs {
+		s[i].Value = v
+	}
+	return s
+}
+
+func cloneMessage(m *Message[Slot[testInput]]) *Message[Slot[testInput]] {
 	c := *m
-	c.Inputs = make([]InputRun[testInput], len(m.Inputs))
+	c.Inputs = make([]InputRun[Slot[testInput]], len(m.Inputs))
 	for i, r := range m.Inputs {
-		c.Inputs[i] = InputRun[testInput]{Player: r.Player, Start: r.Start, Values: slices.Clone(r.Values)}
+		c.Inputs[i] = InputRun[Slot[testInput]]{Player: r.Player, Start: r.Start, Values: slices.Clone(r.Values)}
 	}
 	c.Checksums = slices.Clone(m.Checksums)
 	c.Blocks.Hashes = slices.Clone(m.Blocks.Hashes)
@@ -194,7 +204,7 @@ func (h *harness) advance(i int, nd *node) {
 			for k, v := range run.Values {
 				key := [2]int32{int32(run.Player), int32(run.Start) + int32(k)}
 				if old, ok := h.sent[key]; ok && old != v {
-					h.t.Fatalf("player %d frame %d sent as %d and as %d", run.Player, key[1], old, v)
+					h.t.Fatalf("player %d frame %d sent as %+v and as %+v", run.Player, key[1], old, v)
 				}
 				h.sent[key] = v
 			}

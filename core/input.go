@@ -36,16 +36,23 @@ func (e *Engine[S, I]) AddLocalInput(p PlayerHandle, v I) error {
 	if t-e.minAck(int(p)) >= Frame(e.rlen)-Frame(e.cfg.MaxPrediction)-4 {
 		return ErrInputQueueFull
 	}
+	step := put16(e.report[p])
 	if t > n {
 		var prev I
-		if n > 0 {
-			prev = e.vals[e.idx(int(p), n-1)]
+		if n > 0 && !e.cfg.FillZero {
+			prev = e.vals[e.idx(int(p), n-1)].Value
 		}
 		for f := n; f < t; f++ {
-			e.vals[e.idx(int(p), f)] = prev
+			e.vals[e.idx(int(p), f)] = Slot[I]{Control: Control{flags: flagFilled, step: step}, Value: prev}
 		}
 	}
-	e.vals[e.idx(int(p), t)] = v
+	sl := Slot[I]{Value: v}
+	if q := &e.pending[p]; q.n > 0 {
+		sl.Control = q.cmds[q.head]
+		q.head, q.n = (q.head+1)%maxPendingCommands, q.n-1
+	}
+	sl.Control.step = step
+	e.vals[e.idx(int(p), t)] = sl
 	e.next[p] = t + 1
 	e.knownDirty = true
 	return nil
@@ -88,14 +95,14 @@ func (e *Engine[S, I]) minAck(p int) Frame {
 func (e *Engine[S, I]) inputFor(p int, f Frame) Input[I] {
 	n := e.next[p]
 	if f < n {
-		return Input[I]{Value: e.vals[e.idx(p, f)], Status: InputConfirmed}
+		return known(&e.vals[e.idx(p, f)])
 	}
 	if e.agreed[p] && f >= e.goneAt[p] {
 		return Input[I]{Status: InputDisconnected}
 	}
 	var last I
 	if n > 0 {
-		last = e.vals[e.idx(p, n-1)]
+		last = e.vals[e.idx(p, n-1)].Value
 	}
 	if e.predict == nil { // RepeatLast, without the indirect call
 		return Input[I]{Value: last, Status: InputPredicted}
@@ -122,7 +129,7 @@ func (e *Engine[S, I]) rescan(p int, from Frame) {
 		if e.hasWrong && f > e.firstWrong { // a tie goes to markWrong
 			return
 		}
-		if !sameInput(e.inputFor(p, f), e.used[e.idx(p, f)]) {
+		if i := e.idx(p, f); !sameInput(e.inputFor(p, f), e.used[i]) || e.controlFor(p, f).semantic() != e.usedCtl[i].semantic() {
 			e.markWrong(f, p)
 			return
 		}
@@ -130,9 +137,28 @@ func (e *Engine[S, I]) rescan(p int, from Frame) {
 }
 
 // sameInput reports whether a and b lead Step to the same result: equal
-// values and the same disconnectedness. Confirmed and predicted inputs of
-// equal value are the same; Step must not let that status change the
-// state (peers see different statuses for the same frame).
+// values and the same disconnectedness and fill. Confirmed and predicted
+// inputs of equal value are the same; Step must not let that status
+// change the state (peers see different statuses for the same frame).
 func sameInput[I comparable](a, b Input[I]) bool {
-	return a.Value == b.Value && (a.Status == InputDisconnected) == (b.Status == InputDisconnected)
+	return a.Value == b.Value && (a.Status == InputDisconnected) == (b.Status == InputDisconnected) &&
+		(a.Status == InputFilled) == (b.Status == InputFilled)
+}
+
+// known returns the input a known slot gives Step.
+func known[I comparable](s *Slot[I]) Input[I] {
+	if s.Control.flags&flagFilled != 0 {
+		return Input[I]{Value: s.Value, Status: InputFilled}
+	}
+	return Input[I]{Value: s.Value, Status: InputConfirmed}
+}
+
+// controlFor returns the control word the engine now uses for player p's
+// frame f: the slot's when known, none otherwise (a prediction or a
+// disconnection carries no command).
+func (e *Engine[S, I]) controlFor(p int, f Frame) Control {
+	if f < e.next[p] {
+		return e.vals[e.idx(p, f)].Control
+	}
+	return Control{}
 }

@@ -1,22 +1,31 @@
 package core
 
 // inputLog keeps the inputs of the newest keep confirmed frames: frame f's
-// inputs are buf[(f mod keep)*players ...], valid for start <= f < end.
+// inputs are buf[(f mod keep)*players ...], their slots (with the control
+// words) in slots at the same index, and whether the game's Step ran in
+// ran[f mod keep], valid for start <= f < end.
 type inputLog[I comparable] struct {
 	keep, players int
 	start, end    Frame
 	buf           []Input[I]
+	slots         []Slot[I]
+	ran           []bool
 }
 
 func newInputLog[I comparable](keep, players int) inputLog[I] {
-	return inputLog[I]{keep: keep, players: players, buf: make([]Input[I], keep*players)}
+	return inputLog[I]{keep: keep, players: players, buf: make([]Input[I], keep*players),
+		slots: make([]Slot[I], keep*players), ran: make([]bool, keep)}
 }
 
-func (l *inputLog[I]) append(f Frame, src interface{ inputFor(int, Frame) Input[I] }) {
+// append logs confirmed frame f of e.
+func (l *inputLog[I]) append(f Frame, in func(int, Frame) Input[I], ctl func(int, Frame) Control, ran bool) {
 	base := int(f) % l.keep * l.players
 	for p := 0; p < l.players; p++ {
-		l.buf[base+p] = src.inputFor(p, f)
+		v := in(p, f)
+		l.buf[base+p] = v
+		l.slots[base+p] = Slot[I]{Control: ctl(p, f), Value: v.Value}
 	}
+	l.ran[int(f)%l.keep] = ran
 	l.end = f + 1
 	if l.end-l.start > Frame(l.keep) {
 		l.start = l.end - Frame(l.keep)
@@ -40,4 +49,47 @@ func (e *Engine[S, I]) ReadLog(f Frame, dst []Input[I]) ([]Input[I], error) {
 	}
 	base := int(f) % l.keep * l.players
 	return append(dst, l.buf[base:base+l.players]...), nil
+}
+
+// ReadSteps appends the inputs of every call of the game's Step in
+// confirmed frame f to dst and returns it: one group of Config.Players
+// inputs per call, in handle order. That is no group when the game was
+// paused in f, and Config.StepsPerFrame groups otherwise: the first is
+// what ReadLog returns, the others the zero values with the same
+// statuses. So, recording one replay frame per group for frames 0, 1, ...
+// reproduces the match whether or not it was paused and whatever
+// StepsPerFrame. It returns dst unchanged and ErrFrameNotLogged for a
+// frame outside LogRange.
+func (e *Engine[S, I]) ReadSteps(f Frame, dst []Input[I]) ([]Input[I], error) {
+	l := &e.log
+	if l.keep == 0 || f < l.start || f >= l.end {
+		return dst, ErrFrameNotLogged
+	}
+	if !l.ran[int(f)%l.keep] {
+		return dst, nil
+	}
+	base := int(f) % l.keep * l.players
+	row := l.buf[base : base+l.players]
+	dst = append(dst, row...)
+	for range e.cfg.StepsPerFrame - 1 {
+		for p := range row {
+			dst = append(dst, Input[I]{Status: row[p].Status})
+		}
+	}
+	return dst, nil
+}
+
+// ReadSlots appends the slots of confirmed frame f, one per player in
+// handle order, to dst and returns it: the inputs with their control
+// words as the players sent them, for a host that relays the match (a
+// spectator stream). A disconnected player's slot is the zero Slot. It
+// returns dst unchanged and ErrFrameNotLogged for a frame outside
+// LogRange.
+func (e *Engine[S, I]) ReadSlots(f Frame, dst []Slot[I]) ([]Slot[I], error) {
+	l := &e.log
+	if l.keep == 0 || f < l.start || f >= l.end {
+		return dst, ErrFrameNotLogged
+	}
+	base := int(f) % l.keep * l.players
+	return append(dst, l.slots[base:base+l.players]...), nil
 }

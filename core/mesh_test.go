@@ -12,7 +12,7 @@ type mesh struct {
 	t      *testing.T
 	engs   []*Engine[testState, testInput]
 	games  []*testGame
-	latest [][]*Message[testInput] // [from][to]
+	latest [][]*Message[Slot[testInput]] // [from][to]
 	last   []Ready[testInput]
 	inputs func(p int, f Frame) testInput
 	now    time.Duration
@@ -20,14 +20,21 @@ type mesh struct {
 
 // newMesh builds n engines, engine i owning player i, with D and W.
 func newMesh(t *testing.T, n, d, w int, inputs func(p int, f Frame) testInput) *mesh {
-	m := &mesh{t: t, inputs: inputs, latest: make([][]*Message[testInput], n), last: make([]Ready[testInput], n)}
+	return newMeshWith(t, n, inputs, func(_ int, c *Config) { c.InputDelay, c.Prediction = d, w })
+}
+
+// newMeshWith builds n engines, engine i owning player i, with
+// MaxPrediction 8; cfg(i, c) sets the rest of engine i's config.
+func newMeshWith(t *testing.T, n int, inputs func(p int, f Frame) testInput, cfg func(i int, c *Config)) *mesh {
+	m := &mesh{t: t, inputs: inputs, latest: make([][]*Message[Slot[testInput]], n), last: make([]Ready[testInput], n)}
 	for i := 0; i < n; i++ {
-		c := Config{Players: n, Local: []PlayerHandle{PlayerHandle(i)}, InputDelay: d, Prediction: w, MaxPrediction: 8}
+		c := Config{Players: n, Local: []PlayerHandle{PlayerHandle(i)}, MaxPrediction: 8}
 		for j := 0; j < n; j++ {
 			if j != i {
 				c.Peers = append(c.Peers, []PlayerHandle{PlayerHandle(j)})
 			}
 		}
+		cfg(i, &c)
 		g := &testGame{}
 		e, err := NewEngine[testState, testInput](c, g, &testState{})
 		if err != nil {
@@ -35,7 +42,7 @@ func newMesh(t *testing.T, n, d, w int, inputs func(p int, f Frame) testInput) *
 		}
 		m.engs = append(m.engs, e)
 		m.games = append(m.games, g)
-		m.latest[i] = make([]*Message[testInput], n)
+		m.latest[i] = make([]*Message[Slot[testInput]], n)
 	}
 	return m
 }

@@ -123,8 +123,8 @@ type Outgoing[I comparable] struct {
 // call of Advance.
 type Ready[I comparable] struct {
 	// Messages must be sent, one per remote peer not disconnected, in any
-	// order.
-	Messages []Outgoing[I]
+	// order. They carry Slots: every input with its control word.
+	Messages []Outgoing[Slot[I]]
 	// Effects are the effects newly emitted by the frames simulated in this
 	// call, in frame order then emission order; play them.
 	Effects []FrameEffect

@@ -231,7 +231,7 @@ func (s *search) over(inFlight int) bool {
 
 // startHunt begins the search for the fields that differ from peer id at
 // frame f, given our state after f, or reports at once that it expired.
-func (e *Engine[S, I]) startHunt(id PeerID, f Frame, st *S) {
+func (e *Engine[S, I]) startHunt(id PeerID, f Frame, st *world[S]) {
 	q := &e.peers[id]
 	if st == nil {
 		e.event(DesyncFieldsEvent{Peer: id, Frame: f, Incomplete: true, Reason: "the local state of the frame has expired"})
@@ -240,7 +240,7 @@ func (e *Engine[S, I]) startHunt(id PeerID, f Frame, st *S) {
 	q.snap, q.snapFrame = e.snapAfter(f, st), f
 	h := &q.hunt
 	h.active, h.npend, h.sends = true, 0, 0
-	beginSearch[S](&h.search, f)
+	beginSearch[world[S]](&h.search, f)
 	e.huntNext(id)
 }
 
@@ -248,7 +248,7 @@ func (e *Engine[S, I]) startHunt(id PeerID, f Frame, st *S) {
 // frame f. A confirmed frame is never simulated again, so every peer that
 // desyncs at f shares one copy: the memory held stays one state per
 // desynced frame, however many peers desync at it.
-func (e *Engine[S, I]) snapAfter(f Frame, st *S) []byte {
+func (e *Engine[S, I]) snapAfter(f Frame, st *world[S]) []byte {
 	if b, _ := e.heldSnap(f); b != nil {
 		return b
 	}
@@ -321,7 +321,7 @@ func (e *Engine[S, I]) huntAnswer(id PeerID, a *BlockAnswer) {
 	r := h.pend[k].span
 	h.npend = copy(h.pend[k:h.npend], h.pend[k+1:h.npend]) + k
 	h.pend[h.npend] = query{}
-	apply[S](&h.search, r, a.Differ)
+	apply[world[S]](&h.search, r, a.Differ)
 	e.huntNext(id)
 }
 

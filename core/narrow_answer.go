@@ -126,7 +126,7 @@ func (e *Engine[S, I]) answerQuery(id PeerID, b *BlockReport) {
 		return
 	}
 	m := &q.hunt.theirs
-	whole := r == span{0, sizeOf[S]()}
+	whole := r == span{0, sizeOf[world[S]]()}
 	switch {
 	case m.on && m.frame == b.Frame:
 		if _, ok := m.find(r); m.done || !ok {
@@ -160,7 +160,7 @@ func (e *Engine[S, I]) answerQuery(id PeerID, b *BlockReport) {
 	}
 	if whole && !(m.on && m.frame == b.Frame) {
 		m.on, m.done, m.copy = true, false, nil
-		beginSearch[S](&m.search, b.Frame)
+		beginSearch[world[S]](&m.search, b.Frame)
 		q.answers = q.answers[:0] // those of a search the peer has left
 	}
 	q.remember(a)
@@ -169,7 +169,7 @@ func (e *Engine[S, I]) answerQuery(id PeerID, b *BlockReport) {
 	}
 	ok := src != nil // an Unavailable answer ends the peer's search
 	if ok {
-		apply[S](&m.search, r, a.Differ)
+		apply[world[S]](&m.search, r, a.Differ)
 		m.queries++
 		ok = !(len(m.paths) > maxPaths || len(m.stack) == 0 || m.queries == maxQueries)
 	}

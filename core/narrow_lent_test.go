@@ -30,7 +30,7 @@ func newLentPeer(t *testing.T, f Frame, k int, base mixState) *lentPeer {
 		st.Pts[k*700+j*97].C++
 		p.want = append(p.want, fmt.Sprintf("Pts[%d].C", k*700+j*97))
 	}
-	q.startHunt(0, f, &st)
+	q.startHunt(0, f, &world[mixState]{Game: st})
 	return p
 }
 
@@ -76,9 +76,11 @@ func TestNarrowLentBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	stateAt := func(f Frame) mixState { return mixState{Tick: int64(f)} }
+	save := func(f Frame) {
+		a.snaps.Save(int32(f), &world[mixState]{Game: stateAt(f)})
+	}
 	for f := Frame(0); f < 8; f++ {
-		st := stateAt(f)
-		a.snaps.Save(int32(f), &st)
+		save(f)
 	}
 	a.checked = 8
 	// Peers 0 to 3 search four different frames, peer 4 the frame of
@@ -102,8 +104,7 @@ func TestNarrowLentBound(t *testing.T) {
 	}
 	// The snapshots roll over: the kept frames stay answerable.
 	for f := Frame(8); f < 16; f++ {
-		st := stateAt(f)
-		a.snaps.Save(int32(f), &st)
+		save(f)
 	}
 	a.checked = 16
 	for range maxQueries {
@@ -154,13 +155,13 @@ func TestNarrowStaleQueryIgnored(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := mixState{Tick: 3}
-	a.snaps.Save(3, &base)
+	a.snaps.Save(3, &world[mixState]{Game: base})
 	a.checked = 4
 	p := newLentPeer(t, 3, 1, base)
 	h := &p.q.peers[0].hunt
 	query := func(r span) *BlockReport {
 		b := &BlockReport{Frame: 3, Offset: r.off, Length: r.n, BlockSize: blockSizeFor(r.n)}
-		b.Hashes = hashBlocks(rawOf(&base, nil), r, nil)
+		b.Hashes = hashBlocks(rawOf(&world[mixState]{Game: base}, nil), r, nil)
 		return b
 	}
 	first := query(h.pend[0].span)

@@ -34,7 +34,7 @@ type mixPt struct {
 func TestNarrowOracle(t *testing.T) {
 	t.Run("bigState", func(t *testing.T) { narrowOracle[bigState](t, testenv.Pick(40, 100), nil) })
 	t.Run("mixState", func(t *testing.T) {
-		on := int(unsafe.Offsetof(mixState{}.On))
+		on := int(unsafe.Offsetof(world[mixState]{}.Game) + unsafe.Offsetof(mixState{}.On))
 		narrowOracle[mixState](t, testenv.Pick(80, 200), func(raw []byte) {
 			for j := on; j < on+8; j++ {
 				raw[j] &= 1 // a bool holds 0 or 1
@@ -44,7 +44,9 @@ func TestNarrowOracle(t *testing.T) {
 }
 
 // narrowOracle runs cases random cases for state type S; fix repairs a
-// mutated state's bytes.
+// mutated state's bytes. The engine searches its world (the control state,
+// then S), so the changes fall anywhere in it, and the oracle's paths are
+// named as the game knows them (gamePath).
 func narrowOracle[S any](t *testing.T, cases int, fix func(raw []byte)) {
 	mk := func(i int) *Engine[S, testInput] {
 		c := DefaultConfig()
@@ -59,11 +61,11 @@ func narrowOracle[S any](t *testing.T, cases int, fix func(raw []byte)) {
 	}
 	a, b := mk(0), mk(1)
 	r := rand.New(rand.NewPCG(11, uint64(cases)))
-	size := sizeOf[S]()
+	size := sizeOf[world[S]]()
 	bs := blockSizeFor(size)
 	for k := range cases {
 		t.Run(fmt.Sprintf("case%d", k), func(t *testing.T) {
-			sa, sb := new(S), new(S)
+			sa, sb := new(world[S]), new(world[S])
 			raw := rawOf(sb, nil)
 			// 1 to 24 changes: single bytes anywhere, or runs of bytes
 			// across field and block boundaries.
@@ -84,7 +86,7 @@ func narrowOracle[S any](t *testing.T, cases int, fix func(raw []byte)) {
 			}
 			var oracle []string
 			for _, d := range state.Diff(sa, sb) {
-				oracle = append(oracle, d.Path)
+				oracle = append(oracle, gamePath(d.Path))
 			}
 			if len(oracle) == 0 {
 				t.Skip("no change")

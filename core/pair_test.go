@@ -4,14 +4,14 @@ import "time"
 
 // copyInto copies src into dst reusing dst's buffers, so a benchmark can
 // hold messages without allocating after warm-up.
-func copyInto(dst, src *Message[testInput]) {
+func copyInto(dst, src *Message[Slot[testInput]]) {
 	runs := dst.Inputs[:0]
 	for _, r := range src.Inputs {
 		i := len(runs)
 		if i < cap(runs) {
 			runs = runs[:i+1]
 		} else {
-			runs = append(runs, InputRun[testInput]{})
+			runs = append(runs, InputRun[Slot[testInput]]{})
 		}
 		runs[i].Player, runs[i].Start = r.Player, r.Start
 		runs[i].Values = append(runs[i].Values[:0], r.Values...)
@@ -29,7 +29,7 @@ func copyInto(dst, src *Message[testInput]) {
 type bench struct {
 	engs   []*Engine[testState, testInput]
 	lag    int
-	queue  [][]Message[testInput] // [slot][from*n+to]
+	queue  [][]Message[Slot[testInput]] // [slot][from*n+to]
 	frame  Frame
 	now    time.Duration
 	change Frame // inputs change every change frames (a power of two)
@@ -63,9 +63,9 @@ func newBenchGame(n, d, w, lag int, change Frame, mutate func(*Config), heavy in
 		}
 		b.engs = append(b.engs, e)
 	}
-	b.queue = make([][]Message[testInput], lag+1)
+	b.queue = make([][]Message[Slot[testInput]], lag+1)
 	for i := range b.queue {
-		b.queue[i] = make([]Message[testInput], n*n)
+		b.queue[i] = make([]Message[Slot[testInput]], n*n)
 	}
 	return b
 }

@@ -12,7 +12,7 @@ import (
 // are fine. An input that contradicts one the peer sent before raises an
 // EquivocationEvent (in the next Ready) and the first input stands.
 // Corrections are recorded here and applied by the next Advance.
-func (e *Engine[S, I]) Receive(now time.Duration, from PeerID, m *Message[I]) error {
+func (e *Engine[S, I]) Receive(now time.Duration, from PeerID, m *Message[Slot[I]]) error {
 	if from < 0 || int(from) >= len(e.peers) {
 		return ErrUnknownPeer
 	}
@@ -103,7 +103,7 @@ func (e *Engine[S, I]) Receive(now time.Duration, from PeerID, m *Message[I]) er
 // or reaches an agreed disconnect frame. Each part is one loop without a
 // per-value branch between the two cases; slot i walks the ring slots of
 // consecutive frames (frame-major: players apart, wrapping at the end).
-func (e *Engine[S, I]) receiveRun(from PeerID, r *InputRun[I]) {
+func (e *Engine[S, I]) receiveRun(from PeerID, r *InputRun[Slot[I]]) {
 	p := int(r.Player)
 	old := e.next[p]
 	vals := r.Values
@@ -156,7 +156,7 @@ func (e *Engine[S, I]) receiveRun(from PeerID, r *InputRun[I]) {
 
 // check validates m without changing anything. The happy path makes no
 // call and builds no error.
-func (e *Engine[S, I]) check(from PeerID, m *Message[I]) error {
+func (e *Engine[S, I]) check(from PeerID, m *Message[Slot[I]]) error {
 	q := &e.peers[from]
 	limit := e.frame + e.horizon
 	// bad(f) is f < 0 || f > limit in one unsigned comparison.
@@ -247,7 +247,7 @@ func (e *Engine[S, I]) checkRange(from PeerID, field string, f Frame, off, n int
 	if c := e.cfg.ChecksumInterval; !isCheckFrame(f, c) {
 		return e.msgErr(from, field, "frame %d is not a multiple of the checksum interval %d", int64(f), int64(c))
 	}
-	if size := sizeOf[S](); off < 0 || n < 1 || off > size-n {
+	if size := sizeOf[world[S]](); off < 0 || n < 1 || off > size-n {
 		return e.msgErr(from, field, "range %d+%d is outside the %d-byte state", int64(off), int64(n), int64(size))
 	}
 	return nil

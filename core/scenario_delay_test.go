@@ -91,7 +91,7 @@ func TestDelayRule(t *testing.T) {
 	}
 	want := []testInput{0, 10, 10, 10, 20, 40}
 	for f, v := range want {
-		if got := e.vals[e.idx(0, Frame(f))]; got != v {
+		if got := e.vals[e.idx(0, Frame(f))].Value; got != v {
 			t.Fatalf("frame %d has input %d, want %d (whole schedule %v)", f, got, v, want)
 		}
 	}
@@ -153,7 +153,7 @@ func TestScenarioSeveralLocalPlayers(t *testing.T) {
 	}
 	a := mk([]PlayerHandle{0, 2}, [][]PlayerHandle{{1}}, 2)
 	b := mk([]PlayerHandle{1}, [][]PlayerHandle{{0, 2}}, 0)
-	var lagged []*Message[testInput]
+	var lagged []*Message[Slot[testInput]]
 	for k := 0; k < 2*end; k++ {
 		now := time.Duration(k) * time.Millisecond
 		for _, p := range []PlayerHandle{0, 2} {

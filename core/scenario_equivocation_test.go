@@ -24,8 +24,8 @@ func TestScenarioEquivocationAcrossPeers(t *testing.T) {
 			}
 			for i := range p.msg.Inputs {
 				r := &p.msg.Inputs[i]
-				if k := int(lie - r.Start); r.Player == 0 && k >= 0 && k < len(r.Values) && r.Values[k] == h.input(0, lie) {
-					r.Values[k] ^= 1
+				if k := int(lie - r.Start); r.Player == 0 && k >= 0 && k < len(r.Values) && r.Values[k].Value == h.input(0, lie) {
+					r.Values[k].Value ^= 1
 				}
 			}
 		}

@@ -59,7 +59,7 @@ type bigPacket struct {
 	at       time.Duration
 	seq      uint64
 	from, to int
-	msg      *Message[testInput]
+	msg      *Message[Slot[testInput]]
 }
 
 // bigNet connects two bigState engines over a seeded lossy network that

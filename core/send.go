@@ -97,7 +97,7 @@ func (e *Engine[S, I]) buildMessages() {
 		k = len(e.ready.Messages)
 		e.ready.Messages = e.ready.Messages[:k+1]
 		if o := &e.ready.Messages[k]; o.To != PeerID(i) || o.Message != m {
-			*o = Outgoing[I]{To: PeerID(i), Message: m}
+			*o = Outgoing[Slot[I]]{To: PeerID(i), Message: m}
 		}
 	}
 }

@@ -1,6 +1,8 @@
 package core
 
 import (
+	"strings"
+
 	"github.com/rollstep/rollstep/state"
 	"github.com/zeebo/xxh3"
 )
@@ -23,22 +25,47 @@ func rawOf[S any](s *S, dst []byte) []byte { return state.AppendRaw(dst, s) }
 // and state.BlockHashes use.
 func hashOf(b []byte) uint64 { return xxh3.Hash(b) }
 
-func fieldAtOf[S any](off int) (string, bool) { return state.FieldAt[S](off) }
+// fieldAtOf names the field of a world at byte off as the game knows it
+// (see gamePath).
+func fieldAtOf[W any](off int) (string, bool) {
+	p, ok := state.FieldAt[W](off)
+	return gamePath(p), ok
+}
+
+// gamePath turns the path of a field of a world into the path the game
+// knows: a field of its state without the world's "Game." prefix, and
+// the control state's fields as "match.Paused" and so on.
+func gamePath(p string) string {
+	if rest, ok := strings.CutPrefix(p, "Game."); ok {
+		return rest
+	}
+	if rest, ok := strings.CutPrefix(p, "Match."); ok {
+		return "match." + rest
+	}
+	return p
+}
 
 // diffPathsOf names at most max fields that differ between a and b.
-func diffPathsOf[S any](a, b *S, max int) []string {
+func diffPathsOf[W any](a, b *W, max int) []string {
 	d, _ := state.DiffLimit(a, b, max)
 	paths := make([]string, len(d))
 	for i, f := range d {
-		paths[i] = f.Path
+		paths[i] = gamePath(f.Path)
 	}
 	return paths
 }
 
-// validateTypes checks that S and I are arena-serializable.
+// validateTypes checks that S and I are arena-serializable, and so the
+// world and slot the engine makes of them.
 func validateTypes[S any, I comparable]() error {
 	if err := state.Validate[S](); err != nil {
 		return err
 	}
-	return state.Validate[I]()
+	if err := state.Validate[I](); err != nil {
+		return err
+	}
+	if err := state.Validate[world[S]](); err != nil {
+		return err
+	}
+	return state.Validate[Slot[I]]()
 }

@@ -71,11 +71,11 @@ func TestRollbackAttributionRule(t *testing.T) {
 				e.Advance(time.Duration(f) * time.Millisecond)
 			}
 			for _, id := range tc.from {
-				vals := make([]testInput, 6)
+				vals := make([]Slot[testInput], 6)
 				for f := tc.wrong[id]; f < 6; f++ {
-					vals[f] = testInput(7 + id)
+					vals[f].Value = testInput(7 + id)
 				}
-				m := &Message[testInput]{Frame: 6, Inputs: []InputRun[testInput]{{Player: PlayerHandle(1 + id), Start: 0, Values: vals}}}
+				m := &Message[Slot[testInput]]{Frame: 6, Inputs: []InputRun[Slot[testInput]]{{Player: PlayerHandle(1 + id), Start: 0, Values: vals}}}
 				if err := e.Receive(6*time.Millisecond, id, m); err != nil {
 					t.Fatal(err)
 				}

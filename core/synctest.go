@@ -86,10 +86,10 @@ func (e *Engine[S, I]) syncTest() {
 	e.stats.SyncTestFrames += uint64(last - first + 1)
 	for g := first; g <= last; g++ {
 		for p := 0; p < e.players; p++ {
-			e.stepIn[p] = e.used[e.idx(p, g)]
+			e.stepIn[p], e.stepCtl[p] = e.used[e.idx(p, g)], e.usedCtl[e.idx(p, g)]
 		}
 		t.fx.reset()
-		e.game.Step(e.scratch, e.stepIn, &t.fx)
+		e.run(e.scratch, g, e.stepIn[:e.players], e.stepCtl[:e.players], &t.fx)
 		want, ok := t.get(g)
 		if !ok {
 			continue

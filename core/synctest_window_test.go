@@ -132,7 +132,7 @@ func TestSyncTestForgetsAcrossSuspension(t *testing.T) {
 	if err := e.SetPrediction(0); err != nil {
 		t.Fatal(err)
 	}
-	m := &Message[testInput]{Frame: 6, Inputs: []InputRun[testInput]{{Player: 1, Values: []testInput{5, 5, 5, 5, 5, 5}}}}
+	m := &Message[Slot[testInput]]{Frame: 6, Inputs: []InputRun[Slot[testInput]]{{Player: 1, Values: slots(5, 5, 5, 5, 5, 5)}}}
 	if err := e.Receive(6*time.Millisecond, 0, m); err != nil {
 		t.Fatal(err)
 	}

@@ -30,6 +30,13 @@ const (
 	// frame. The value is the zero value of I. The frame from which a player
 	// is disconnected is agreed by every peer (see DisconnectPeer).
 	InputDisconnected
+	// InputFilled is a confirmed input the engine filled in because the
+	// player's D rose, skipping the frame: its Value is the player's
+	// previous input (the zero value with Config.FillZero). Every peer
+	// sees the same status for the frame, so Step may treat it like a
+	// real input (state-style inputs: the player still holds the button)
+	// or like no input (command-style: a copy would repeat a command).
+	InputFilled
 )
 
 // String returns the status name.
@@ -41,6 +48,8 @@ func (st InputStatus) String() string {
 		return "predicted"
 	case InputDisconnected:
 		return "disconnected"
+	case InputFilled:
+		return "filled"
 	}
 	return "unknown"
 }
@@ -60,7 +69,7 @@ type Input[I comparable] struct {
 // order; the slice is owned by the engine and valid only during the call.
 // Step must depend on nothing but s and inputs (no clocks, no map
 // iteration order, no globals, no floats), or peers desync. It may treat
-// InputDisconnected specially, but must not let the state depend on
+// InputDisconnected and InputFilled specially, but must not let the state depend on
 // whether an input is InputConfirmed or InputPredicted (a correct
 // prediction is not re-simulated, and peers see different statuses);
 // use the status only for presentation. it emits sounds,

@@ -127,8 +127,7 @@ type Config struct {
 	ChecksumInterval int
 	// LogRetention is how many confirmed turns of inputs the session
 	// keeps for the host to read with ReadLog and ReadSteps, to record a
-	// replay; 0 keeps none, at most 1<<20 - 1 (the engine's log,
-	// core.Config.LogRetention, keeps one turn more).
+	// replay; 0 keeps none, at most 1<<20 (core.Config.LogRetention).
 	LogRetention int
 	// MaxEffectsPerFrame is core.Config.MaxEffectsPerFrame: the effects one
 	// turn may emit, over all its ticks; 0 means 16. Effects past it are
@@ -256,21 +255,12 @@ func (c *Config) engineConfig() core.Config {
 		MaxInputDelay:      c.MaxDelay,
 		MaxPrediction:      c.MaxPrediction,
 		ChecksumInterval:   c.ChecksumInterval,
-		LogRetention:       logRetention(c.LogRetention),
+		LogRetention:       c.LogRetention,
 		MaxEffectsPerFrame: c.MaxEffectsPerFrame,
+		StepsPerFrame:      c.TicksPerTurn,
+		FillZero:           !c.HoldInputs,
 	}
 }
 
-// maxLogRetention is the largest Config.LogRetention: the engine's bound
-// (1<<20), less the turn the session adds.
-const maxLogRetention = 1<<20 - 1
-
-// logRetention returns the engine's log length for Config.LogRetention n:
-// one turn more than n, so that ReadLog of the oldest turn LogRange
-// reports still knows the input Counts the game had applied before it.
-func logRetention(n int) int {
-	if n <= 0 {
-		return 0
-	}
-	return n + 1
-}
+// maxLogRetention is the largest Config.LogRetention, the engine's.
+const maxLogRetention = 1 << 20

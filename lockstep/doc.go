@@ -51,17 +51,16 @@
 //
 // # Pause and game speed
 //
-// Pause, Resume and SetSpeed are commands on a reserved system channel:
-// the session wraps the game's input type in an envelope whose header
-// carries them, and the game's state in a world whose system part applies
-// them, so every peer pauses, resumes or changes speed at the same turn
-// (PauseEvent, SpeedEvent). The same 16-byte header carries the player's
-// step time (so the reports are agreed, turn by turn, by every peer) and a
-// count of its commands, which tells the engine's copies of a command
-// (when D rises, or in a prediction) from a new one. The header changes
-// only when the player acts or its step time does, so the wire codec's
-// XOR-delta coding makes it nearly free on idle turns and costs a few
-// bytes per command. While paused, turns keep running (inputs and
+// Pause, Resume and SetSpeed are commands of the engine's control
+// channel: each rides the player's next turn input in its control word
+// (see core.Slot), and the engine applies it in the simulation, so every
+// peer pauses, resumes or changes speed at the same turn (core.PauseEvent,
+// core.SpeedEvent). The same word carries the player's step time, and marks
+// the turns the engine filled when D rose (core.InputFilled, with the zero
+// input unless Config.HoldInputs), so a command is never applied twice.
+// It changes only when the player acts or its step time does, so the wire
+// codec's XOR-delta coding makes it nearly free on idle turns. Rollback
+// sessions speak the same protocol. While paused, turns keep running (inputs and
 // checksums flow) but the game's Step is not called; local game inputs
 // stay queued until the game resumes, and inputs already scheduled for
 // paused turns are dropped.
@@ -91,10 +90,9 @@
 // every peer records the same replay.
 //
 // ReadLog keeps its meaning: each turn's inputs, exactly as the game's
-// Step got them on the turn's first tick. The envelope is removed, and a
-// command copied into the turns filled when D rose is the zero input
-// there, as the game saw it, so it is not applied twice on playback.
-// ReadSteps is built on it. Recording ReadLog's turns (a Recorder's AddLog
+// Step got them on the turn's first tick; a turn filled when D rose has
+// the zero input there (core.InputFilled), as the game saw it, so a
+// command is not applied twice on playback. Recording ReadLog's turns (a Recorder's AddLog
 // with the session, or the root package's Session interface) is a faithful
 // replay only when TicksPerTurn is 1 and the game was never paused: a
 // paused turn has an entry but no Step, and a turn of several ticks one

@@ -49,14 +49,14 @@ func TestEquivocationReported(t *testing.T) {
 		t.Fatal("peer 1 has no key for peer 0 after 3 s")
 	}
 	var window wire.ReplayWindow // expands peer 1's sequence numbers
-	codec, err := wire.NewCodec[envelope[tInput]]()
+	codec, err := wire.NewCodec[core.Slot[tInput]]()
 	if err != nil {
 		t.Fatal(err)
 	}
 	var (
-		msg     core.Message[envelope[tInput]]
+		msg     core.Message[core.Slot[tInput]]
 		lastSeq uint64
-		sent    = map[core.Frame]envelope[tInput]{} // player 1's input of each turn
+		sent    = map[core.Frame]core.Slot[tInput]{} // player 1's input of each turn
 	)
 	target := core.Frame(-1)                    // the newest turn in sent
 	hello := wire.NewKey(s.cfg.Transport.Token) // Hellos and HelloReplies
@@ -95,7 +95,7 @@ func TestEquivocationReported(t *testing.T) {
 		t.Fatal("peer 1 sent no input in 3 s")
 	}
 	first := sent[target]
-	if first.Input == (tInput{}) {
+	if first.Value == (tInput{}) {
 		t.Fatalf("turn %d carries no command: replacing it would prove nothing", target)
 	}
 	if f := m.peers[0].sess.Frame(); f > target {
@@ -107,9 +107,9 @@ func TestEquivocationReported(t *testing.T) {
 	// lossless with a constant latency, so it arrives right after the
 	// datagram that carried the first value.
 	forged := first
-	forged.Input.Val ^= 0x5a5a5a5a
-	bad := &core.Message[envelope[tInput]]{Frame: s.Frame(), Inputs: []core.InputRun[envelope[tInput]]{
-		{Player: 1, Start: target, Values: []envelope[tInput]{forged}},
+	forged.Value.Val ^= 0x5a5a5a5a
+	bad := &core.Message[core.Slot[tInput]]{Frame: s.Frame(), Inputs: []core.InputRun[core.Slot[tInput]]{
+		{Player: 1, Start: target, Values: []core.Slot[tInput]{forged}},
 	}}
 	p, _, err := codec.AppendInput(nil, key, lastSeq+1, bad)
 	if err != nil {

@@ -9,14 +9,15 @@ import (
 // Event is an advisory event in Events. Use a type switch; the values are
 //
 //   - *StallEvent (a pointer, valid until the next Update, so that a
-//     stalled turn allocates nothing), PauseEvent, SpeedEvent and
-//     DelayEvent of this package;
+//     stalled turn allocates nothing) and DelayEvent of this package;
 //   - core.DesyncEvent[S] (its Snapshot is the game's state, a copy the
 //     caller may keep), core.DesyncFieldsEvent (paths name fields of the
-//     session's world: "User." then the game state's path, or "Sys." for
-//     the system part), core.EquivocationEvent, core.DisconnectEvent (the
+//     game's state, or "match." then a field of the engine's pause and
+//     speed state), core.EquivocationEvent, core.DisconnectEvent (the
 //     agreed frame a dropped player's inputs stop at),
-//     core.SyncTestEvent and core.EffectsDroppedEvent;
+//     core.SyncTestEvent, core.EffectsDroppedEvent, and core.PauseEvent
+//     and core.SpeedEvent (a speed of Percent makes a turn last
+//     TurnPeriod·100/Percent);
 //   - endpoint.Event: a peer connected, was refused, went silent
 //     (interrupted), resumed, was dropped after the timeout
 //     (disconnected) or left.
@@ -30,24 +31,6 @@ type StallEvent struct {
 	Frame   core.Frame    // the turn that stalled
 	Stall   time.Duration // how long it waited
 	Waiting uint64        // bit i: peer i was waited for
-}
-
-// PauseEvent reports that the game was paused (Paused true) or resumed
-// from turn Frame on, by Player's command. Every peer reports the same
-// Frame and Player.
-type PauseEvent struct {
-	Frame  core.Frame        // the first turn paused (or running again)
-	Player core.PlayerHandle // whose command
-	Paused bool              // paused or resumed
-}
-
-// SpeedEvent reports that Player set the game speed to Percent from turn
-// Frame on: a turn then lasts TurnPeriod·100/Percent. Every peer reports
-// the same Frame.
-type SpeedEvent struct {
-	Frame   core.Frame        // the first turn at the new speed
-	Player  core.PlayerHandle // whose command
-	Percent int               // the new speed
 }
 
 // DelayEvent reports that the delay controller changed this session's

@@ -105,11 +105,11 @@ func TestPauseSameTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.run(10 * time.Second)
-	var pauses [][]PauseEvent
+	var pauses [][]core.PauseEvent
 	for i, p := range m.peers {
-		var got []PauseEvent
+		var got []core.PauseEvent
 		for _, ev := range p.events {
-			if e, ok := ev.(PauseEvent); ok {
+			if e, ok := ev.(core.PauseEvent); ok {
 				got = append(got, e)
 			}
 		}

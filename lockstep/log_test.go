@@ -56,26 +56,25 @@ func drain(t *testing.T, s *Session[tState, tInput], rec *replay.Recorder[tState
 	}
 }
 
-// rawCopies counts the turns of the engine's log in which a player's
-// input is a non-zero copy of the previous turn's (filled when D rose),
-// and records a replay of the raw log with the envelopes merely stripped,
-// as ReadLog did before it gave the inputs as the game saw them.
+// rawCopies counts the turns of the log filled when D rose
+// (core.InputFilled) after a turn with a non-zero input, and records a
+// replay in which such a turn carries a copy of the previous turn's
+// input, as a fill without the zero input would: the command again.
 func rawCopies(s *Session[tState, tInput], from core.Frame, rec *replay.Recorder[tState, tInput]) (copies int) {
-	_, end := s.eng.LogRange()
-	var cur, prev []core.Input[envelope[tInput]]
-	in := make([]core.Input[tInput], len(s.cfg.Peers)+1)
+	_, end := s.LogRange()
+	var cur, prev []core.Input[tInput]
 	if from > 0 {
-		prev, _ = s.eng.ReadLog(from-1, prev)
+		prev, _ = s.ReadLog(from-1, prev)
 	}
 	for f := from; f < end; f++ {
-		cur, _ = s.eng.ReadLog(f, cur[:0])
+		cur, _ = s.ReadLog(f, cur[:0])
 		for p, x := range cur {
-			in[p] = core.Input[tInput]{Value: x.Value.Input, Status: x.Status}
-			if f > 0 && x.Value.Input != (tInput{}) && x.Value == prev[p].Value {
+			if f > 0 && x.Status == core.InputFilled && prev[p].Value != (tInput{}) {
 				copies++
+				cur[p].Value = prev[p].Value
 			}
 		}
-		_ = rec.Add(in)
+		_ = rec.Add(cur)
 		prev = append(prev[:0], cur...)
 	}
 	return copies
@@ -164,7 +163,7 @@ func testReplayFromLog(t *testing.T, m *match, cfg Config) {
 	}
 	same := state.Checksum(naive.State()) == state.Checksum(recs[0].State())
 	if same != cfg.HoldInputs {
-		t.Errorf("the stripped envelopes replay the match: %v, want %v (%d copied inputs)", same, cfg.HoldInputs, copies)
+		t.Errorf("a replay with the filled turns copied reproduces the match: %v, want %v (%d copied inputs)", same, cfg.HoldInputs, copies)
 	}
 	t.Logf("%d turns, %d copied inputs, replay %d bytes", recs[0].Frames(), copies, len(recs[0].Bytes()))
 }
@@ -202,15 +201,15 @@ func TestReadLogRange(t *testing.T) {
 			}
 		}
 	}
-	for _, keep := range []int{-1, 1 << 20} {
+	for _, keep := range []int{-1, 1<<20 + 1} {
 		c := Config{Players: 2, Local: []core.PlayerHandle{0}, Peers: []Peer{{Addr: 1, Players: []core.PlayerHandle{1}}}, LogRetention: keep}
 		var ce *ConfigError
 		if err := c.Validate(); !errors.As(err, &ce) || ce.Field != "LogRetention" {
 			t.Errorf("LogRetention %d: Validate() = %v, want a ConfigError naming LogRetention", keep, err)
 		}
 	}
-	c := Config{Players: 2, Local: []core.PlayerHandle{0}, Peers: []Peer{{Addr: 1, Players: []core.PlayerHandle{1}}}, LogRetention: 1<<20 - 1}
+	c := Config{Players: 2, Local: []core.PlayerHandle{0}, Peers: []Peer{{Addr: 1, Players: []core.PlayerHandle{1}}}, LogRetention: 1 << 20}
 	if err := c.Validate(); err != nil {
-		t.Errorf("LogRetention 1<<20 - 1: %v", err)
+		t.Errorf("LogRetention 1<<20: %v", err)
 	}
 }

@@ -133,7 +133,7 @@ func TestSpeedChange(t *testing.T) {
 	var frames []core.Frame
 	for _, p := range m.peers {
 		for _, ev := range p.events {
-			if e, ok := ev.(SpeedEvent); ok && e.Percent == 200 {
+			if e, ok := ev.(core.SpeedEvent); ok && e.Percent == 200 {
 				frames = append(frames, e.Frame)
 			}
 		}

@@ -42,24 +42,17 @@ func (r *ring[T]) pop() {
 	r.n--
 }
 
-// sysCmd is a queued system command.
-type sysCmd struct {
-	kind uint8
-	arg  uint16
-}
-
-// maxQueuedCommands bounds each local player's queue of system commands.
-const maxQueuedCommands = 8
-
 // local is the session's side of one local player: the queue of game
-// inputs not yet scheduled, the queue of system commands, and the command
-// currently carried by every envelope of the player (seq, cmd, arg).
+// inputs not yet scheduled (the engine queues its system commands).
 type local[I comparable] struct {
 	player core.PlayerHandle
 	inputs ring[I]
 	held   I // the newest input, with Config.HoldInputs
-	cmds   ring[sysCmd]
-	seq    uint16
-	cmd    sysCmd
-	count  uint16 // non-zero inputs scheduled (command-style)
+}
+
+// predictNone is the engine's Predictor for command-style inputs: the
+// player gives no new command.
+func predictNone[I comparable](core.PlayerHandle, core.Frame, I, core.Frame, bool) I {
+	var zero I
+	return zero
 }

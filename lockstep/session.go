@@ -19,8 +19,7 @@ import (
 var ErrClosed = errors.New("lockstep: session closed")
 
 // ErrQueueFull is returned by AddLocalInput when the player already has
-// Config.MaxQueuedInputs inputs waiting for a turn, and by Pause, Resume
-// and SetSpeed when 8 system commands are waiting.
+// Config.MaxQueuedInputs inputs waiting for a turn.
 var ErrQueueFull = errors.New("lockstep: input queue full")
 
 // ErrRefused is matched by the error Update returns once the handshake
@@ -28,9 +27,6 @@ var ErrQueueFull = errors.New("lockstep: input queue full")
 // wrapped *endpoint.HandshakeError names the field). The session then
 // does nothing more; Close it.
 var ErrRefused = errors.New("lockstep: handshake refused")
-
-// ErrBadSpeed is returned by SetSpeed for a percentage outside 1..1000.
-var ErrBadSpeed = errors.New("lockstep: speed outside 1..1000 percent")
 
 // stepUnit is the resolution of step-time reports.
 const stepUnit = 100 * time.Microsecond
@@ -41,9 +37,8 @@ const stepUnit = 100 * time.Microsecond
 // safe for concurrent use and starts no goroutine.
 type Session[S any, I comparable] struct {
 	cfg   Config
-	eng   *core.Engine[world[S], envelope[I]]
-	ep    *endpoint.Endpoint[envelope[I]]
-	game  *wrapGame[S, I]
+	eng   *core.Engine[S, I]
+	ep    *endpoint.Endpoint[core.Slot[I]]
 	pacer pace.Pacer
 	ctl   *delay.Controller
 
@@ -53,9 +48,8 @@ type Session[S any, I comparable] struct {
 
 	started  bool
 	closed   bool
-	end      lifecycle.End             // EndAt, or a peer's end
-	refused  error                     // set once the match cannot start (refused, or a handshake timeout); Update returns it
-	logBuf   []core.Input[envelope[I]] // ReadLog's scratch: two turns of envelopes
+	end      lifecycle.End // EndAt, or a peer's end
+	refused  error         // set once the match cannot start (refused, or a handshake timeout); Update returns it
 	now      time.Duration
 	lastSend time.Duration
 	added    core.Frame // the local inputs made at turn added are scheduled, if addedOK
@@ -85,10 +79,6 @@ type Session[S any, I comparable] struct {
 	droppedEvents       uint64
 	effects             []core.FrameEffect
 	cancelled           []core.FrameEffect
-
-	// Last system state reported by events.
-	paused bool
-	speed  int
 }
 
 // NewSession returns a session at turn 0 whose game state is a copy of
@@ -109,26 +99,20 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 	if err := state.Validate[S](); err != nil {
 		return nil, err
 	}
-	if err := state.Validate[envelope[I]](); err != nil {
-		return nil, err
-	}
 	c := cfg.withDefaults()
-	g := &wrapGame[S, I]{user: game, ticks: c.TicksPerTurn, hold: c.HoldInputs,
-		in: make([]core.Input[I], c.Players), idle: make([]core.Input[I], c.Players),
-		ran: newTurnLog(logRetention(c.LogRetention), c.MaxPrediction)}
-	w := &world[S]{User: initial}
-	eng, err := core.NewEngine(c.engineConfig(), core.Game[world[S], envelope[I]](g), w)
+	eng, err := core.NewEngine(c.engineConfig(), game, &initial)
 	if err != nil {
 		return nil, err
 	}
 	if !c.HoldInputs {
-		eng.SetPredictor(predictCommand[I])
+		eng.SetPredictor(predictNone[I])
 	}
 	rate := max(1, min(65535, int(time.Second/c.TurnPeriod)))
-	dg, err := wire.DigestOf[envelope[I]](c.Players, rate, c.ChecksumInterval, c.Game)
+	dg, err := wire.DigestOf[core.Slot[I]](c.Players, rate, c.ChecksumInterval, c.Game)
 	if err != nil {
 		return nil, err
 	}
+	dg.ExtraSteps = uint8(c.TicksPerTurn - 1) // Validate bounds it
 	ecfg := c.Transport
 	ecfg.Digest = dg
 	// Seats let a host learn several peers' addresses from their Hellos.
@@ -138,7 +122,7 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 		addrs[i] = p.Addr
 		ecfg.Seats[i] = wire.SeatOf(p.Players...)
 	}
-	ep, err := endpoint.New[envelope[I]](ecfg, conn, addrs)
+	ep, err := endpoint.New[core.Slot[I]](ecfg, conn, addrs)
 	if err != nil {
 		return nil, err
 	}
@@ -151,17 +135,14 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 		pol.Auto, pol.MaxPrediction, pol.Budget = true, c.MaxPrediction, c.DelayBudget
 	}
 	s := &Session[S, I]{
-		cfg: c, eng: eng, ep: ep, game: g, pacer: pc, ctl: delay.New(pol, c.InputDelay), lowerTo: -1,
+		cfg: c, eng: eng, ep: ep, pacer: pc, ctl: delay.New(pol, c.InputDelay), lowerTo: -1,
 		prev: initial, view: initial, peerStall: make([]time.Duration, len(c.Peers)),
 		events: make([]Event, 0, 16),
 		stalls: make([]StallEvent, 0, c.MaxStepsPerUpdate), spareStalls: make([]StallEvent, 0, c.MaxStepsPerUpdate),
 		effects: make([]core.FrameEffect, 0, 16), cancelled: make([]core.FrameEffect, 0, 16),
-		speed:  100,
-		logBuf: make([]core.Input[envelope[I]], 0, 2*c.Players), // turns f and f-1
 	}
 	for _, p := range c.Local {
-		s.locals = append(s.locals, local[I]{player: p,
-			inputs: newRing[I](c.MaxQueuedInputs), cmds: newRing[sysCmd](maxQueuedCommands)})
+		s.locals = append(s.locals, local[I]{player: p, inputs: newRing[I](c.MaxQueuedInputs)})
 	}
 	return s, nil
 }
@@ -205,35 +186,37 @@ func (s *Session[S, I]) AddLocalInput(p core.PlayerHandle, input I) error {
 
 // Pause asks, on behalf of local player p, for the game to pause. The
 // command rides the player's next turn input; every peer pauses at the
-// same turn and reports a PauseEvent. While paused, turns keep running
-// (inputs and checksums flow) but the game's Step is not called.
-func (s *Session[S, I]) Pause(p core.PlayerHandle) error { return s.command(p, cmdPause, 0) }
-
-// Resume asks, on behalf of local player p, for a paused game to resume.
-func (s *Session[S, I]) Resume(p core.PlayerHandle) error { return s.command(p, cmdResume, 0) }
-
-// SetSpeed asks, on behalf of local player p, for the game speed to become
-// percent (1 to 1000) of normal: a turn then lasts TurnPeriod·100/percent.
-// Every peer changes speed at the same turn and reports a SpeedEvent.
-func (s *Session[S, I]) SetSpeed(p core.PlayerHandle, percent int) error {
-	if percent < minSpeed || percent > maxSpeed {
-		return ErrBadSpeed
-	}
-	return s.command(p, cmdSpeed, uint16(percent))
-}
-
-func (s *Session[S, I]) command(p core.PlayerHandle, kind uint8, arg uint16) error {
+// same turn, whatever its mode, and reports a core.PauseEvent. While
+// paused, turns keep running (inputs and checksums flow) but the game's
+// Step is not called. It returns ErrClosed after Close,
+// core.ErrNotLocal for a player that is not local, and
+// core.ErrCommandsFull when 8 commands of p wait for a turn.
+func (s *Session[S, I]) Pause(p core.PlayerHandle) error {
 	if s.closed {
 		return ErrClosed
 	}
-	l := s.findLocal(p)
-	if l == nil {
-		return core.ErrNotLocal
+	return s.eng.Pause(p)
+}
+
+// Resume asks, on behalf of local player p, for a paused game to resume,
+// like Pause.
+func (s *Session[S, I]) Resume(p core.PlayerHandle) error {
+	if s.closed {
+		return ErrClosed
 	}
-	if !l.cmds.push(sysCmd{kind: kind, arg: arg}) {
-		return ErrQueueFull
+	return s.eng.Resume(p)
+}
+
+// SetSpeed asks, on behalf of local player p, for the game speed to become
+// percent (core.MinSpeed to core.MaxSpeed) of normal, like Pause: a turn
+// then lasts TurnPeriod·100/percent, and every peer reports a
+// core.SpeedEvent. It returns core.ErrOutOfRange for a percent outside
+// the range.
+func (s *Session[S, I]) SetSpeed(p core.PlayerHandle, percent int) error {
+	if s.closed {
+		return ErrClosed
 	}
-	return nil
+	return s.eng.SetSpeed(p, percent)
 }
 
 // State returns the game state after turn Frame()-1. It is a copy owned
@@ -264,7 +247,7 @@ func (s *Session[S, I]) ConfirmedFrame() (f core.Frame, ok bool) { return s.eng.
 func (s *Session[S, I]) Started() bool { return s.started }
 
 // Paused reports whether the game is paused at the current turn.
-func (s *Session[S, I]) Paused() bool { return s.eng.State().Sys.Paused != 0 }
+func (s *Session[S, I]) Paused() bool { return s.eng.Control().Paused }
 
 // maxQueuedEvents bounds the events kept for a caller that does not drain
 // them; beyond it they are counted in Stats.DroppedEvents.
@@ -314,9 +297,9 @@ func (s *Session[S, I]) Stats() Stats {
 	}
 	st.StepTime = time.Duration(s.report) * stepUnit
 	st.SlowestStep = s.slowestStep()
-	sys := &s.eng.State().Sys
-	st.Paused, st.Speed = sys.Paused != 0, sys.speed()
-	st.Turns, st.Played = int64(get32(sys.Frame)), int64(get32(sys.Played))
+	ctl := s.eng.Control()
+	st.Paused, st.Speed = ctl.Paused, ctl.Speed
+	st.Turns, st.Played = int64(s.eng.Frame()), int64(ctl.Played)
 	return st
 }
 

@@ -118,7 +118,7 @@ func (s *Session[S, I]) turn(now time.Duration) (bool, error) {
 		s.added = f
 	}
 	if s.copied != f+1 {
-		s.prev = s.eng.State().User
+		s.prev = *s.eng.State()
 		s.copied = f + 1
 	}
 	var t0 time.Duration
@@ -132,7 +132,7 @@ func (s *Session[S, I]) turn(now time.Duration) (bool, error) {
 	}
 	s.collect(r)
 	if r.Stepped || r.RolledBack {
-		s.view = s.eng.State().User
+		s.view = *s.eng.State()
 	}
 	if !r.Stepped {
 		if ready { // the engine refused the local input (no acks): retry
@@ -197,30 +197,11 @@ func (s *Session[S, I]) addLocal() bool {
 		if !s.cfg.HoldInputs && !paused { // a paused game keeps its inputs queued
 			in, queued = l.inputs.peek()
 		}
-		cmd, hasCmd := l.cmds.peek()
-		env := envelope[I]{Input: in}
-		put16(&env.Step, s.report)
-		count := l.count
-		if !s.cfg.HoldInputs && in != zero {
-			count++
-		}
-		put16(&env.Count, count)
-		seq, cur := l.seq, l.cmd
-		if hasCmd {
-			seq, cur = seq+1, cmd
-		}
-		env.Cmd = cur.kind
-		put16(&env.Seq, seq)
-		put16(&env.Arg, cur.arg)
-		switch err := s.eng.AddLocalInput(l.player, env); err {
+		_ = s.eng.SetStepReport(l.player, s.report) // l.player is local
+		switch err := s.eng.AddLocalInput(l.player, in); err {
 		case nil:
-			l.count = count
 			if queued {
 				l.inputs.pop()
-			}
-			if hasCmd {
-				l.cmds.pop()
-				l.seq, l.cmd = seq, cur
 			}
 		case core.ErrInputDiscarded:
 			switch {
@@ -237,23 +218,16 @@ func (s *Session[S, I]) addLocal() bool {
 }
 
 // collect gathers what one Advance produced for the caller.
-func (s *Session[S, I]) collect(r *core.Ready[envelope[I]]) {
+func (s *Session[S, I]) collect(r *core.Ready[I]) {
 	s.effects = append(s.effects, r.Effects...)
 	s.cancelled = append(s.cancelled, r.Cancelled...)
 	for _, ev := range r.Events {
-		if d, ok := ev.(core.DesyncEvent[world[S]]); ok {
-			out := core.DesyncEvent[S]{Peer: d.Peer, Frame: d.Frame, Since: d.Since, Local: d.Local, Remote: d.Remote}
-			if d.Snapshot != nil {
-				out.Snapshot = &d.Snapshot.User
-			}
-			ev = out
-		}
 		s.event(ev)
 	}
 }
 
 // send sends the messages of r.
-func (s *Session[S, I]) send(now time.Duration, r *core.Ready[envelope[I]]) error {
+func (s *Session[S, I]) send(now time.Duration, r *core.Ready[I]) error {
 	s.lastSend = now
 	return s.ep.Send(now, r.Messages)
 }
@@ -270,21 +244,11 @@ func (s *Session[S, I]) chargeStall(d time.Duration) {
 	}
 }
 
-// observeSystem reports pause and speed changes of the current state and
-// sets the pacing period from the speed and the slowest step time.
+// observeSystem sets the pacing period from the game speed and the
+// slowest step time.
 func (s *Session[S, I]) observeSystem() {
-	sys := &s.eng.State().Sys
-	since := core.Frame(get32(sys.Since))
-	by := core.PlayerHandle(sys.By)
-	if p := sys.Paused != 0; p != s.paused {
-		s.paused = p
-		s.event(PauseEvent{Frame: since, Player: by, Paused: p})
-	}
-	if v := sys.speed(); v != s.speed {
-		s.speed = v
-		s.event(SpeedEvent{Frame: since, Player: by, Percent: v})
-	}
-	period := max(s.cfg.TurnPeriod*100/time.Duration(s.speed), s.slowestStep(), time.Millisecond)
+	speed := s.eng.Control().Speed
+	period := max(s.cfg.TurnPeriod*100/time.Duration(speed), s.slowestStep(), time.Millisecond)
 	if period != s.pacer.Period() {
 		_ = s.pacer.SetPeriod(period) // positive
 	}
@@ -292,10 +256,9 @@ func (s *Session[S, I]) observeSystem() {
 
 // slowestStep returns the largest step time any player reports.
 func (s *Session[S, I]) slowestStep() time.Duration {
-	sys := &s.eng.State().Sys
 	var m uint16
 	for p := range s.cfg.Players {
-		m = max(m, get16(sys.Step[p]))
+		m = max(m, s.eng.StepReport(core.PlayerHandle(p)))
 	}
 	return time.Duration(m) * stepUnit
 }
@@ -349,7 +312,7 @@ func (s *Session[S, I]) lower() bool {
 	var zero I
 	for i := range s.locals {
 		l := &s.locals[i]
-		if in, _ := l.inputs.peek(); l.inputs.n > 1 || in != zero || l.cmds.n != 0 {
+		if in, _ := l.inputs.peek(); l.inputs.n > 1 || in != zero {
 			return false
 		}
 	}

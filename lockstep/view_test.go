@@ -17,7 +17,7 @@ func TestStateIsACopy(t *testing.T) {
 		m := newMatch(t, 2, 24, sim.LinkConfig{Latency: sim.Latency{Base: 30 * ms}}, Config{TurnPeriod: 50 * ms, MaxPrediction: w})
 		m.predicting = w > 0
 		m.run(2 * time.Second)
-		require.Equal(t, m.peers[0].sess.eng.State().User, *m.peers[0].sess.State(), "W=%d: State after an Update", w)
+		require.Equal(t, *m.peers[0].sess.eng.State(), *m.peers[0].sess.State(), "W=%d: State after an Update", w)
 		m.peers[0].sess.State().Hash ^= 0xdead // a careless renderer
 		m.run(4 * time.Second)
 		m.check() // fails on any difference between the peers

@@ -232,5 +232,5 @@ func (c Config) coreConfig() (core.Config, error) {
 
 // digest builds the handshake digest of a match of input type I.
 func digest[I comparable](players, tickRate, checksumInterval int, game [16]byte) (wire.ConfigDigest, error) {
-	return wire.DigestOf[I](players, tickRate, checksumInterval, game)
+	return wire.DigestOf[core.Slot[I]](players, tickRate, checksumInterval, game)
 }

@@ -23,19 +23,19 @@ func FuzzSpectatorStream(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := &core.Message[uint16]{}
+		m := &core.Message[core.Slot[uint16]]{}
 		for len(data) >= 5 && !sp.Ended() {
 			p := core.PlayerHandle(data[0] % 3) // 2 is out of range
 			start := core.Frame(int16(binary.LittleEndian.Uint16(data[1:])))
 			n := int(data[3]) % 70
 			mode := data[4]
 			data = data[5:]
-			vals := make([]uint16, 0, n)
+			vals := make([]core.Slot[uint16], 0, n)
 			for k := 0; k < n && len(data) >= 2; k++ {
-				vals = append(vals, binary.LittleEndian.Uint16(data))
+				vals = append(vals, core.Slot[uint16]{Value: binary.LittleEndian.Uint16(data)})
 				data = data[2:]
 			}
-			*m = core.Message[uint16]{Inputs: []core.InputRun[uint16]{{Player: p, Start: start, Values: vals}}}
+			*m = core.Message[core.Slot[uint16]]{Inputs: []core.InputRun[core.Slot[uint16]]{{Player: p, Start: start, Values: vals}}}
 			if mode&1 != 0 {
 				m.Gone = 1 << (mode >> 1 & 1)
 				m.Held[mode>>1&1] = core.Frame(mode >> 2)
@@ -76,7 +76,7 @@ func FuzzSpectatorAcks(f *testing.F) {
 			for k := 0; k+4 <= len(data) && k < 4*64; k += 4 {
 				ack := core.Frame(int32(binary.LittleEndian.Uint32(data[k:])))
 				if forge {
-					host.stream.receive(0, &core.Message[uint16]{Held: [core.MaxPlayers]core.Frame{ack}})
+					host.stream.receive(0, &core.Message[core.Slot[uint16]]{Held: [core.MaxPlayers]core.Frame{ack}})
 				}
 				w.run(t, m, m.render)
 				st := host.Stats().Spectators[0]

@@ -34,3 +34,14 @@ func (s *Session[S, I]) LogRange() (start, end core.Frame) { return s.eng.LogRan
 func (s *Session[S, I]) ReadLog(f core.Frame, dst []core.Input[I]) ([]core.Input[I], error) {
 	return s.eng.ReadLog(f, dst)
 }
+
+// ReadSteps appends the inputs of every call of the game's Step in
+// confirmed frame f to dst and returns it: no group of Config.Players
+// inputs for a frame the game was paused in (see Pause), one otherwise,
+// which is what ReadLog returns. So, recording one replay frame per group
+// for frames 0, 1, ... reproduces the match however it was paused. It
+// returns dst unchanged and core.ErrFrameNotLogged for a frame outside
+// LogRange.
+func (s *Session[S, I]) ReadSteps(f core.Frame, dst []core.Input[I]) ([]core.Input[I], error) {
+	return s.eng.ReadSteps(f, dst)
+}

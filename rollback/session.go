@@ -24,15 +24,16 @@ const maxQueuedEvents = 4096
 // reads no clock.
 type Session[S any, I comparable] struct {
 	cfg    Config
-	period time.Duration
+	base   time.Duration // the configured frame period
+	period time.Duration // the frame period at the current speed
 	eng    *core.Engine[S, I]
-	ep     *endpoint.Endpoint[I]
+	ep     *endpoint.Endpoint[core.Slot[I]]
 	rx     receiver[S, I]
 	pacer  pace.Pacer
 	ts     timesync
 	dc     *delay.Controller
 	win    window
-	stream streamer[I]
+	stream streamer[core.Slot[I]]
 	npeers int
 
 	started, closed bool
@@ -92,11 +93,11 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 		tc.Seats[i] = wire.SeatOf(p.Players...)
 	}
 	addrs = append(addrs, c.Spectators...)
-	ep, err := endpoint.New[I](tc, conn, addrs)
+	ep, err := endpoint.New[core.Slot[I]](tc, conn, addrs)
 	if err != nil {
 		return nil, err
 	}
-	s := &Session[S, I]{cfg: c, period: c.period(), eng: eng, ep: ep, npeers: len(c.Peers), delayD: c.InputDelay}
+	s := &Session[S, I]{cfg: c, base: c.period(), period: c.period(), eng: eng, ep: ep, npeers: len(c.Peers), delayD: c.InputDelay}
 	s.pacer, err = pace.New(pace.Config{Period: s.period, MaxSteps: c.MaxStepsPerUpdate, MaxLag: c.MaxCatchUp})
 	if err != nil {
 		return nil, &core.ConfigError{Field: "TickRate", Reason: err.Error()}

@@ -46,7 +46,7 @@ type Spectator[S any, I comparable] struct {
 	cfg    SpectatorConfig
 	period time.Duration
 	eng    *core.Engine[S, I]
-	ep     *endpoint.Endpoint[I]
+	ep     *endpoint.Endpoint[core.Slot[I]]
 	rx     specReceiver[S, I]
 	pacer  pace.Pacer
 
@@ -54,9 +54,9 @@ type Spectator[S any, I comparable] struct {
 	goneAt  [core.MaxPlayers]core.Frame
 	gone    uint16 // players whose disconnect was fed to the engine
 	horizon core.Frame
-	msg     core.Message[I] // a message fed to the engine
-	reply   core.Message[I] // the acknowledgement sent to the host
-	out     [1]core.Outgoing[I]
+	msg     core.Message[core.Slot[I]] // a message fed to the engine
+	reply   core.Message[core.Slot[I]] // the acknowledgement sent to the host
+	out     [1]core.Outgoing[core.Slot[I]]
 
 	connected, ended, closed bool
 	heardAt                  time.Duration // when the newest stream message arrived
@@ -112,7 +112,7 @@ func NewSpectator[S any, I comparable](cfg SpectatorConfig, game core.Game[S, I]
 	if err != nil {
 		return nil, bad("Game", "%v", err)
 	}
-	ep, err := endpoint.New[I](tc, conn, []transport.PeerID{cfg.Host})
+	ep, err := endpoint.New[core.Slot[I]](tc, conn, []transport.PeerID{cfg.Host})
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +125,7 @@ func NewSpectator[S any, I comparable](cfg SpectatorConfig, game core.Game[S, I]
 	// The engine rejects frames this far past its current frame; stay well
 	// inside (MaxInputDelay 32 and MaxRunLength streamRun size its rings).
 	sp.horizon = 128
-	sp.msg.Inputs = make([]core.InputRun[I], 0, 1)
+	sp.msg.Inputs = make([]core.InputRun[core.Slot[I]], 0, 1)
 	sp.bufs[0], sp.bufs[1] = initial, initial
 	sp.view, sp.prev = &sp.bufs[0], &sp.bufs[1]
 	sp.play = make([]core.FrameEffect, 0, 64)

@@ -65,6 +65,9 @@ func (sp *Spectator[S, I]) Update(now time.Duration) error {
 	if changed {
 		sp.view, sp.prev = sp.prev, sp.view
 		*sp.view = *sp.eng.State()
+		// The match's game speed paces the stream too.
+		base := time.Second / time.Duration(sp.cfg.TickRate)
+		_ = sp.pacer.SetPeriod(max(base*100/time.Duration(sp.eng.Control().Speed), time.Microsecond))
 	}
 	if sp.replied && now-sp.repliedAt < sp.period {
 		return nil // one acknowledgement per frame period is plenty
@@ -73,7 +76,7 @@ func (sp *Spectator[S, I]) Update(now time.Duration) error {
 	sp.reply.Frame = sp.eng.Frame()
 	sp.reply.Held[0] = sp.held()
 	sp.reply.Stamp = now
-	sp.out[0] = core.Outgoing[I]{To: 0, Message: &sp.reply}
+	sp.out[0] = core.Outgoing[core.Slot[I]]{To: 0, Message: &sp.reply}
 	return sp.ep.Send(now, sp.out[:])
 }
 
@@ -81,7 +84,7 @@ func (sp *Spectator[S, I]) Update(now time.Duration) error {
 type specReceiver[S any, I comparable] struct{ sp *Spectator[S, I] }
 
 // Receive implements endpoint.Receiver.
-func (r *specReceiver[S, I]) Receive(now time.Duration, _ core.PeerID, m *core.Message[I]) error {
+func (r *specReceiver[S, I]) Receive(now time.Duration, _ core.PeerID, m *core.Message[core.Slot[I]]) error {
 	sp := r.sp
 	players := sp.cfg.Players
 	all := uint16(1)<<players - 1
@@ -113,7 +116,7 @@ func (r *specReceiver[S, I]) Receive(now time.Duration, _ core.PeerID, m *core.M
 		vals := run.Values[skip : skip+(end-sp.next[p])]
 		sp.msg.Frame = sp.eng.Frame()
 		sp.msg.Gone, sp.msg.Held = 0, [core.MaxPlayers]core.Frame{}
-		sp.msg.Inputs = append(sp.msg.Inputs[:0], core.InputRun[I]{Player: p, Start: sp.next[p], Values: vals})
+		sp.msg.Inputs = append(sp.msg.Inputs[:0], core.InputRun[core.Slot[I]]{Player: p, Start: sp.next[p], Values: vals})
 		if err := sp.eng.Receive(now, core.PeerID(p), &sp.msg); err != nil {
 			return err
 		}

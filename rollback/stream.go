@@ -48,7 +48,7 @@ type streamer[I comparable] struct {
 	out     []core.Outgoing[I]
 	runs    []core.InputRun[I] // players runs per spectator
 	vals    []I                // streamRun values per run
-	in      []core.Input[I]
+	in      []I                // one frame's slots
 }
 
 func (st *streamer[I]) init(c Config, base int) {
@@ -63,7 +63,7 @@ func (st *streamer[I]) init(c Config, base int) {
 	st.out = make([]core.Outgoing[I], 0, n)
 	st.runs = make([]core.InputRun[I], n*c.Players)
 	st.vals = make([]I, n*c.Players*streamRun)
-	st.in = make([]core.Input[I], 0, c.Players)
+	st.in = make([]I, 0, c.Players)
 	for i := range st.runs {
 		st.runs[i].Values = st.vals[i*streamRun : i*streamRun : (i+1)*streamRun]
 	}
@@ -100,10 +100,11 @@ func (st *streamer[I]) peerEvent(s eventSink, i int, e endpoint.Event) {
 // eventSink queues events.
 type eventSink interface{ event(Event) }
 
-// logSource is the part of the engine the stream reads.
+// logSource is the part of the engine the stream reads: I is the slot
+// type (core.Slot of the game's input), which the stream relays as it is.
 type logSource[I comparable] interface {
 	LogRange() (start, end core.Frame)
-	ReadLog(f core.Frame, dst []core.Input[I]) ([]core.Input[I], error)
+	ReadSlots(f core.Frame, dst []I) ([]I, error)
 	Disconnected(p core.PlayerHandle) (core.Frame, bool)
 }
 
@@ -165,13 +166,13 @@ func (st *streamer[I]) build(i int, m *core.Message[I], from, end core.Frame, lo
 		}
 	}
 	for f := from; f < to; f++ {
-		in, err := log.ReadLog(f, st.in[:0])
+		in, err := log.ReadSlots(f, st.in[:0])
 		if err != nil {
 			break
 		}
 		for p := range st.players {
 			if f < gone[p] {
-				runs[p].Values = append(runs[p].Values, in[p].Value)
+				runs[p].Values = append(runs[p].Values, in[p])
 			}
 		}
 	}

@@ -99,6 +99,7 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 		}
 		s.pacer.Step()
 		s.afterStep(now)
+		s.followSpeed()
 	}
 	if last == nil {
 		return nil
@@ -178,7 +179,7 @@ func (s *Session[S, I]) afterStep(now time.Duration) {
 type receiver[S any, I comparable] struct{ s *Session[S, I] }
 
 // Receive implements endpoint.Receiver.
-func (r *receiver[S, I]) Receive(now time.Duration, from core.PeerID, m *core.Message[I]) error {
+func (r *receiver[S, I]) Receive(now time.Duration, from core.PeerID, m *core.Message[core.Slot[I]]) error {
 	s := r.s
 	if int(from) >= s.npeers {
 		s.stream.receive(int(from)-s.npeers, m)

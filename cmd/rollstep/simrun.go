@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"strings"
 	"time"
 
 	"github.com/rollstep/rollstep"
@@ -270,10 +269,7 @@ func (p *simPeer) event(i int, ev rollstep.Event) {
 	case core.DesyncFieldsEvent:
 		for k := range p.desyncs {
 			if d := &p.desyncs[k]; d.Remote == globalPeer(i, e.Peer) && d.FrameDetected == int32(e.Frame) {
-				d.Fields = d.Fields[:0]
-				for _, path := range e.Paths {
-					d.Fields = append(d.Fields, strings.TrimPrefix(path, "User."))
-				}
+				d.Fields = append(d.Fields[:0], e.Paths...)
 			}
 		}
 	}

@@ -38,6 +38,7 @@ const (
 const (
 	diskConfirmed    = uint8(core.InputConfirmed)
 	diskDisconnected = uint8(core.InputDisconnected)
+	diskFilled       = uint8(core.InputFilled)
 )
 
 // encode returns the replay file of b. It sets b.hdr's offsets, size and
@@ -65,7 +66,7 @@ func (b *body[I]) encode() []byte {
 				continue
 			}
 			out = append(out, uint8(row[p].Status))
-			if row[p].Status == core.InputConfirmed {
+			if row[p].Status != core.InputDisconnected {
 				out = state.AppendRaw(out, &row[p].Value)
 			}
 		}

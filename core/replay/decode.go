@@ -169,7 +169,7 @@ func (b *body[I]) parseInputs(sec []byte, base int64) error {
 			switch sec[pos] {
 			case diskDisconnected:
 				pos++
-			case diskConfirmed:
+			case diskConfirmed, diskFilled:
 				pos++
 				if len(sec)-pos < size {
 					return bad("record ends early", nil)
@@ -218,7 +218,7 @@ func countRecords(sec []byte, players, size int, frames core.Frame) int {
 		}
 		pos += 2
 		for ; mask != 0; mask &= mask - 1 {
-			if pos < len(sec) && sec[pos] == diskConfirmed {
+			if pos < len(sec) && (sec[pos] == diskConfirmed || sec[pos] == diskFilled) {
 				pos += size
 			}
 			pos++

@@ -96,8 +96,8 @@
 //     encoding), a u16 mask of the players whose input differs from the
 //     previous record (all players in the first record, never zero), then
 //     for each player in the mask, in handle order, a status byte (1
-//     confirmed, 3 disconnected) and, if confirmed, the input's
-//     state.AppendRaw bytes (the config digest's input size). A
+//     confirmed, 3 disconnected, 4 filled when D rose) and, unless
+//     disconnected, the input's state.AppendRaw bytes (the config digest's input size). A
 //     disconnected input's value is the zero value. Runs of identical
 //     frames thus cost 3 bytes, and a frame where one player acts costs
 //     about 4 bytes plus one input.

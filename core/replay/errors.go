@@ -33,8 +33,9 @@ var (
 	ErrInvalidConfig = errors.New("replay: invalid config")
 	// ErrInvalidInput is returned, wrapped with the offending value, by
 	// Recorder.Add for a frame of inputs it cannot record: the wrong
-	// number of players, or a status other than core.InputConfirmed and
-	// core.InputDisconnected. The recorder is unchanged.
+	// number of players, or a status other than core.InputConfirmed,
+	// core.InputFilled and core.InputDisconnected. The recorder is
+	// unchanged.
 	ErrInvalidInput = errors.New("replay: invalid input")
 	// ErrLogGap is returned, wrapped with the frames, by Recorder.AddLog
 	// when the log no longer holds the next frame to record (raise

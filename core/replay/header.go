@@ -88,7 +88,7 @@ func appendHeader(b []byte, h *Header) []byte {
 	b = le.AppendUint32(b, 0) // flags, reserved
 	b = append(b, h.Game[:]...)
 	d := &h.Config
-	b = append(b, d.Players, 0)
+	b = append(b, d.Players, 0) // ExtraSteps: a replay frame is one Step
 	b = le.AppendUint16(b, d.InputSize)
 	b = le.AppendUint16(b, d.TickRate)
 	b = le.AppendUint16(b, d.ChecksumInterval)

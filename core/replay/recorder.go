@@ -87,6 +87,8 @@ func NewRecorder[S any, I comparable](cfg Config, game core.Game[S, I], initial 
 	case int(d.InputSize) != il.Size() || d.InputLayout != il.Fingerprint():
 		return nil, fmt.Errorf("%w: digest input size %d layout %#x does not describe %s (size %d layout %#x)",
 			ErrInvalidConfig, d.InputSize, d.InputLayout, il.TypeName(), il.Size(), il.Fingerprint())
+	case d.ExtraSteps != 0:
+		return nil, fmt.Errorf("%w: digest has %d steps per frame; a replay frame is one Step (record ReadSteps)", ErrInvalidConfig, int(d.ExtraSteps)+1)
 	case sl.Size() > maxSize/4:
 		return nil, fmt.Errorf("%w: state size %d is over %d", ErrInvalidConfig, sl.Size(), maxSize/4)
 	}
@@ -110,7 +112,7 @@ func (r *Recorder[S, I]) Frames() core.Frame { return r.b.hdr.Frames }
 func (r *Recorder[S, I]) State() *S { return &r.cur }
 
 // Add records the next frame: inputs holds one input per player in handle
-// order, each core.InputConfirmed or core.InputDisconnected (whose value
+// order, each core.InputConfirmed, core.InputFilled or core.InputDisconnected (whose value
 // is recorded as the zero value). It steps the recorder's game, and stores
 // a checksum or keyframe when the new frame count is a multiple of the
 // interval. It returns an error matching ErrInvalidInput or ErrTooLong,
@@ -125,7 +127,7 @@ func (r *Recorder[S, I]) Add(inputs []core.Input[I]) error {
 	}
 	for p, in := range inputs {
 		switch in.Status {
-		case core.InputConfirmed:
+		case core.InputConfirmed, core.InputFilled:
 		case core.InputDisconnected:
 			in.Value = *new(I)
 		default:

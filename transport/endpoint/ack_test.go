@@ -17,10 +17,10 @@ import (
 // report lags the message's frame, and how many carry a ChecksumAck.
 type ackTap struct {
 	transport.Conn
-	ep     *Endpoint[testInput] // the sender, for its keys
+	ep     *Endpoint[slotInput] // the sender, for its keys
 	w      wire.ReplayWindow
-	codec  *wire.Codec[testInput]
-	msg    core.Message[testInput]
+	codec  *wire.Codec[slotInput]
+	msg    core.Message[slotInput]
 	inputs int
 	acks   int
 	lags   []int
@@ -64,7 +64,7 @@ func playAcks(t *testing.T, interval int, loss float64, length time.Duration, ev
 	if err != nil {
 		t.Fatal(err)
 	}
-	codec, _ := wire.NewCodec[testInput]()
+	codec, _ := wire.NewCodec[slotInput]()
 	const n = 2
 	frames := core.Frame(length / (time.Second / 60))
 	nodes := make([]*peerNode, n)
@@ -73,7 +73,7 @@ func playAcks(t *testing.T, interval int, loss float64, length time.Duration, ev
 		taps[i] = &ackTap{Conn: nw.NewEndpoint(), codec: codec}
 	}
 	for i := range nodes {
-		ep, err := New[testInput](testConfig(t, n, uint64(i)+1), taps[i], peerAddrs(n, i))
+		ep, err := New[slotInput](testConfig(t, n, uint64(i)+1), taps[i], peerAddrs(n, i))
 		if err != nil {
 			t.Fatal(err)
 		}

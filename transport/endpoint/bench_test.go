@@ -64,9 +64,9 @@ func BenchmarkPollSend(b *testing.B) {
 	m.step(0)
 	m.run(100*time.Millisecond, time.Millisecond)
 	var sink discard
-	var msg core.Message[testInput]
-	msg.Inputs = []core.InputRun[testInput]{{Player: 0, Values: make([]testInput, 6)}}
-	msgs := []core.Outgoing[testInput]{{To: 0, Message: &msg}}
+	var msg core.Message[slotInput]
+	msg.Inputs = []core.InputRun[slotInput]{{Player: 0, Values: make([]slotInput, 6)}}
+	msgs := []core.Outgoing[slotInput]{{To: 0, Message: &msg}}
 	now := m.net.Now()
 	b.ReportAllocs()
 	for b.Loop() {

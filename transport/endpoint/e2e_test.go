@@ -39,7 +39,7 @@ func genInput(p int, f core.Frame) testInput {
 // peerNode is one player: an engine behind an endpoint.
 type peerNode struct {
 	eng    *core.Engine[gameState, testInput]
-	ep     *Endpoint[testInput]
+	ep     *Endpoint[slotInput]
 	player core.PlayerHandle
 	desync bool
 	down   bool       // crashed: runs no more

@@ -17,11 +17,11 @@ const strangerAddr transport.PeerID = 7
 // firstContact returns an endpoint over a rebindConn with peers at the
 // given transport addresses, ticked once at 0 (so its Hellos are out), and
 // a function that encodes a Hello with nonce and the sequence number seq.
-func firstContact(t *testing.T, peers ...transport.PeerID) (*Endpoint[testInput], *rebindConn, func(nonce, seq uint64) []byte) {
+func firstContact(t *testing.T, peers ...transport.PeerID) (*Endpoint[slotInput], *rebindConn, func(nonce, seq uint64) []byte) {
 	t.Helper()
 	cfg := testConfig(t, len(peers)+1, 1)
 	conn := &rebindConn{forgetConn: forgetConn{scriptConn: scriptConn{from: strangerAddr}}}
-	ep, err := New[testInput](cfg, conn, peers)
+	ep, err := New[slotInput](cfg, conn, peers)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func firstContact(t *testing.T, peers ...transport.PeerID) (*Endpoint[testInput]
 
 // deliver polls ep at now ms with datagrams ps arriving from address
 // from.
-func deliver(t *testing.T, ep *Endpoint[testInput], conn *rebindConn, from transport.PeerID, now time.Duration, ps ...[]byte) {
+func deliver(t *testing.T, ep *Endpoint[slotInput], conn *rebindConn, from transport.PeerID, now time.Duration, ps ...[]byte) {
 	t.Helper()
 	conn.from, conn.queue = from, ps
 	mustPoll(t)(ep.Poll(now*ms, nil))
@@ -173,7 +173,7 @@ func TestFirstContactHostile(t *testing.T) {
 	t.Run("no Rebinder", func(t *testing.T) {
 		conn := &scriptConn{from: strangerAddr}
 		cfg := testConfig(t, 2, 1)
-		ep, err := New[testInput](cfg, conn, []transport.PeerID{1})
+		ep, err := New[slotInput](cfg, conn, []transport.PeerID{1})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -100,10 +100,10 @@ func (c *floodConn) Receive(buf []byte) (int, transport.PeerID, bool, error) {
 func (c *floodConn) Send(transport.PeerID, []byte) error { c.sent++; return nil }
 func (c *floodConn) Close() error                        { return nil }
 
-func floodEndpoint(t *testing.T) (*Endpoint[testInput], *floodConn) {
+func floodEndpoint(t *testing.T) (*Endpoint[slotInput], *floodConn) {
 	c := testConfig(t, 2, 1)
 	conn := &floodConn{hello: wire.Hello{Protocol: wire.Protocol, Config: c.Digest}}
-	ep, err := New[testInput](c, conn, []transport.PeerID{1})
+	ep, err := New[slotInput](c, conn, []transport.PeerID{1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,16 +117,16 @@ func TestSteadyStateAllocs(t *testing.T) {
 	t.Run("endpoint", func(t *testing.T) {
 		m := connected(t)
 		var sink discard
-		msgs := make([]core.Outgoing[testInput], 1)
-		var msg core.Message[testInput]
-		msg.Inputs = []core.InputRun[testInput]{{Player: 0, Values: make([]testInput, 6)}}
-		msgs[0] = core.Outgoing[testInput]{To: 0, Message: &msg}
+		msgs := make([]core.Outgoing[slotInput], 1)
+		var msg core.Message[slotInput]
+		msg.Inputs = []core.InputRun[slotInput]{{Player: 0, Values: make([]slotInput, 6)}}
+		msgs[0] = core.Outgoing[slotInput]{To: 0, Message: &msg}
 		now := m.net.Now()
 		round := func() {
 			now += time.Second / 60
 			msg.Frame++
 			msg.Inputs[0].Start = msg.Frame
-			msg.Inputs[0].Values[msg.Frame%6]++
+			msg.Inputs[0].Values[msg.Frame%6].Value++
 			msg.Stamp, msg.Echo, msg.HasEcho = now, now-50*ms, true
 			m.net.RunUntil(now)
 			for _, nd := range m.nodes {
@@ -169,7 +169,7 @@ func TestSteadyStateAllocs(t *testing.T) {
 // discard is a Receiver that counts messages.
 type discard struct{ n int }
 
-func (d *discard) Receive(time.Duration, core.PeerID, *core.Message[testInput]) error {
+func (d *discard) Receive(time.Duration, core.PeerID, *core.Message[slotInput]) error {
 	d.n++
 	return nil
 }
@@ -223,13 +223,13 @@ func (c *garbageConn) Close() error                        { return nil }
 // truncated headers, bad versions), from a known peer and from strangers,
 // costs Poll no allocation: the rejections are preallocated errors.
 func TestGarbageFloodAllocs(t *testing.T) {
-	codec, _ := wire.NewCodec[testInput]()
-	other, _, err := codec.AppendInput(nil, wire.NewKey(testToken+1), 5, &core.Message[testInput]{Frame: 1})
+	codec, _ := wire.NewCodec[slotInput]()
+	other, _, err := codec.AppendInput(nil, wire.NewKey(testToken+1), 5, &core.Message[slotInput]{Frame: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	conn := &garbageConn{r: rand.New(rand.NewPCG(1, 2)), other: other}
-	ep, err := New[testInput](testConfig(t, 2, 1), conn, []transport.PeerID{1})
+	ep, err := New[slotInput](testConfig(t, 2, 1), conn, []transport.PeerID{1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,10 +39,10 @@ func (c *scriptConn) Close() error { return nil }
 // scriptedPeer returns an endpoint connected, through conn, to a scripted
 // peer at address 1, with a real engine (player 0 local, player 1 the
 // peer's) to receive its messages.
-func scriptedPeer(t testing.TB) (*Endpoint[testInput], *scriptConn, *core.Engine[gameState, testInput]) {
+func scriptedPeer(t testing.TB) (*Endpoint[slotInput], *scriptConn, *core.Engine[gameState, testInput]) {
 	cfg := testConfig(t, 2, 1)
 	conn := &scriptConn{from: 1}
-	ep, err := New[testInput](cfg, conn, []transport.PeerID{1})
+	ep, err := New[slotInput](cfg, conn, []transport.PeerID{1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func scriptedPeer(t testing.TB) (*Endpoint[testInput], *scriptConn, *core.Engine
 // with the scripted peer at conn's address (peer 0, Hello nonce 99): the
 // peer's Hello, then its reply to ours, with inputs going to r. It returns
 // the peer's Hello.
-func scriptedHandshake(t testing.TB, ep *Endpoint[testInput], conn *scriptConn, now time.Duration, r Receiver[testInput]) []byte {
+func scriptedHandshake(t testing.TB, ep *Endpoint[slotInput], conn *scriptConn, now time.Duration, r Receiver[slotInput]) []byte {
 	t.Helper()
 	mustNil(t, ep.Tick(0))
 	cfg := ep.Config()
@@ -90,9 +90,9 @@ func scriptedKey(t testing.TB) wire.Key {
 func validPackets(t testing.TB, seq uint64) [][]byte {
 	key := scriptedKey(t)
 	d := testDigest(t, 2)
-	c, _ := wire.NewCodec[testInput]()
-	msg := core.Message[testInput]{Frame: 3, Stamp: 5 * ms, Echo: 2 * ms, HasEcho: true,
-		Inputs: []core.InputRun[testInput]{{Player: 1, Values: []testInput{1, 1, 2, 3}}}}
+	c, _ := wire.NewCodec[slotInput]()
+	msg := core.Message[slotInput]{Frame: 3, Stamp: 5 * ms, Echo: 2 * ms, HasEcho: true,
+		Inputs: []core.InputRun[slotInput]{{Player: 1, Values: []slotInput{{Value: 1}, {Value: 1}, {Value: 2}, {Value: 3}}}}}
 	msg.Held[0], msg.Held[1] = 0, 4
 	var out [][]byte
 	add := func(p []byte, err error) {

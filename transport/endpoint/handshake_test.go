@@ -117,18 +117,20 @@ func TestHandshakeMismatch(t *testing.T) {
 		})
 	}
 	t.Run("input size", func(t *testing.T) {
-		// Peers with different input types: testInput (2 bytes) and uint32.
+		// Peers with different input types, each sending the slots of its
+		// engine: slotInput (testInput, 2 bytes, with its 8-byte control
+		// word) and core.Slot[uint32] (12 bytes).
 		nw, _ := sim.New(sim.Config{Link: link20ms})
 		ca, cb := nw.NewEndpoint(), nw.NewEndpoint()
-		a, err := New[testInput](testConfig(t, 2, 1), ca, []transport.PeerID{1})
+		a, err := New[slotInput](testConfig(t, 2, 1), ca, []transport.PeerID{1})
 		if err != nil {
 			t.Fatal(err)
 		}
-		db, err := wire.DigestOf[uint32](2, 60, 1, [16]byte{'t', 'e', 's', 't'})
+		db, err := wire.DigestOf[core.Slot[uint32]](2, 60, 1, [16]byte{'t', 'e', 's', 't'})
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := New[uint32](Config{Token: testToken, Digest: db, Rand: rand.NewChaCha8([32]byte{2})}, cb, []transport.PeerID{0})
+		b, err := New[core.Slot[uint32]](Config{Token: testToken, Digest: db, Rand: rand.NewChaCha8([32]byte{2})}, cb, []transport.PeerID{0})
 		if err != nil {
 			t.Fatal(err)
 		}

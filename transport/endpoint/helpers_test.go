@@ -15,6 +15,11 @@ import (
 // testInput is a 2-byte input.
 type testInput uint16
 
+// slotInput is what engines send: a testInput with its control word. The
+// endpoints of the tests carry it (as the front ends' do), so real engines
+// can sit behind them.
+type slotInput = core.Slot[testInput]
+
 const testToken = 0x7e57_7e57_7e57_7e57
 
 // testKey is the key of testToken.
@@ -22,7 +27,7 @@ var testKey = wire.NewKey(testToken)
 
 // keyOf returns the key ep tagged p with, if ep sent p to peer i: testKey
 // for a Hello or HelloReply, the pair's direction key otherwise.
-func keyOf(ep *Endpoint[testInput], i int, p []byte) wire.Key {
+func keyOf(ep *Endpoint[slotInput], i int, p []byte) wire.Key {
 	if ep == nil || wire.PacketType(p).Handshake() {
 		return testKey
 	}
@@ -30,10 +35,11 @@ func keyOf(ep *Endpoint[testInput], i int, p []byte) wire.Key {
 }
 
 // testDigest returns the digest of a players-player match of testInput at
-// 60 frames/s.
+// 60 frames/s, as the front ends make it: of the slots its engines send
+// (New refuses a Digest whose InputSize is not its element type's).
 func testDigest(t testing.TB, players int) wire.ConfigDigest {
 	t.Helper()
-	d, err := wire.DigestOf[testInput](players, 60, 1, [16]byte{'t', 'e', 's', 't'})
+	d, err := wire.DigestOf[slotInput](players, 60, 1, [16]byte{'t', 'e', 's', 't'})
 	if err != nil {
 		t.Fatalf("DigestOf: %v", err)
 	}
@@ -56,15 +62,15 @@ func seedBytes(seed uint64) [32]byte {
 // recorder is a Receiver that keeps deep copies of what it receives.
 type recorder struct {
 	from []core.PeerID
-	msgs []core.Message[testInput]
+	msgs []core.Message[slotInput]
 	err  error // returned by Receive when set
 }
 
-func (r *recorder) Receive(_ time.Duration, from core.PeerID, m *core.Message[testInput]) error {
+func (r *recorder) Receive(_ time.Duration, from core.PeerID, m *core.Message[slotInput]) error {
 	c := *m
 	c.Inputs = nil
 	for _, run := range m.Inputs {
-		c.Inputs = append(c.Inputs, core.InputRun[testInput]{Player: run.Player, Start: run.Start, Values: slices.Clone(run.Values)})
+		c.Inputs = append(c.Inputs, core.InputRun[slotInput]{Player: run.Player, Start: run.Start, Values: slices.Clone(run.Values)})
 	}
 	c.Checksums = slices.Clone(m.Checksums)
 	c.Blocks.Hashes = slices.Clone(m.Blocks.Hashes)
@@ -75,7 +81,7 @@ func (r *recorder) Receive(_ time.Duration, from core.PeerID, m *core.Message[te
 
 // node is one endpoint of a mesh on a sim.Network.
 type node struct {
-	ep     *Endpoint[testInput]
+	ep     *Endpoint[slotInput]
 	conn   *sim.Endpoint
 	rx     recorder
 	events []Event
@@ -104,7 +110,7 @@ func newMesh(t testing.TB, n int, link sim.LinkConfig, cfg func(i int, c *Config
 		if cfg != nil {
 			cfg(i, &c)
 		}
-		nd.ep, err = New[testInput](c, nd.conn, peerAddrs(n, i))
+		nd.ep, err = New[slotInput](c, nd.conn, peerAddrs(n, i))
 		if err != nil {
 			t.Fatalf("New(node %d): %v", i, err)
 		}

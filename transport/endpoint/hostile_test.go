@@ -38,11 +38,11 @@ func inputPacket(t testing.TB, token, seq uint64, v testInput) []byte {
 // inputPacketKey is inputPacket tagged with key.
 func inputPacketKey(t testing.TB, key wire.Key, seq uint64, v testInput) []byte {
 	t.Helper()
-	c, err := wire.NewCodec[testInput]()
+	c, err := wire.NewCodec[slotInput]()
 	if err != nil {
 		t.Fatal(err)
 	}
-	msg := core.Message[testInput]{Inputs: []core.InputRun[testInput]{{Player: 0, Values: []testInput{v}}}}
+	msg := core.Message[slotInput]{Inputs: []core.InputRun[slotInput]{{Player: 0, Values: []slotInput{{Value: v}}}}}
 	p, _, err := c.AppendInput(nil, key, seq, &msg)
 	if err != nil {
 		t.Fatal(err)
@@ -187,7 +187,7 @@ func (c *forgetConn) Forget(id transport.PeerID) error { c.forgot = append(c.for
 
 func TestForgetStranger(t *testing.T) {
 	conn := &forgetConn{scriptConn: scriptConn{from: 7}}
-	ep, err := New[testInput](testConfig(t, 2, 1), conn, []transport.PeerID{1})
+	ep, err := New[slotInput](testConfig(t, 2, 1), conn, []transport.PeerID{1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +231,7 @@ func (c *rebindConn) Rebind(id, from transport.PeerID) error {
 func TestRebind(t *testing.T) {
 	cfg := testConfig(t, 2, 1)
 	conn := &rebindConn{forgetConn: forgetConn{scriptConn: scriptConn{from: 1}}}
-	ep, err := New[testInput](cfg, conn, []transport.PeerID{1})
+	ep, err := New[slotInput](cfg, conn, []transport.PeerID{1})
 	if err != nil {
 		t.Fatal(err)
 	}

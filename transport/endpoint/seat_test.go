@@ -18,7 +18,7 @@ import (
 // of which ever sends: the host does not know their addresses), ticked
 // once at 0, and a function that encodes a Hello naming seat with nonce
 // and sequence number seq.
-func seated(t *testing.T, seats ...wire.Seat) (*Endpoint[testInput], *rebindConn, func(seat wire.Seat, nonce, seq uint64) []byte) {
+func seated(t *testing.T, seats ...wire.Seat) (*Endpoint[slotInput], *rebindConn, func(seat wire.Seat, nonce, seq uint64) []byte) {
 	t.Helper()
 	if seats == nil {
 		seats = []wire.Seat{wire.SeatOf(1), wire.SeatOf(2), wire.SeatOf(3)}
@@ -30,7 +30,7 @@ func seated(t *testing.T, seats ...wire.Seat) (*Endpoint[testInput], *rebindConn
 	for i := range peers {
 		peers[i] = transport.PeerID(i + 1)
 	}
-	ep, err := New[testInput](cfg, conn, peers)
+	ep, err := New[slotInput](cfg, conn, peers)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func TestHelloCarriesSeat(t *testing.T) {
 	cfg := testConfig(t, 3, 1)
 	cfg.Seat = wire.SeatOf(2)
 	conn := &captureConn{}
-	ep, err := New[testInput](cfg, conn, []transport.PeerID{1, 2})
+	ep, err := New[slotInput](cfg, conn, []transport.PeerID{1, 2})
 	if err != nil {
 		t.Fatal(err)
 	}

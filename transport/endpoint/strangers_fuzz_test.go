@@ -98,10 +98,10 @@ func FuzzPollStrangers(f *testing.F) {
 // strangersPeer returns an endpoint whose only peer, nonce 99 at address
 // 1, is in the given mode of FuzzPollStrangers, over a Conn with nothing
 // sent, rebound or forgotten yet, and the time to poll it at.
-func strangersPeer(t *testing.T, mode uint8) (*Endpoint[testInput], *rebindConn, time.Duration) {
+func strangersPeer(t *testing.T, mode uint8) (*Endpoint[slotInput], *rebindConn, time.Duration) {
 	cfg := testConfig(t, 2, 1)
 	conn := &rebindConn{forgetConn: forgetConn{scriptConn: scriptConn{from: 1}}}
-	ep, err := New[testInput](cfg, conn, []transport.PeerID{1})
+	ep, err := New[slotInput](cfg, conn, []transport.PeerID{1})
 	if err != nil {
 		t.Fatal(err)
 	}

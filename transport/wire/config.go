@@ -20,8 +20,10 @@ var (
 // protocol versions refuse each other (see CheckProtocol). It changes when
 // the meaning of messages changes, even if the byte format (Version) does
 // not. Version 2: every packet but Hello, HelloReply and Match is tagged
-// with a DirectionKey instead of the token's key.
-const Protocol uint16 = 2
+// with a DirectionKey instead of the token's key. Version 3: the inputs of
+// every mode are core.Slot values (an input with its control word), and
+// the digest's second byte is ExtraSteps.
+const Protocol uint16 = 3
 
 // DigestSize is the encoded size of a ConfigDigest.
 const DigestSize = 32
@@ -61,7 +63,7 @@ func CheckProtocol(remote uint16) error {
 
 // appendDigest appends the DigestSize-byte encoding of d.
 func appendDigest(b []byte, d *ConfigDigest) []byte {
-	b = append(b, d.Players, 0)
+	b = append(b, d.Players, d.ExtraSteps)
 	b = binary.LittleEndian.AppendUint16(b, d.InputSize)
 	b = binary.LittleEndian.AppendUint16(b, d.TickRate)
 	b = binary.LittleEndian.AppendUint16(b, d.ChecksumInterval)
@@ -69,18 +71,13 @@ func appendDigest(b []byte, d *ConfigDigest) []byte {
 	return append(b, d.Game[:]...)
 }
 
-// digest reads a ConfigDigest; its reserved byte must be zero.
+// digest reads a ConfigDigest.
 func (r *reader) digest(d *ConfigDigest) {
-	start := r.off
 	s := r.bytes(DigestSize, "config digest")
 	if s == nil {
 		return
 	}
-	if s[1] != 0 {
-		r.fail(start+1, "config digest: reserved byte is not zero", ErrMalformed)
-		return
-	}
-	d.Players = s[0]
+	d.Players, d.ExtraSteps = s[0], s[1]
 	d.InputSize = binary.LittleEndian.Uint16(s[2:])
 	d.TickRate = binary.LittleEndian.Uint16(s[4:])
 	d.ChecksumInterval = binary.LittleEndian.Uint16(s[6:])

@@ -207,8 +207,10 @@
 // names no seat is byte for byte a Hello from before seats. (No peer
 // spoke version 2 yet, so the version did not change.)
 //
-// A ConfigDigest is 32 bytes: Players (1), reserved zero (1), InputSize (2),
+// A ConfigDigest is 32 bytes: Players (1), ExtraSteps (1), InputSize (2),
 // TickRate (2), ChecksumInterval (2), InputLayout (8), Game (16).
+// ExtraSteps was a reserved zero byte before protocol 3, and zero is still
+// its common value.
 //
 // # Match negotiation (type 7)
 //
