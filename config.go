@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/rollback"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/endpoint"
 )
@@ -60,6 +61,11 @@ type Config struct {
 	// Peers lists the remote peers; every player is local or owned by
 	// exactly one peer.
 	Peers []Peer
+	// Spectators lists the addresses of spectators the session streams
+	// confirmed frames to, in every mode (see rollback.NewSpectator, which
+	// plays any mode's stream); Spectate tunes the stream.
+	Spectators []transport.PeerID
+	Spectate   rollback.StreamConfig
 
 	// TickRate is the frames per second: turns per second in Lockstep
 	// (0 means DefaultLockstepRate), frames per second in Rollback and

@@ -190,6 +190,8 @@ func lockstepConfig(cfg *Config) lockstep.Config {
 		Transport:          cfg.Transport,
 		StepClock:          cfg.StepClock,
 		HoldInputs:         cfg.HoldInputs,
+		Spectators:         cfg.Spectators,
+		Spectate:           cfg.Spectate,
 	}
 	if cfg.Mode == Auto {
 		c.MaxPrediction = cfg.Prediction
@@ -223,5 +225,7 @@ func rollbackConfig(cfg *Config) rollback.Config {
 		MaxStepsPerUpdate:  cfg.MaxStepsPerUpdate,
 		SoloStart:          cfg.SoloStart,
 		Transport:          cfg.Transport,
+		Spectators:         cfg.Spectators,
+		Spectate:           cfg.Spectate,
 	}
 }

@@ -3,6 +3,7 @@ package lockstep
 import (
 	"errors"
 	"fmt"
+	"github.com/rollstep/rollstep/internal/stream"
 	"time"
 
 	"github.com/rollstep/rollstep/core"
@@ -136,6 +137,18 @@ type Config struct {
 	// Game identifies the game build in the handshake digest.
 	Game [16]byte
 
+	// Spectators lists the addresses of spectators this session streams
+	// confirmed turns to (rollback.NewSpectator plays any mode's stream,
+	// with SpectatorConfig.TickRate the turn rate and StepsPerFrame
+	// TicksPerTurn). A spectator never holds the match back; one that
+	// lags more than Spectate.MaxLag turns is dropped. With spectators
+	// the input log keeps at least Spectate.MaxLag + Spectate.Delay + 128
+	// turns, so LogRange may hold more than LogRetention.
+	Spectators []transport.PeerID
+	// Spectate tunes the stream to spectators; Spectate.MaxLag 0 means
+	// ten seconds of turns.
+	Spectate StreamConfig
+
 	// Transport configures the connection: Token, timeouts (a peer silent
 	// for DisconnectTimeout is dropped at an agreed frame) and Rand.
 	// Transport.Digest is ignored: the session computes it.
@@ -181,6 +194,10 @@ func (c Config) withDefaults() Config {
 	if c.ResendInterval == 0 {
 		c.ResendInterval = min(c.TurnPeriod/4, 50*time.Millisecond)
 	}
+	if c.Spectate.MaxLag == 0 && c.TurnPeriod > 0 {
+		c.Spectate.MaxLag = max(1, int(10*time.Second/c.TurnPeriod))
+	}
+	c.Spectators = append([]transport.PeerID(nil), c.Spectators...)
 	c.Local = append([]core.PlayerHandle(nil), c.Local...)
 	peers := make([]Peer, len(c.Peers))
 	for i, p := range c.Peers {
@@ -227,11 +244,21 @@ func (c Config) Validate() error {
 		return bad("LogRetention", "%d is outside 0..%d", d.LogRetention, maxLogRetention)
 	case len(d.Peers) == 0:
 		return bad("Peers", "is empty: a match needs a remote peer")
+	case len(d.Spectators) > maxSpectators:
+		return bad("Spectators", "%d exceed %d", len(d.Spectators), maxSpectators)
+	case d.Spectate.Delay < 0 || d.Spectate.Delay > 1<<16:
+		return bad("Spectate.Delay", "%d is outside 0..65536", d.Spectate.Delay)
+	case d.Spectate.MaxLag < 1 || d.Spectate.MaxLag > 1<<18:
+		return bad("Spectate.MaxLag", "%d is outside 1..262144", d.Spectate.MaxLag)
 	}
-	for i, p := range d.Peers {
+	addrs := append(make([]transport.PeerID, 0, len(d.Peers)+len(d.Spectators)), d.Spectators...)
+	for _, p := range d.Peers {
+		addrs = append(addrs, p.Addr)
+	}
+	for i, a := range addrs {
 		for j := range i {
-			if d.Peers[j].Addr == p.Addr {
-				return bad("Peers", "%v is listed twice", p.Addr)
+			if addrs[j] == a {
+				return bad("Peers", "%v is listed twice (a spectator's address counts)", a)
 			}
 		}
 	}
@@ -255,12 +282,29 @@ func (c *Config) engineConfig() core.Config {
 		MaxInputDelay:      c.MaxDelay,
 		MaxPrediction:      c.MaxPrediction,
 		ChecksumInterval:   c.ChecksumInterval,
-		LogRetention:       c.LogRetention,
+		LogRetention:       c.logRetention(),
 		MaxEffectsPerFrame: c.MaxEffectsPerFrame,
 		StepsPerFrame:      c.TicksPerTurn,
 		FillZero:           !c.HoldInputs,
 	}
 }
+
+// logRetention is the engine's input log length: LogRetention, or what
+// the spectator stream needs, if more.
+func (c *Config) logRetention() int {
+	if len(c.Spectators) == 0 {
+		return c.LogRetention
+	}
+	return min(max(c.LogRetention, c.Spectate.MaxLag+c.Spectate.Delay+2*stream.Run), maxLogRetention)
+}
+
+// StreamConfig tunes the stream to spectators, as in package rollback
+// (the same type): Delay holds every turn back this many turns after it
+// is confirmed; MaxLag drops a spectator that lags more turns.
+type StreamConfig = stream.Config
+
+// maxSpectators bounds Config.Spectators.
+const maxSpectators = 16
 
 // maxLogRetention is the largest Config.LogRetention, the engine's.
 const maxLogRetention = 1 << 20

@@ -73,6 +73,17 @@
 // by rollback, switching at any turn as the link changes. The root
 // package's Auto mode is this.
 //
+// # Spectators
+//
+// A session streams its confirmed turns to the addresses in
+// Config.Spectators, Config.Spectate.Delay turns behind, as a rollback
+// session does: the spectators are extra peers of its Conn that never
+// hold the match back, and one that lags more than Spectate.MaxLag turns
+// is dropped (rollback.SpectatorLeftEvent). The stream carries every
+// player's slot, pause and speed commands included, so
+// rollback.NewSpectator plays it: its TickRate is the turn rate and its
+// StepsPerFrame the TicksPerTurn.
+//
 // # Recording replays
 //
 // The input log is the way to record a match: set Config.LogRetention to

@@ -85,8 +85,10 @@ type match struct {
 }
 
 // newMatch builds n peers, one player each, with configuration cfg (its
-// Players, Local and Peers are filled in) over a network with link.
-func newMatch(t testing.TB, n int, seed uint64, link sim.LinkConfig, cfg Config) *match {
+// Players, Local and Peers are filled in) over a network with link; each
+// edit may change peer i's configuration last. The peers' addresses are
+// 0..n-1, so the network's next endpoint is n.
+func newMatch(t testing.TB, n int, seed uint64, link sim.LinkConfig, cfg Config, edit ...func(i int, c *Config)) *match {
 	t.Helper()
 	net, err := sim.New(sim.Config{Seed: seed, Link: link})
 	if err != nil {
@@ -109,6 +111,9 @@ func newMatch(t testing.TB, n int, seed uint64, link sim.LinkConfig, cfg Config)
 		}
 		c.Transport.Token = 0x5eed
 		c.Transport.Rand = rand.NewChaCha8([32]byte{byte(i), byte(seed), byte(seed >> 8)})
+		for _, e := range edit {
+			e(i, &c)
+		}
 		p := &tPeer{conn: conns[i], rng: rand.New(rand.NewPCG(seed, uint64(i)))}
 		s, err := NewSession(c, core.GameFunc[tState, tInput](p.step), tState{}, conns[i])
 		if err != nil {

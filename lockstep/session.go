@@ -2,6 +2,7 @@ package lockstep
 
 import (
 	"errors"
+	"github.com/rollstep/rollstep/internal/stream"
 	"time"
 
 	"github.com/rollstep/rollstep/core"
@@ -36,11 +37,17 @@ const stepUnit = 100 * time.Microsecond
 // loop drives it with Update; see the package documentation. It is not
 // safe for concurrent use and starts no goroutine.
 type Session[S any, I comparable] struct {
-	cfg   Config
-	eng   *core.Engine[S, I]
-	ep    *endpoint.Endpoint[core.Slot[I]]
-	pacer pace.Pacer
-	ctl   *delay.Controller
+	cfg Config
+	eng *core.Engine[S, I]
+	ep  *endpoint.Endpoint[core.Slot[I]]
+	rx  receiver[S, I]
+	// stream is the host side of the spectator stream; streamedAt is when
+	// it last streamed before the match started.
+	stream     stream.Streamer[core.Slot[I]]
+	streamed   bool
+	streamedAt time.Duration
+	pacer      pace.Pacer
+	ctl        *delay.Controller
 
 	locals []local[I]
 	prev   S // the game state before the latest turn, for interpolation
@@ -77,6 +84,7 @@ type Session[S any, I comparable] struct {
 	events, spare       []Event
 	stalls, spareStalls []StallEvent
 	droppedEvents       uint64
+	specStats           []stream.Stats // Stats.Spectators, reused
 	effects             []core.FrameEffect
 	cancelled           []core.FrameEffect
 }
@@ -115,13 +123,15 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 	dg.ExtraSteps = uint8(c.TicksPerTurn - 1) // Validate bounds it
 	ecfg := c.Transport
 	ecfg.Digest = dg
-	// Seats let a host learn several peers' addresses from their Hellos.
-	ecfg.Seat, ecfg.Seats = wire.SeatOf(c.Local...), make([]wire.Seat, len(c.Peers))
-	addrs := make([]transport.PeerID, len(c.Peers))
+	// Seats let a host learn several peers' addresses from their Hellos;
+	// spectators, after the players' peers, have none.
+	ecfg.Seat, ecfg.Seats = wire.SeatOf(c.Local...), make([]wire.Seat, len(c.Peers)+len(c.Spectators))
+	addrs := make([]transport.PeerID, len(c.Peers), len(c.Peers)+len(c.Spectators))
 	for i, p := range c.Peers {
 		addrs[i] = p.Addr
 		ecfg.Seats[i] = wire.SeatOf(p.Players...)
 	}
+	addrs = append(addrs, c.Spectators...)
 	ep, err := endpoint.New[core.Slot[I]](ecfg, conn, addrs)
 	if err != nil {
 		return nil, err
@@ -144,6 +154,8 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 	for _, p := range c.Local {
 		s.locals = append(s.locals, local[I]{player: p, inputs: newRing[I](c.MaxQueuedInputs)})
 	}
+	s.rx.s = s
+	s.stream.Init(c.Players, len(c.Spectators), c.Spectate, len(c.Peers), s.event)
 	return s, nil
 }
 
@@ -289,6 +301,8 @@ func (s *Session[S, I]) Stats() Stats {
 	st.Stall = s.pacer.Stalled()
 	st.PeerStall = s.peerStall
 	st.DroppedEvents = s.droppedEvents
+	st.Spectators = s.stream.Stats(s.specStats[:0])
+	s.specStats = st.Spectators
 	st.Prediction = s.eng.Prediction()
 	if len(s.locals) > 0 {
 		st.Delay, _ = s.eng.InputDelay(s.locals[0].player)

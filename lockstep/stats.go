@@ -1,6 +1,7 @@
 package lockstep
 
 import (
+	"github.com/rollstep/rollstep/internal/stream"
 	"time"
 
 	"github.com/rollstep/rollstep/core"
@@ -12,6 +13,10 @@ type Stats struct {
 	// counters come from the endpoint and count transport.HeaderOverhead
 	// per datagram, as transport/sim does.
 	Engine core.Stats
+	// Spectators has one entry per Config.Spectators entry: whether it
+	// joined, left (or was dropped for lagging), and the turns it
+	// acknowledged (rollback.SpectatorStats).
+	Spectators []stream.Stats
 	// Turns is the number of turns run; Played the number in which the
 	// game stepped (not paused).
 	Turns, Played int64

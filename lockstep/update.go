@@ -38,11 +38,16 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 	s.now = now
 	// Read first, then run the timers: a datagram that arrived before now
 	// is heard before a timeout can fire.
-	_, err := s.ep.Poll(now, s.eng)
+	_, err := s.ep.Poll(now, &s.rx)
 	if terr := s.ep.Tick(now); err == nil {
 		err = terr
 	}
+	npeers := core.PeerID(len(s.cfg.Peers))
 	for _, ev := range s.ep.Events() {
+		if ev.Peer >= npeers { // a spectator
+			s.stream.PeerEvent(int(ev.Peer-npeers), ev)
+			continue
+		}
 		s.event(ev)
 		switch ev.Kind {
 		case endpoint.EventDisconnected, endpoint.EventLeft:
@@ -63,7 +68,10 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 		return s.refused
 	}
 	if !s.started {
-		if !s.ep.Handshaken() {
+		if !s.playersReady() {
+			if serr := s.keepStream(now); err == nil {
+				err = serr // spectators already connected hear that the host is alive
+			}
 			return err
 		}
 		s.started = true
@@ -229,7 +237,45 @@ func (s *Session[S, I]) collect(r *core.Ready[I]) {
 // send sends the messages of r.
 func (s *Session[S, I]) send(now time.Duration, r *core.Ready[I]) error {
 	s.lastSend = now
-	return s.ep.Send(now, r.Messages)
+	err := s.ep.Send(now, r.Messages)
+	if serr := s.stream.Send(now, s.eng, s.ep); err == nil {
+		err = serr
+	}
+	return err
+}
+
+// playersReady reports whether no player's peer is still handshaking
+// (spectators never hold the match back).
+func (s *Session[S, I]) playersReady() bool {
+	for i := range s.cfg.Peers {
+		if s.ep.State(core.PeerID(i)) == endpoint.StateHandshaking {
+			return false
+		}
+	}
+	return true
+}
+
+// keepStream streams to the spectators once per turn period before the
+// match starts.
+func (s *Session[S, I]) keepStream(now time.Duration) error {
+	if len(s.cfg.Spectators) == 0 || (s.streamed && now-s.streamedAt < s.cfg.TurnPeriod) {
+		return nil
+	}
+	s.streamed, s.streamedAt = true, now
+	return s.stream.Send(now, s.eng, s.ep)
+}
+
+// receiver routes decoded input messages: from player peers to the
+// engine, from spectators to the stream.
+type receiver[S any, I comparable] struct{ s *Session[S, I] }
+
+// Receive implements endpoint.Receiver.
+func (r *receiver[S, I]) Receive(now time.Duration, from core.PeerID, m *core.Message[core.Slot[I]]) error {
+	if n := core.PeerID(len(r.s.cfg.Peers)); from >= n {
+		r.s.stream.Receive(int(from-n), m)
+		return nil
+	}
+	return r.s.eng.Receive(now, from, m)
 }
 
 // chargeStall adds d of stall to every peer waited for.

@@ -2,6 +2,7 @@ package rollback
 
 import (
 	"fmt"
+	"github.com/rollstep/rollstep/internal/stream"
 	"time"
 
 	"github.com/rollstep/rollstep/core"
@@ -90,17 +91,13 @@ type Config struct {
 	Transport endpoint.Config
 }
 
-// StreamConfig tunes the host side of the spectator stream.
-type StreamConfig struct {
-	// Delay holds every frame back this many frames after it is
-	// confirmed, so a spectator cannot relay what it sees to a player in
-	// time to matter.
-	Delay int
-	// MaxLag drops a spectator that acknowledges fewer frames than the
-	// host's newest streamable frame minus MaxLag; 0 means ten seconds of
-	// frames. The host never waits for a spectator.
-	MaxLag int
-}
+// StreamConfig tunes the host side of the spectator stream: Delay holds
+// every frame back this many frames after it is confirmed, so a spectator
+// cannot relay what it sees to a player in time to matter; MaxLag drops a
+// spectator that acknowledges fewer frames than the host's newest
+// streamable frame minus MaxLag (0 means ten seconds of frames). The host
+// never waits for a spectator. Lockstep sessions take the same.
+type StreamConfig = stream.Config
 
 const (
 	maxLogRetention   = 1 << 20 // core's bound: 4.8 hours at 60 frames per second
@@ -222,7 +219,7 @@ func (c Config) coreConfig() (core.Config, error) {
 		cc.Peers = append(cc.Peers, p.Players)
 	}
 	if len(d.Spectators) > 0 {
-		cc.LogRetention = max(cc.LogRetention, d.Spectate.MaxLag+d.Spectate.Delay+2*streamRun)
+		cc.LogRetention = max(cc.LogRetention, d.Spectate.MaxLag+d.Spectate.Delay+2*stream.Run)
 	}
 	if err := cc.Validate(); err != nil {
 		return core.Config{}, err

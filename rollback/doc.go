@@ -86,6 +86,8 @@
 // A spectator plays at the tick rate and catches up faster, at most
 // MaxStepsPerUpdate frames per Update, when it has fallen behind. When the
 // host leaves, is lost, or drops it, a StreamEndedEvent ends it cleanly.
+// The host may be a session of any mode: a lockstep host streams the same
+// slots (SpectatorConfig.TickRate is then its turn rate).
 //
 // # Recording replays
 //

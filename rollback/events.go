@@ -1,6 +1,7 @@
 package rollback
 
 import (
+	"github.com/rollstep/rollstep/internal/stream"
 	"time"
 
 	"github.com/rollstep/rollstep/core"
@@ -80,18 +81,14 @@ type DelayEvent struct {
 
 // SpectatorJoinedEvent reports that spectator Spectator (an index into
 // Config.Spectators) completed its handshake and is being streamed to.
-type SpectatorJoinedEvent struct {
-	Spectator int // index into Config.Spectators
-}
+// Lockstep sessions raise it too.
+type SpectatorJoinedEvent = stream.JoinedEvent
 
 // SpectatorLeftEvent reports that the session stopped streaming to a
 // spectator: Dropped when it fell more than StreamConfig.MaxLag frames
-// behind (Lag), otherwise because it disconnected or left.
-type SpectatorLeftEvent struct {
-	Spectator int        // index into Config.Spectators
-	Dropped   bool       // dropped for being too far behind
-	Lag       core.Frame // how far behind it was when dropped
-}
+// behind (Lag), otherwise because it disconnected or left. Lockstep
+// sessions raise it too.
+type SpectatorLeftEvent = stream.LeftEvent
 
 // StreamStartedEvent reports that a spectator connected to its host.
 type StreamStartedEvent struct{}

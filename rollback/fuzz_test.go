@@ -76,7 +76,7 @@ func FuzzSpectatorAcks(f *testing.F) {
 			for k := 0; k+4 <= len(data) && k < 4*64; k += 4 {
 				ack := core.Frame(int32(binary.LittleEndian.Uint32(data[k:])))
 				if forge {
-					host.stream.receive(0, &core.Message[core.Slot[uint16]]{Held: [core.MaxPlayers]core.Frame{ack}})
+					host.stream.Receive(0, &core.Message[core.Slot[uint16]]{Held: [core.MaxPlayers]core.Frame{ack}})
 				}
 				w.run(t, m, m.render)
 				st := host.Stats().Spectators[0]

@@ -1,6 +1,7 @@
 package rollback
 
 import (
+	"github.com/rollstep/rollstep/internal/stream"
 	"time"
 
 	"github.com/rollstep/rollstep/core"
@@ -33,7 +34,7 @@ type Session[S any, I comparable] struct {
 	ts     timesync
 	dc     *delay.Controller
 	win    window
-	stream streamer[core.Slot[I]]
+	stream stream.Streamer[core.Slot[I]]
 	npeers int
 
 	started, closed bool
@@ -108,7 +109,7 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 		s.dc = delay.New(delay.Policy{MaxDelay: c.MaxDelay, Prediction: c.Prediction}, c.InputDelay)
 	}
 	s.win.init(c.TickRate)
-	s.stream.init(c, len(c.Peers))
+	s.stream.Init(c.Players, len(c.Spectators), c.Spectate, len(c.Peers), s.event)
 	for _, p := range c.Local {
 		s.local[p] = true
 	}

@@ -2,6 +2,7 @@ package rollback
 
 import (
 	"fmt"
+	"github.com/rollstep/rollstep/internal/stream"
 	"time"
 
 	"github.com/rollstep/rollstep/core"
@@ -12,8 +13,10 @@ import (
 )
 
 // SpectatorConfig configures a Spectator. Players, TickRate,
-// ChecksumInterval and Game must equal the host's (the handshake compares
-// them).
+// StepsPerFrame, ChecksumInterval and Game must equal the host's (the
+// handshake compares them). The host may be a session of any mode: for a
+// lockstep host, TickRate is its turn rate and StepsPerFrame its
+// TicksPerTurn.
 type SpectatorConfig struct {
 	// Host is the address of the host session on the Conn.
 	Host transport.PeerID
@@ -21,6 +24,9 @@ type SpectatorConfig struct {
 	Players int
 	// TickRate is the frame rate; 0 means 60.
 	TickRate int
+	// StepsPerFrame is how many times each frame calls the game's Step
+	// (core.Config.StepsPerFrame); 0 means 1.
+	StepsPerFrame int
 	// ChecksumInterval must equal the host's; 0 means 1.
 	ChecksumInterval int
 	// Game identifies the game build, as in Config.
@@ -96,10 +102,12 @@ func NewSpectator[S any, I comparable](cfg SpectatorConfig, game core.Game[S, I]
 		return nil, bad("Buffer", "%d is outside 0..1024", cfg.Buffer)
 	case cfg.MaxStepsPerUpdate < 1 || cfg.MaxStepsPerUpdate > 64:
 		return nil, bad("MaxStepsPerUpdate", "%d is outside 1..64", cfg.MaxStepsPerUpdate)
+	case cfg.StepsPerFrame < 0 || cfg.StepsPerFrame > 64:
+		return nil, bad("StepsPerFrame", "%d is outside 0..64", cfg.StepsPerFrame)
 	}
 	// Every player belongs to its own virtual peer, so a disconnect is
 	// agreed player by player (see feedGone).
-	cc := core.Config{Players: cfg.Players, DisableChecksums: true, MaxRunLength: streamRun}
+	cc := core.Config{Players: cfg.Players, DisableChecksums: true, MaxRunLength: stream.Run, StepsPerFrame: cfg.StepsPerFrame}
 	for p := range cfg.Players {
 		cc.Peers = append(cc.Peers, []core.PlayerHandle{core.PlayerHandle(p)})
 	}
@@ -112,6 +120,7 @@ func NewSpectator[S any, I comparable](cfg SpectatorConfig, game core.Game[S, I]
 	if err != nil {
 		return nil, bad("Game", "%v", err)
 	}
+	tc.Digest.ExtraSteps = uint8(max(cfg.StepsPerFrame, 1) - 1)
 	ep, err := endpoint.New[core.Slot[I]](tc, conn, []transport.PeerID{cfg.Host})
 	if err != nil {
 		return nil, err
@@ -123,7 +132,7 @@ func NewSpectator[S any, I comparable](cfg SpectatorConfig, game core.Game[S, I]
 	}
 	sp.rx.sp = sp
 	// The engine rejects frames this far past its current frame; stay well
-	// inside (MaxInputDelay 32 and MaxRunLength streamRun size its rings).
+	// inside (MaxInputDelay 32 and MaxRunLength stream.Run size its rings).
 	sp.horizon = 128
 	sp.msg.Inputs = make([]core.InputRun[core.Slot[I]], 0, 1)
 	sp.bufs[0], sp.bufs[1] = initial, initial

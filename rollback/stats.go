@@ -2,6 +2,7 @@ package rollback
 
 import (
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/stream"
 	"github.com/rollstep/rollstep/transport/endpoint"
 )
 
@@ -28,13 +29,11 @@ type Stats struct {
 	Spectators []SpectatorStats
 }
 
-// SpectatorStats describes one spectator of a host session.
-type SpectatorStats struct {
-	Joined  bool       // its handshake completed
-	Left    bool       // it left, was lost, or was dropped
-	Dropped bool       // it was dropped for lagging
-	Acked   core.Frame // frames of inputs it acknowledged
-}
+// SpectatorStats describes one spectator of a host session: whether its
+// handshake completed (Joined), whether it left, was lost or was dropped
+// (Left), dropped for lagging (Dropped), and the frames of inputs it
+// acknowledged (Acked).
+type SpectatorStats = stream.Stats
 
 // Stats returns the session's counters. Its slices are owned by the
 // session and overwritten by the next call.
@@ -46,6 +45,6 @@ func (s *Session[S, I]) Stats() Stats {
 	st.Delay, st.Waited = s.delayD, s.waited
 	st.Timesync, st.HasTimesync = s.lastSync, s.hasSync
 	st.DroppedEvents = s.dropped
-	st.Spectators = s.stream.stats(st.Spectators[:0])
+	st.Spectators = s.stream.Stats(st.Spectators[:0])
 	return *st
 }

@@ -57,7 +57,7 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 			// Spectators already connected hear that the host is alive.
 			if !s.sent || now-s.sentAt >= s.period {
 				s.sent, s.sentAt = true, now
-				return s.stream.send(now, s.eng, s, s.ep)
+				return s.stream.Send(now, s.eng, s.ep)
 			}
 			return nil
 		}
@@ -112,7 +112,7 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 		if err := s.ep.Send(now, last.Messages); err != nil {
 			return err
 		}
-		if err := s.stream.send(now, s.eng, s, s.ep); err != nil {
+		if err := s.stream.Send(now, s.eng, s.ep); err != nil {
 			return err
 		}
 	}
@@ -182,7 +182,7 @@ type receiver[S any, I comparable] struct{ s *Session[S, I] }
 func (r *receiver[S, I]) Receive(now time.Duration, from core.PeerID, m *core.Message[core.Slot[I]]) error {
 	s := r.s
 	if int(from) >= s.npeers {
-		s.stream.receive(int(from)-s.npeers, m)
+		s.stream.Receive(int(from)-s.npeers, m)
 		return nil
 	}
 	if err := s.eng.Receive(now, from, m); err != nil {
@@ -200,7 +200,7 @@ func (r *receiver[S, I]) Receive(now time.Duration, from core.PeerID, m *core.Me
 func (s *Session[S, I]) endpointEvents() {
 	for _, e := range s.ep.Events() {
 		if int(e.Peer) >= s.npeers {
-			s.stream.peerEvent(s, int(e.Peer)-s.npeers, e)
+			s.stream.PeerEvent(int(e.Peer)-s.npeers, e)
 			continue
 		}
 		switch e.Kind {

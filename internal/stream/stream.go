@@ -1,4 +1,4 @@
-package rollback
+package stream
 
 import (
 	"time"
@@ -14,7 +14,7 @@ import (
 // hears of them and never waits for them. Every tick the host sends each
 // spectator one input message (core.Message over wire's input packet)
 // built from the engine's input log: for every player a run of confirmed
-// inputs from the frame the spectator acknowledged, up to streamRun
+// inputs from the frame the spectator acknowledged, up to Run
 // frames and never past the newest confirmed frame minus the stream
 // delay. Message.Frame is that end; Held[p] is the end for a connected
 // player and the agreed disconnect frame for a disconnected one, whose
@@ -23,11 +23,46 @@ import (
 // stream (the spectator was dropped). A spectator answers with input
 // messages without inputs whose Held[0] is the number of frames it holds.
 
-// streamRun is the most frames per player in one stream message.
-const streamRun = 64
+// Run is the most frames per player in one stream message.
+const Run = 64
 
 // endCopies is how many stream-ending messages a dropped spectator gets.
 const endCopies = 8
+
+// Config tunes the host side of the spectator stream.
+type Config struct {
+	// Delay holds every frame back this many frames after it is
+	// confirmed, so a spectator cannot relay what it sees to a player in
+	// time to matter.
+	Delay int
+	// MaxLag drops a spectator that acknowledges fewer frames than the
+	// host's newest streamable frame minus MaxLag; 0 means ten seconds of
+	// frames. The host never waits for a spectator.
+	MaxLag int
+}
+
+// JoinedEvent reports that spectator Spectator (an index into the
+// session's Spectators) completed its handshake and is being streamed to.
+type JoinedEvent struct {
+	Spectator int // index into the session's Spectators
+}
+
+// LeftEvent reports that the session stopped streaming to a spectator:
+// Dropped when it fell more than Config.MaxLag frames behind (Lag),
+// otherwise because it disconnected or left.
+type LeftEvent struct {
+	Spectator int        // index into the session's Spectators
+	Dropped   bool       // dropped for being too far behind
+	Lag       core.Frame // how far behind it was when dropped
+}
+
+// Stats describes one spectator of a host session.
+type Stats struct {
+	Joined  bool       // its handshake completed
+	Left    bool       // it left, was lost, or was dropped
+	Dropped bool       // it was dropped for lagging
+	Acked   core.Frame // frames of inputs it acknowledged
+}
 
 // spectator is the host's view of one spectator.
 type spectator struct {
@@ -37,41 +72,45 @@ type spectator struct {
 	ends                  int        // stream-ending messages still to send
 }
 
-// streamer is the host side of the spectator stream.
-type streamer[I comparable] struct {
+// Streamer is the host side of the spectator stream, for slots of type I
+// (core.Slot of the game's input). The zero Streamer streams to nobody.
+type Streamer[I comparable] struct {
 	players int
-	base    int // endpoint index of the first spectator
+	base    int       // endpoint index of the first spectator
+	sink    func(any) // raises the stream's events
 	delay   core.Frame
 	maxLag  core.Frame
 	specs   []spectator
 	msgs    []core.Message[I]
 	out     []core.Outgoing[I]
 	runs    []core.InputRun[I] // players runs per spectator
-	vals    []I                // streamRun values per run
+	vals    []I                // Run values per run
 	in      []I                // one frame's slots
 }
 
-func (st *streamer[I]) init(c Config, base int) {
-	n := len(c.Spectators)
+// Init prepares st to stream a match of players players to n spectators,
+// the endpoint's peers base, base+1, ..., raising its events through
+// sink.
+func (st *Streamer[I]) Init(players, n int, c Config, base int, sink func(any)) {
 	if n == 0 {
 		return
 	}
-	st.players, st.base = c.Players, base
-	st.delay, st.maxLag = core.Frame(c.Spectate.Delay), core.Frame(c.Spectate.MaxLag)
+	st.players, st.base, st.sink = players, base, sink
+	st.delay, st.maxLag = core.Frame(c.Delay), core.Frame(c.MaxLag)
 	st.specs = make([]spectator, n)
 	st.msgs = make([]core.Message[I], n)
 	st.out = make([]core.Outgoing[I], 0, n)
-	st.runs = make([]core.InputRun[I], n*c.Players)
-	st.vals = make([]I, n*c.Players*streamRun)
-	st.in = make([]I, 0, c.Players)
+	st.runs = make([]core.InputRun[I], n*players)
+	st.vals = make([]I, n*players*Run)
+	st.in = make([]I, 0, players)
 	for i := range st.runs {
-		st.runs[i].Values = st.vals[i*streamRun : i*streamRun : (i+1)*streamRun]
+		st.runs[i].Values = st.vals[i*Run : i*Run : (i+1)*Run]
 	}
 }
 
-// receive takes spectator i's acknowledgement, up to the newest frame
+// Receive takes spectator i's acknowledgement, up to the newest frame
 // sent to it: a spectator cannot hold what it was never sent.
-func (st *streamer[I]) receive(i int, m *core.Message[I]) {
+func (st *Streamer[I]) Receive(i int, m *core.Message[I]) {
 	if i < 0 || i >= len(st.specs) {
 		return
 	}
@@ -79,8 +118,8 @@ func (st *streamer[I]) receive(i int, m *core.Message[I]) {
 	sp.acked = max(sp.acked, min(m.Held[0], sp.sent))
 }
 
-// peerEvent handles an endpoint event of spectator i.
-func (st *streamer[I]) peerEvent(s eventSink, i int, e endpoint.Event) {
+// PeerEvent handles an endpoint event of spectator i.
+func (st *Streamer[I]) PeerEvent(i int, e endpoint.Event) {
 	if i < 0 || i >= len(st.specs) {
 		return
 	}
@@ -88,29 +127,26 @@ func (st *streamer[I]) peerEvent(s eventSink, i int, e endpoint.Event) {
 	switch e.Kind {
 	case endpoint.EventConnected:
 		sp.joined = true
-		s.event(SpectatorJoinedEvent{Spectator: i})
+		st.sink(JoinedEvent{Spectator: i})
 	case endpoint.EventRefused, endpoint.EventDisconnected, endpoint.EventLeft:
 		if !sp.left {
 			sp.left = true
-			s.event(SpectatorLeftEvent{Spectator: i})
+			st.sink(LeftEvent{Spectator: i})
 		}
 	}
 }
 
-// eventSink queues events.
-type eventSink interface{ event(Event) }
-
 // logSource is the part of the engine the stream reads: I is the slot
 // type (core.Slot of the game's input), which the stream relays as it is.
-type logSource[I comparable] interface {
+type Log[I comparable] interface {
 	LogRange() (start, end core.Frame)
 	ReadSlots(f core.Frame, dst []I) ([]I, error)
 	Disconnected(p core.PlayerHandle) (core.Frame, bool)
 }
 
-// send builds one message for every joined spectator from the input
-// log and sends them through ep; it drops spectators that lag too far.
-func (st *streamer[I]) send(now time.Duration, log logSource[I], sink eventSink, ep *endpoint.Endpoint[I]) error {
+// Send builds one message for every joined spectator from the input log
+// and sends them through ep; it drops spectators that lag too far.
+func (st *Streamer[I]) Send(now time.Duration, log Log[I], ep *endpoint.Endpoint[I]) error {
 	if len(st.specs) == 0 {
 		return nil
 	}
@@ -127,7 +163,7 @@ func (st *streamer[I]) send(now time.Duration, log logSource[I], sink eventSink,
 			sp.acked = min(sp.acked, end)
 			if lag := end - sp.acked; lag > st.maxLag || sp.acked < start {
 				sp.dropped, sp.ends = true, endCopies
-				sink.event(SpectatorLeftEvent{Spectator: i, Dropped: true, Lag: lag})
+				st.sink(LeftEvent{Spectator: i, Dropped: true, Lag: lag})
 			}
 		}
 		if sp.dropped {
@@ -150,9 +186,9 @@ func (st *streamer[I]) send(now time.Duration, log logSource[I], sink eventSink,
 }
 
 // build fills m with the confirmed inputs of frames from..end-1 (at most
-// streamRun of them) for spectator i.
-func (st *streamer[I]) build(i int, m *core.Message[I], from, end core.Frame, log logSource[I]) {
-	to := min(end, from+streamRun)
+// Run of them) for spectator i.
+func (st *Streamer[I]) build(i int, m *core.Message[I], from, end core.Frame, log Log[I]) {
+	to := min(end, from+Run)
 	runs := st.runs[i*st.players : (i+1)*st.players]
 	m.Frame, m.Gone, m.Held = end, 0, [core.MaxPlayers]core.Frame{}
 	var gone [core.MaxPlayers]core.Frame
@@ -187,10 +223,10 @@ func (st *streamer[I]) build(i int, m *core.Message[I], from, end core.Frame, lo
 	}
 }
 
-// stats appends one entry per spectator to dst.
-func (st *streamer[I]) stats(dst []SpectatorStats) []SpectatorStats {
+// Stats appends one entry per spectator to dst.
+func (st *Streamer[I]) Stats(dst []Stats) []Stats {
 	for _, sp := range st.specs {
-		dst = append(dst, SpectatorStats{Joined: sp.joined, Left: sp.left || sp.dropped, Dropped: sp.dropped, Acked: sp.acked})
+		dst = append(dst, Stats{Joined: sp.joined, Left: sp.left || sp.dropped, Dropped: sp.dropped, Acked: sp.acked})
 	}
 	return dst
 }
