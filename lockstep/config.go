@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/rollstep/rollstep/internal/stream"
+	"github.com/rollstep/rollstep/internal/timesync"
 	"time"
 
 	"github.com/rollstep/rollstep/core"
@@ -148,6 +149,11 @@ type Config struct {
 	// Spectate tunes the stream to spectators; Spectate.MaxLag 0 means
 	// ten seconds of turns.
 	Spectate StreamConfig
+	// Timesync tunes the frame-advantage balancing of auto mode
+	// (MaxPrediction > 0), as in package rollback: a peer that runs ahead
+	// of another predicts more and makes it roll back more, so it waits a
+	// few turns. Pure lockstep needs none (it never runs ahead).
+	Timesync TimesyncConfig
 
 	// Transport configures the connection: Token, timeouts (a peer silent
 	// for DisconnectTimeout is dropped at an agreed frame) and Rand.
@@ -198,6 +204,9 @@ func (c Config) withDefaults() Config {
 		c.Spectate.MaxLag = max(1, int(10*time.Second/c.TurnPeriod))
 	}
 	c.Spectators = append([]transport.PeerID(nil), c.Spectators...)
+	if c.TurnPeriod > 0 {
+		c.Timesync.Fill(max(1, int(time.Second/c.TurnPeriod)))
+	}
 	c.Local = append([]core.PlayerHandle(nil), c.Local...)
 	peers := make([]Peer, len(c.Peers))
 	for i, p := range c.Peers {
@@ -250,6 +259,10 @@ func (c Config) Validate() error {
 		return bad("Spectate.Delay", "%d is outside 0..65536", d.Spectate.Delay)
 	case d.Spectate.MaxLag < 1 || d.Spectate.MaxLag > 1<<18:
 		return bad("Spectate.MaxLag", "%d is outside 1..262144", d.Spectate.MaxLag)
+	case d.Timesync.Window < 1 || d.Timesync.Window > 1024:
+		return bad("Timesync.Window", "%d is outside 1..1024", d.Timesync.Window)
+	case d.Timesync.MinAdvantage < 1 || d.Timesync.MaxWait < 1:
+		return bad("Timesync", "MinAdvantage %d and MaxWait %d must be positive", d.Timesync.MinAdvantage, d.Timesync.MaxWait)
 	}
 	addrs := append(make([]transport.PeerID, 0, len(d.Peers)+len(d.Spectators)), d.Spectators...)
 	for _, p := range d.Peers {
@@ -302,6 +315,11 @@ func (c *Config) logRetention() int {
 // (the same type): Delay holds every turn back this many turns after it
 // is confirmed; MaxLag drops a spectator that lags more turns.
 type StreamConfig = stream.Config
+
+// TimesyncConfig tunes timesync in auto mode, as in package rollback (the
+// same type); with Manual set the session only reports the
+// rollback.TimesyncEvents.
+type TimesyncConfig = timesync.Config
 
 // maxSpectators bounds Config.Spectators.
 const maxSpectators = 16

@@ -71,7 +71,11 @@
 // docs/architecture.md §1: the controller covers latency with delay up to Config.DelayBudget
 // and predicts the rest (W up to MaxPrediction), repairing mispredictions
 // by rollback, switching at any turn as the link changes. The root
-// package's Auto mode is this.
+// package's Auto mode is this. Auto mode runs timesync as rollback does
+// (Config.Timesync): a peer that runs ahead of another, say after its
+// process was frozen and caught up, waits a few turns instead of making
+// the other roll back more for the rest of the match (Stats.Waited,
+// rollback.TimesyncEvent).
 //
 // # Spectators
 //

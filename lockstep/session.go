@@ -3,6 +3,7 @@ package lockstep
 import (
 	"errors"
 	"github.com/rollstep/rollstep/internal/stream"
+	"github.com/rollstep/rollstep/internal/timesync"
 	"time"
 
 	"github.com/rollstep/rollstep/core"
@@ -46,8 +47,19 @@ type Session[S any, I comparable] struct {
 	stream     stream.Streamer[core.Slot[I]]
 	streamed   bool
 	streamedAt time.Duration
-	pacer      pace.Pacer
-	ctl        *delay.Controller
+
+	// Timesync (auto mode): ts estimates the advantage over each peer;
+	// waitLeft turns are still to wait, until waitEnd once waiting;
+	// excused is stall time the waits caused, which is not a stall.
+	ts       timesync.Sync
+	waitLeft int
+	waitEnd  time.Duration
+	syncWait bool          // a timesync wait is running, until waitEnd
+	waitFrom time.Duration // pacer.Stalled() when the wait began
+	excused  time.Duration
+	waited   uint64
+	pacer    pace.Pacer
+	ctl      *delay.Controller
 
 	locals []local[I]
 	prev   S // the game state before the latest turn, for interpolation
@@ -155,6 +167,7 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 		s.locals = append(s.locals, local[I]{player: p, inputs: newRing[I](c.MaxQueuedInputs)})
 	}
 	s.rx.s = s
+	s.ts = timesync.New(c.Timesync, c.TurnPeriod, len(c.Peers))
 	s.stream.Init(c.Players, len(c.Spectators), c.Spectate, len(c.Peers), s.event)
 	return s, nil
 }
@@ -301,6 +314,7 @@ func (s *Session[S, I]) Stats() Stats {
 	st.Stall = s.pacer.Stalled()
 	st.PeerStall = s.peerStall
 	st.DroppedEvents = s.droppedEvents
+	st.Waited = s.waited
 	st.Spectators = s.stream.Stats(s.specStats[:0])
 	s.specStats = st.Spectators
 	st.Prediction = s.eng.Prediction()

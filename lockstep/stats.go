@@ -17,6 +17,9 @@ type Stats struct {
 	// joined, left (or was dropped for lagging), and the turns it
 	// acknowledged (rollback.SpectatorStats).
 	Spectators []stream.Stats
+	// Waited is the number of turn periods timesync made the session wait
+	// (auto mode only).
+	Waited uint64
 	// Turns is the number of turns run; Played the number in which the
 	// game stepped (not paused).
 	Turns, Played int64

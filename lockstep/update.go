@@ -82,6 +82,12 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 	before := s.pacer.Stalled()
 	s.pacer.Update(now)
 	s.chargeStall(s.pacer.Stalled() - before)
+	if s.timesyncWait(now) {
+		if ferr := s.finish(now); err == nil {
+			err = ferr
+		}
+		return err
+	}
 	// Every turn takes one granted step; a block or a speed change
 	// withdraws the rest.
 	for s.pacer.Granted() > 0 {
@@ -155,6 +161,9 @@ func (s *Session[S, I]) turn(now time.Duration) (bool, error) {
 		s.pacer.Update(now)
 	}
 	stall, _ := s.pacer.Step()
+	if d := min(stall, s.excused); d > 0 { // a timesync wait, not a stall
+		stall, s.excused = stall-d, s.excused-d
+	}
 	if stall > 0 {
 		s.stats.StalledTurns++
 		s.stats.LastTurnStall = stall
@@ -177,6 +186,7 @@ func (s *Session[S, I]) turn(now time.Duration) (bool, error) {
 		s.winDeep++
 	}
 	s.observeSystem()
+	s.timesyncTurn(now)
 	err := s.send(now, r)
 	s.winTurns++
 	// A window closes after DelayWindow turns, or after as long as they
@@ -275,7 +285,64 @@ func (r *receiver[S, I]) Receive(now time.Duration, from core.PeerID, m *core.Me
 		r.s.stream.Receive(int(from-n), m)
 		return nil
 	}
-	return r.s.eng.Receive(now, from, m)
+	s := r.s
+	if err := s.eng.Receive(now, from, m); err != nil {
+		return err
+	}
+	if s.syncing() {
+		held := core.Frame(0)
+		for _, p := range s.cfg.Peers[from].Players {
+			held = max(held, m.Held[p])
+		}
+		s.ts.Observe(int(from), m.Frame, held, now)
+	}
+	return nil
+}
+
+// syncing reports whether timesync runs: in auto mode, unless disabled.
+func (s *Session[S, I]) syncing() bool { return s.cfg.MaxPrediction > 0 && !s.cfg.Timesync.Disable }
+
+// timesyncTurn samples the advantage over every connected peer after a
+// turn and, at the end of a window, acts on the recommendation.
+func (s *Session[S, I]) timesyncTurn(now time.Duration) {
+	if !s.syncing() {
+		return
+	}
+	f := s.eng.Frame()
+	for i := range s.cfg.Peers {
+		if ps, ok := s.ep.Peer(core.PeerID(i)); ok && ps.State == endpoint.StateConnected && ps.RTTSamples > 0 {
+			s.ts.Sample(i, f, now, ps.RTT/2)
+		} else if ok && ps.State != endpoint.StateConnected && ps.State != endpoint.StateHandshaking {
+			s.ts.Forget(i) // lost or left: never waited for
+		}
+	}
+	if ev, ok := s.ts.Tick(); ok && ev.Wait > 0 {
+		s.event(ev)
+		if ev.Applied {
+			s.waitLeft = min(s.waitLeft+ev.Wait, s.cfg.Timesync.MaxWait)
+		}
+	}
+}
+
+// timesyncWait runs a wait timesync asked for: it reports whether the
+// session skips its turns now, the time blocked not being owed.
+func (s *Session[S, I]) timesyncWait(now time.Duration) bool {
+	if !s.syncWait && s.waitLeft > 0 {
+		s.syncWait, s.waitEnd = true, now+time.Duration(s.waitLeft)*s.pacer.Period()
+		s.waitFrom = s.pacer.Stalled()
+		s.waited += uint64(s.waitLeft)
+		s.waitLeft = 0
+	}
+	if !s.syncWait {
+		return false
+	}
+	if now < s.waitEnd {
+		s.pacer.Block()
+		return true
+	}
+	s.syncWait = false
+	s.excused += s.pacer.Stalled() - s.waitFrom
+	return false
 }
 
 // chargeStall adds d of stall to every peer waited for.

@@ -130,7 +130,7 @@ func (c Config) filled() Config {
 	if c.Spectate.MaxLag == 0 {
 		c.Spectate.MaxLag = 10 * c.TickRate
 	}
-	c.Timesync.fill(c.TickRate)
+	c.Timesync.Fill(c.TickRate)
 	c.Local = append([]core.PlayerHandle(nil), c.Local...)
 	peers := make([]Peer, len(c.Peers))
 	for i, p := range c.Peers {

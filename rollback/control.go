@@ -51,6 +51,7 @@ func (s *Session[S, I]) followSpeed() {
 	if p == s.period {
 		return
 	}
-	s.period, s.ts.period = p, p
+	s.period = p
+	s.ts.SetPeriod(p)
 	_ = s.pacer.SetPeriod(p) // positive
 }

@@ -2,6 +2,7 @@ package rollback
 
 import (
 	"github.com/rollstep/rollstep/internal/stream"
+	"github.com/rollstep/rollstep/internal/timesync"
 	"time"
 
 	"github.com/rollstep/rollstep/core"
@@ -31,7 +32,7 @@ type Session[S any, I comparable] struct {
 	ep     *endpoint.Endpoint[core.Slot[I]]
 	rx     receiver[S, I]
 	pacer  pace.Pacer
-	ts     timesync
+	ts     timesync.Sync
 	dc     *delay.Controller
 	win    window
 	stream stream.Streamer[core.Slot[I]]
@@ -104,7 +105,7 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 		return nil, &core.ConfigError{Field: "TickRate", Reason: err.Error()}
 	}
 	s.rx.s = s
-	s.ts = newTimesync(c.Timesync, s.period, len(c.Peers))
+	s.ts = timesync.New(c.Timesync, s.period, len(c.Peers))
 	if !c.FixedDelay {
 		s.dc = delay.New(delay.Policy{MaxDelay: c.MaxDelay, Prediction: c.Prediction}, c.InputDelay)
 	}

@@ -1,165 +1,24 @@
 package rollback
 
-import (
-	"time"
-
-	"github.com/rollstep/rollstep/core"
-)
-
-// Timesync
-//
-// A rollback peer that runs ahead of another predicts more and makes the
-// other roll back more, so peers should simulate the same frame at the
-// same moment. Each message a peer sends carries its current frame
-// (core.Message.Frame): not the frame its newest input is for, which is
-// its current frame plus its input delay D. Using the input frame, as
-// GGPO's timesync did, makes a peer with a larger D look ahead and tells
-// the wrong peer to wait; using the current frame makes D irrelevant.
-//
-// The advantage over a peer, in time, is our frame start minus the peer's
-// estimated frame start now: the peer's reported frame plus the one-way
-// delay (half the smoothed RTT) plus the time since the message arrived,
-// all in frame periods. It is sampled every tick, averaged over a window,
-// and when the average is at least MinAdvantage frames the session is told
-// to wait that many frames (at most MaxWait per window). Everything is
-// int64 nanoseconds, and samples are clamped to ±MaxAdvantage frames, so
-// a peer paused for hours cannot overflow anything.
+import "github.com/rollstep/rollstep/internal/timesync"
 
 // MaxAdvantage bounds a frame advantage sample, in frames (about 18
 // minutes at 60 frames/s).
-const MaxAdvantage = 1 << 16
+const MaxAdvantage = timesync.MaxAdvantage
 
-// TimesyncConfig tunes timesync. The zero value gives the defaults.
-type TimesyncConfig struct {
-	// Window is the number of ticks averaged per recommendation; 0 means
-	// the tick rate (one second). At most 1024.
-	Window int
-	// MinAdvantage is the average advantage, in frames, from which waiting
-	// is recommended; 0 means 2.
-	MinAdvantage int
-	// MaxWait bounds the frames one recommendation asks to wait; 0 means 8.
-	MaxWait int
-	// Manual, when true, makes the session only report TimesyncEvents; the
-	// caller applies them with Session.Wait. By default the session waits
-	// by itself.
-	Manual bool
-	// Disable turns timesync off.
-	Disable bool
-}
+// TimesyncConfig tunes timesync (the zero value gives the defaults):
+// Window is the number of ticks averaged per recommendation (0: the tick
+// rate, at most 1024); MinAdvantage the average advantage in frames from
+// which waiting is recommended (0: 2); MaxWait bounds the frames one
+// recommendation asks to wait (0: 8); Manual makes the session only report
+// TimesyncEvents, which the caller applies with Session.Wait; Disable
+// turns timesync off. Auto-mode lockstep sessions take the same.
+type TimesyncConfig = timesync.Config
 
-func (c *TimesyncConfig) fill(tickRate int) {
-	if c.Window == 0 {
-		c.Window = min(tickRate, 1024)
-	}
-	if c.MinAdvantage == 0 {
-		c.MinAdvantage = 2
-	}
-	if c.MaxWait == 0 {
-		c.MaxWait = 8
-	}
-}
-
-// TimesyncEvent reports the frame advantage over the peers, averaged over
-// one window, and the recommended wait. It is raised at the end of a
-// window when Wait > 0; Stats.Timesync holds the newest window's, even
-// with Wait 0. Advantage is over the peer we are furthest ahead of; positive
-// means we are ahead.
-type TimesyncEvent struct {
-	Peer        core.PeerID // the peer we are furthest ahead of
-	Advantage   core.Frame  // our average advantage over Peer, in frames
-	Wait        int         // frames to wait (skip) so Peer catches up
-	RemoteDelay int         // Peer's input delay D, as its messages show
-	Applied     bool        // the session waits by itself (not Manual)
-}
-
-// tsPeer is the timesync view of one peer. frame is the newest frame the
-// peer reported, in a message that arrived at at; valid when has.
-type tsPeer struct {
-	has   bool
-	frame core.Frame
-	at    time.Duration
-	delay int
-	sum   time.Duration // sum of the window's advantage samples
-	n     int
-}
-
-// timesync holds the per-peer estimates; see the comment at the top of
-// the file. It is pure arithmetic: the session feeds it.
-type timesync struct {
-	cfg    TimesyncConfig
-	period time.Duration
-	ticks  int
-	peers  []tsPeer
-}
-
-func newTimesync(cfg TimesyncConfig, period time.Duration, peers int) timesync {
-	return timesync{cfg: cfg, period: period, peers: make([]tsPeer, peers)}
-}
-
-// observe records a message from peer i, built at the peer's frame f
-// with its players' inputs known up to held, arriving at now.
-func (ts *timesync) observe(i int, f, held core.Frame, now time.Duration) {
-	q := &ts.peers[i]
-	if q.has && f < q.frame {
-		return // reordered: an older frame says nothing new
-	}
-	q.has, q.frame, q.at = true, f, now
-	q.delay = int(max(held-f, 0))
-}
-
-// advantage returns our advantage over peer i at now, when our current
-// frame is local and the one-way delay is oneWay, in nanoseconds, clamped
-// to ±MaxAdvantage frames.
-func (ts *timesync) advantage(i int, local core.Frame, now, oneWay time.Duration) time.Duration {
-	q := &ts.peers[i]
-	age := max(now-q.at, 0)
-	limit := MaxAdvantage * ts.period
-	est := time.Duration(q.frame)*ts.period + min(oneWay, limit) + min(age, limit)
-	a := time.Duration(local)*ts.period - est
-	return max(-limit, min(a, limit))
-}
-
-// sample adds one advantage sample for peer i.
-func (ts *timesync) sample(i int, local core.Frame, now, oneWay time.Duration) {
-	q := &ts.peers[i]
-	if !q.has {
-		return
-	}
-	q.sum += ts.advantage(i, local, now, oneWay)
-	q.n++
-}
-
-// tick counts one tick; at the end of a window it returns the
-// recommendation (ok, possibly with Wait 0) and starts a new window.
-func (ts *timesync) tick() (ev TimesyncEvent, ok bool) {
-	ts.ticks++
-	if ts.ticks < ts.cfg.Window {
-		return ev, false
-	}
-	ts.ticks = 0
-	best, found := time.Duration(0), false
-	for i := range ts.peers {
-		q := &ts.peers[i]
-		if q.n == 0 {
-			continue
-		}
-		avg := q.sum / time.Duration(q.n)
-		if !found || avg > best {
-			best, found = avg, true
-			ev.Peer, ev.RemoteDelay = core.PeerID(i), q.delay
-		}
-		q.sum, q.n = 0, 0
-	}
-	if !found {
-		return ev, false
-	}
-	ev.Advantage = core.Frame(best / ts.period)
-	if ev.Advantage >= core.Frame(ts.cfg.MinAdvantage) {
-		ev.Wait = min(int(ev.Advantage), ts.cfg.MaxWait)
-	}
-	ev.Applied = !ts.cfg.Manual && ev.Wait > 0
-	return ev, true
-}
-
-// forget drops peer i (disconnected): it is no longer waited for.
-func (ts *timesync) forget(i int) { ts.peers[i] = tsPeer{} }
+// TimesyncEvent reports the frame advantage over the peer we are furthest
+// ahead of (Peer, Advantage: positive means ahead), averaged over one
+// window, and the recommended Wait in frames; RemoteDelay is that peer's
+// input delay D as its messages show, and Applied reports that the
+// session waits by itself. It is raised at the end of a window when
+// Wait > 0; Stats.Timesync holds the newest window's, even with Wait 0.
+type TimesyncEvent = timesync.Event

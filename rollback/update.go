@@ -144,7 +144,7 @@ func (s *Session[S, I]) collect(r *core.Ready[I]) {
 			// if this endpoint still hears it.
 			i := s.owner[d.Player]
 			_ = s.ep.Disconnect(i) // i is in the table
-			s.ts.forget(int(i))
+			s.ts.Forget(int(i))
 		}
 		s.event(ev)
 	}
@@ -156,10 +156,10 @@ func (s *Session[S, I]) afterStep(now time.Duration) {
 		f := s.eng.Frame()
 		for i := range s.npeers {
 			if st, ok := s.ep.Peer(core.PeerID(i)); ok && st.State == endpoint.StateConnected && st.RTTSamples > 0 {
-				s.ts.sample(i, f, now, st.RTT/2)
+				s.ts.Sample(i, f, now, st.RTT/2)
 			}
 		}
-		if ev, ok := s.ts.tick(); ok {
+		if ev, ok := s.ts.Tick(); ok {
 			s.lastSync, s.hasSync = ev, true
 			if ev.Wait > 0 {
 				s.event(ev)
@@ -192,7 +192,7 @@ func (r *receiver[S, I]) Receive(now time.Duration, from core.PeerID, m *core.Me
 	for _, p := range s.cfg.Peers[from].Players {
 		held = max(held, m.Held[p])
 	}
-	s.ts.observe(int(from), m.Frame, held, now)
+	s.ts.Observe(int(from), m.Frame, held, now)
 	return nil
 }
 
@@ -229,7 +229,7 @@ func (s *Session[S, I]) endpointEvents() {
 				s.refused = e.Err // the match never starts without this peer
 			}
 			_ = s.eng.DisconnectPeer(e.Peer) // e.Peer is in range
-			s.ts.forget(int(e.Peer))
+			s.ts.Forget(int(e.Peer))
 			s.event(PeerLostEvent{Peer: e.Peer, Left: e.Kind == endpoint.EventLeft, Reason: e.Reason, Err: e.Err})
 		}
 	}
