@@ -53,7 +53,8 @@
 //
 // Stats here are the counters both front ends have (the engine's, D and
 // W); each front end's own Stats say more. Events are the front end's
-// own event values (Event is any): peer life-cycle events are
-// endpoint.Event values in Lockstep and Auto, and rollback's own types in
-// Rollback.
+// event values (Event is any); the life cycle of peers, spectators, pause,
+// speed and timesync is reported with the same core types in every mode
+// (core.ConnectedEvent, core.PeerLostEvent, core.SplitEvent,
+// core.PauseEvent, …).
 package rollstep

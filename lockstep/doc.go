@@ -137,6 +137,6 @@
 //
 // A peer whose handshake times out fails Update with its
 // *endpoint.HandshakeTimeoutError unless Config.SoloStart is set; a peer
-// lost to silence and heard again is reported as endpoint.EventSplit;
+// lost to silence and heard again is reported as a core.SplitEvent;
 // transient send errors are counted, not returned.
 package lockstep

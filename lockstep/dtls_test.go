@@ -69,7 +69,7 @@ func TestDTLSLeaveIsClean(t *testing.T) {
 			}
 			m.feed(i, p)
 			require.NoError(t, p.sess.Update(now), "peer %d Update at %v", i, now)
-			p.events = append(p.events, p.sess.Events()...)
+			p.collect(now)
 		}
 		if closedAt > 0 && now-closedAt > 500*ms {
 			break

@@ -18,9 +18,12 @@ import (
 //     core.SyncTestEvent, core.EffectsDroppedEvent, and core.PauseEvent
 //     and core.SpeedEvent (a speed of Percent makes a turn last
 //     TurnPeriod·100/Percent);
-//   - endpoint.Event: a peer connected, was refused, went silent
-//     (interrupted), resumed, was dropped after the timeout
-//     (disconnected) or left.
+//   - the life cycle, in the same core types as every mode:
+//     core.StartedEvent, and for a peer core.ConnectedEvent,
+//     core.RefusedEvent, core.InterruptedEvent, core.ResumedEvent,
+//     core.PeerLostEvent (dropped after the timeout, or left) and
+//     core.SplitEvent; for a spectator core.SpectatorJoinedEvent and
+//     core.SpectatorLeftEvent; in auto mode core.TimesyncEvent.
 type Event = any
 
 // StallEvent reports that a turn ran late because inputs were missing:

@@ -7,7 +7,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/transport/endpoint"
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
@@ -33,10 +32,8 @@ func TestEventsSinceLastCall(t *testing.T) {
 	stalls := 0
 	for _, ev := range s.Events() {
 		switch e := ev.(type) {
-		case endpoint.Event:
-			if e.Kind == endpoint.EventConnected {
-				connected++
-			}
+		case core.ConnectedEvent:
+			connected++
 		case *StallEvent:
 			require.Greater(t, e.Frame, last, "stall events out of order or overwritten")
 			last = e.Frame

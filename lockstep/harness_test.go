@@ -32,14 +32,15 @@ type tInput struct {
 
 // tPeer is one simulated peer of a match.
 type tPeer struct {
-	sess   *Session[tState, tInput]
-	conn   *sim.Endpoint
-	sums   []uint64 // sums[f]: checksum after the game's step f, as last simulated
-	seq    uint32   // commands issued
-	rng    *rand.Rand
-	dead   bool // stopped calling Update
-	events []Event
-	lastF  core.Frame
+	sess    *Session[tState, tInput]
+	conn    *sim.Endpoint
+	sums    []uint64 // sums[f]: checksum after the game's step f, as last simulated
+	seq     uint32   // commands issued
+	rng     *rand.Rand
+	dead    bool // stopped calling Update
+	events  []Event
+	eventAt []time.Duration // when Update returned each of events
+	lastF   core.Frame
 	// predicts counts inputs Step got as predicted (never in lockstep).
 	predicts int
 	// every is the mean turns between commands; 0 means a command per turn.
@@ -149,7 +150,7 @@ func (m *match) run(end time.Duration) {
 			if err := p.sess.Update(m.now); err != nil {
 				m.t.Fatalf("peer %d at %v: Update: %v", i, m.now, err)
 			}
-			p.events = append(p.events, p.sess.Events()...)
+			p.collect(m.now)
 		}
 	}
 }
@@ -233,12 +234,44 @@ func (m *match) check() core.Frame {
 	return minF
 }
 
-// peerEvents returns p's endpoint events of kind k.
-func peerEvents(p *tPeer, k endpoint.EventKind) []endpoint.Event {
-	var out []endpoint.Event
-	for _, ev := range p.events {
-		if e, ok := ev.(endpoint.Event); ok && e.Kind == k {
-			out = append(out, e)
+// collect keeps the events the session raised since the last call,
+// returned at now.
+func (p *tPeer) collect(now time.Duration) {
+	for _, ev := range p.sess.Events() {
+		p.events, p.eventAt = append(p.events, ev), append(p.eventAt, now)
+	}
+}
+
+// peerEvent is a life-cycle event of a peer and when Update returned it.
+type peerEvent struct {
+	Peer core.PeerID
+	At   time.Duration
+}
+
+// peerEvents returns p's life-cycle events of kind k (the endpoint's
+// kinds, as the session reports them: a disconnect or a leave is a
+// core.PeerLostEvent).
+func peerEvents(p *tPeer, k endpoint.EventKind) []peerEvent {
+	var out []peerEvent
+	for i, ev := range p.events {
+		var id core.PeerID
+		ok := false
+		switch e := ev.(type) {
+		case core.ConnectedEvent:
+			id, ok = e.Peer, k == endpoint.EventConnected
+		case core.InterruptedEvent:
+			id, ok = e.Peer, k == endpoint.EventInterrupted
+		case core.ResumedEvent:
+			id, ok = e.Peer, k == endpoint.EventResumed
+		case core.SplitEvent:
+			id, ok = e.Peer, k == endpoint.EventSplit
+		case core.RefusedEvent:
+			id, ok = e.Peer, k == endpoint.EventRefused
+		case core.PeerLostEvent:
+			id, ok = e.Peer, (k == endpoint.EventLeft) == e.Left && (k == endpoint.EventLeft || k == endpoint.EventDisconnected)
+		}
+		if ok {
+			out = append(out, peerEvent{Peer: id, At: p.eventAt[i]})
 		}
 	}
 	return out

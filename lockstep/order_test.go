@@ -27,7 +27,7 @@ func TestPollBeforeTick(t *testing.T) {
 		m.now += 5 * ms
 		m.net.RunUntil(m.now)
 		require.NoError(t, m.peers[1].sess.Update(m.now))
-		m.peers[1].events = append(m.peers[1].events, m.peers[1].sess.Events()...)
+		m.peers[1].collect(m.now)
 	}
 	// Peer 0's next Update is 2.5 s after it last heard peer 1.
 	m.dt = 100 * ms

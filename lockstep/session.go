@@ -67,8 +67,8 @@ type Session[S any, I comparable] struct {
 
 	started  bool
 	closed   bool
-	end      lifecycle.End // EndAt, or a peer's end
-	refused  error         // set once the match cannot start (refused, or a handshake timeout); Update returns it
+	end      lifecycle.End   // EndAt, or a peer's end
+	watch    lifecycle.Watch // the player peers' life cycle; its Refused (a refusal, or a handshake timeout) ends the match before it starts
 	now      time.Duration
 	lastSend time.Duration
 	added    core.Frame // the local inputs made at turn added are scheduled, if addedOK

@@ -1,14 +1,11 @@
 package lockstep
 
 import (
-	"errors"
-	"fmt"
 	"time"
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/core/delay"
 	"github.com/rollstep/rollstep/transport/endpoint"
-	"github.com/rollstep/rollstep/transport/wire"
 )
 
 // Update does one round of the session's work at now (a monotonic time
@@ -48,24 +45,16 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 			s.stream.PeerEvent(int(ev.Peer-npeers), ev)
 			continue
 		}
-		s.event(ev)
-		switch ev.Kind {
-		case endpoint.EventDisconnected, endpoint.EventLeft:
-			if ev.Kind == endpoint.EventLeft && ev.Reason == wire.LeaveEnded {
-				s.end.Adopt(s.eng, ev.Frame)
-			}
-			if !s.started && !s.cfg.SoloStart && errors.Is(ev.Err, endpoint.ErrHandshakeTimeout) && s.refused == nil {
-				s.refused = ev.Err // the match never starts without this peer
-			}
-			_ = s.eng.DisconnectPeer(ev.Peer) // ev.Peer is in the table
-		case endpoint.EventRefused:
-			if s.refused == nil {
-				s.refused = fmt.Errorf("%w: %w", ErrRefused, ev.Err)
-			}
+		lev, lost := s.watch.Handle(ev, s.cfg.Peers[ev.Peer].Players[0], s.eng, &s.end, ErrRefused, s.started, s.cfg.SoloStart)
+		if lost {
+			s.ts.Forget(int(ev.Peer))
+		}
+		if lev != nil {
+			s.event(lev)
 		}
 	}
-	if s.refused != nil {
-		return s.refused
+	if s.watch.Refused != nil {
+		return s.watch.Refused
 	}
 	if !s.started {
 		if !s.playersReady() {
@@ -75,6 +64,7 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 			return err
 		}
 		s.started = true
+		s.event(core.StartedEvent{At: now})
 		s.pacer.Update(now) // starts the turn clock
 		s.lastSend, s.winStart = now, now
 		return err

@@ -1,11 +1,9 @@
 package rollback
 
 import (
-	"github.com/rollstep/rollstep/internal/stream"
 	"time"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/transport/wire"
 )
 
 // Event is one thing that happened, returned by Session.Events and
@@ -19,58 +17,38 @@ import (
 // front ends share one event slice type.
 type Event = any
 
-// ConnectedEvent reports that the handshake with Peer completed.
-type ConnectedEvent struct {
-	Peer core.PeerID // the peer, an index into Config.Peers
-}
-
-// RefusedEvent reports that the handshake with Peer was refused by either
-// side; Err is the *endpoint.HandshakeError naming the differing field.
-// The match cannot start: Update returns ErrRefused from now on.
-type RefusedEvent struct {
-	Peer core.PeerID // the refusing or refused peer
-	Err  error       // why
-}
-
-// StartedEvent reports that every peer is connected and frame 0 may run;
-// At is the Update time at which the clock of the match started.
-type StartedEvent struct {
-	At time.Duration // the now of the Update that started the match
-}
-
-// InterruptedEvent reports that nothing arrived from Peer for the
-// interrupt timeout. The session keeps predicting up to W frames and then
-// stalls; the game may show a warning.
-type InterruptedEvent struct {
-	Peer core.PeerID // the silent peer
-}
-
-// ResumedEvent reports that an interrupted Peer was heard again.
-type ResumedEvent struct {
-	Peer core.PeerID // the peer heard again
-}
-
-// SplitEvent reports that Peer, lost to silence, was heard again: it is
-// alive, and since Frame (the frame from which this session gave its
-// players the disconnected status) the two sides have played apart. It is
-// raised once per peer on each side that dropped the other. The peer stays
-// dropped here; the game may end the match or tell the player.
-type SplitEvent struct {
-	Peer  core.PeerID // the peer heard again
-	Frame core.Frame  // the first frame its players were disconnected, or -1 if not yet agreed
-}
-
-// PeerLostEvent reports that Peer is gone: silent for the disconnect
-// timeout, its handshake timed out (Err is endpoint.ErrHandshakeTimeout),
-// or it left (Left, with Reason). The session declares its players
-// disconnected; a core.DisconnectEvent follows with the frame every peer
-// agreed on.
-type PeerLostEvent struct {
-	Peer   core.PeerID      // the lost peer
-	Left   bool             // it sent a Leave
-	Reason wire.LeaveReason // the Leave's reason, if Left
-	Err    error            // nil, or endpoint.ErrHandshakeTimeout
-}
+// The life-cycle events of a player peer, core's, the same in every mode
+// (a lockstep session raises these very types).
+type (
+	// ConnectedEvent reports that the handshake with Peer completed.
+	ConnectedEvent = core.ConnectedEvent
+	// RefusedEvent reports that the handshake with Peer was refused by
+	// either side; Err is the *endpoint.HandshakeError naming the
+	// differing field. The match cannot start: Update returns ErrRefused
+	// from now on.
+	RefusedEvent = core.RefusedEvent
+	// StartedEvent reports that every peer is connected and frame 0 may
+	// run; At is the Update time at which the clock of the match started.
+	StartedEvent = core.StartedEvent
+	// InterruptedEvent reports that nothing arrived from Peer for the
+	// interrupt timeout. The session keeps predicting up to W frames and
+	// then stalls; the game may show a warning.
+	InterruptedEvent = core.InterruptedEvent
+	// ResumedEvent reports that an interrupted Peer was heard again.
+	ResumedEvent = core.ResumedEvent
+	// SplitEvent reports that Peer, lost to silence, was heard again: it
+	// is alive, and since Frame (the frame from which this session gave
+	// its players the disconnected status, or -1 if not yet agreed) the
+	// two sides have played apart. It is raised once per peer on each
+	// side that dropped the other; the peer stays dropped here.
+	SplitEvent = core.SplitEvent
+	// PeerLostEvent reports that Peer is gone: silent for the disconnect
+	// timeout, its handshake timed out (Err is
+	// endpoint.ErrHandshakeTimeout), or it left (Left, with Reason). The
+	// session declares its players disconnected; a core.DisconnectEvent
+	// follows with the frame every peer agreed on.
+	PeerLostEvent = core.PeerLostEvent
+)
 
 // DelayEvent reports that the delay policy changed the input delay D of
 // every local player, from the measured RTT to the slowest peer.
@@ -82,13 +60,13 @@ type DelayEvent struct {
 // SpectatorJoinedEvent reports that spectator Spectator (an index into
 // Config.Spectators) completed its handshake and is being streamed to.
 // Lockstep sessions raise it too.
-type SpectatorJoinedEvent = stream.JoinedEvent
+type SpectatorJoinedEvent = core.SpectatorJoinedEvent
 
 // SpectatorLeftEvent reports that the session stopped streaming to a
 // spectator: Dropped when it fell more than StreamConfig.MaxLag frames
 // behind (Lag), otherwise because it disconnected or left. Lockstep
 // sessions raise it too.
-type SpectatorLeftEvent = stream.LeftEvent
+type SpectatorLeftEvent = core.SpectatorLeftEvent
 
 // StreamStartedEvent reports that a spectator connected to its host.
 type StreamStartedEvent struct{}

@@ -156,7 +156,9 @@ func hostileSockets(t *testing.T, overDTLS bool) {
 		stall := m.nodes[0].s.Stats().Engine.StallTime - before
 		played := m.nodes[0].s.Frame() - start
 		t.Logf("%s: %d datagrams, %d frames, stall %v, %d goroutines", ph.Name, sent, played, stall.Round(time.Millisecond), runtime.NumGoroutine())
-		assert.Greater(t, sent, int(phase/time.Millisecond/2), "%s: datagrams sent", ph.Name)
+		// The attack runs once per tick of the wall-clock loop, which a
+		// loaded machine slows: a datagram every 4 ms proves it ran.
+		assert.Greater(t, sent, int(phase/time.Millisecond/4), "%s: datagrams sent", ph.Name)
 		assert.LessOrEqual(t, stall, limit, "%s: stall", ph.Name)
 		assert.Greater(t, played, core.Frame(phase*200/time.Second/2), "%s: frames played", ph.Name)
 		assert.LessOrEqual(t, runtime.NumGoroutine(), goroutines+8*dtls.DefaultMaxHandshakes, "%s: goroutines", ph.Name)

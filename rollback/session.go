@@ -39,8 +39,8 @@ type Session[S any, I comparable] struct {
 	npeers int
 
 	started, closed bool
-	end             lifecycle.End // EndAt, or a peer's end
-	refused         error         // set once the match cannot start: ErrRefused wrapping why, or a handshake timeout
+	end             lifecycle.End   // EndAt, or a peer's end
+	watch           lifecycle.Watch // the player peers' life cycle; its Refused ends the match before it starts
 	now             time.Duration
 
 	local  [core.MaxPlayers]bool

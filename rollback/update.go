@@ -1,13 +1,10 @@
 package rollback
 
 import (
-	"errors"
-	"fmt"
 	"time"
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/transport/endpoint"
-	"github.com/rollstep/rollstep/transport/wire"
 )
 
 // Update does one round of the game loop at now (a monotonic time the
@@ -49,8 +46,8 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 		return err
 	}
 	s.endpointEvents()
-	if s.refused != nil {
-		return s.refused
+	if s.watch.Refused != nil {
+		return s.watch.Refused
 	}
 	if !s.started {
 		if !s.ready() {
@@ -203,34 +200,12 @@ func (s *Session[S, I]) endpointEvents() {
 			s.stream.PeerEvent(int(e.Peer)-s.npeers, e)
 			continue
 		}
-		switch e.Kind {
-		case endpoint.EventConnected:
-			s.event(ConnectedEvent{Peer: e.Peer})
-		case endpoint.EventRefused:
-			if s.refused == nil {
-				s.refused = fmt.Errorf("%w: %w", ErrRefused, e.Err)
-			}
-			s.event(RefusedEvent{Peer: e.Peer, Err: e.Err})
-		case endpoint.EventInterrupted:
-			s.event(InterruptedEvent{Peer: e.Peer})
-		case endpoint.EventResumed:
-			s.event(ResumedEvent{Peer: e.Peer})
-		case endpoint.EventSplit:
-			at := core.Frame(-1)
-			if f, ok := s.eng.Disconnected(s.cfg.Peers[e.Peer].Players[0]); ok {
-				at = f
-			}
-			s.event(SplitEvent{Peer: e.Peer, Frame: at})
-		case endpoint.EventDisconnected, endpoint.EventLeft:
-			if e.Kind == endpoint.EventLeft && e.Reason == wire.LeaveEnded {
-				s.end.Adopt(s.eng, e.Frame)
-			}
-			if !s.started && !s.cfg.SoloStart && errors.Is(e.Err, endpoint.ErrHandshakeTimeout) && s.refused == nil {
-				s.refused = e.Err // the match never starts without this peer
-			}
-			_ = s.eng.DisconnectPeer(e.Peer) // e.Peer is in range
+		ev, lost := s.watch.Handle(e, s.cfg.Peers[e.Peer].Players[0], s.eng, &s.end, ErrRefused, s.started, s.cfg.SoloStart)
+		if lost {
 			s.ts.Forget(int(e.Peer))
-			s.event(PeerLostEvent{Peer: e.Peer, Left: e.Kind == endpoint.EventLeft, Reason: e.Reason, Err: e.Err})
+		}
+		if ev != nil {
+			s.event(ev)
 		}
 	}
 }

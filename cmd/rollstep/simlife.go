@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/rollback"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/endpoint"
 	"github.com/rollstep/rollstep/transport/sim"
@@ -356,40 +355,20 @@ func (p *simPeer) lifeEvent(i int, now time.Duration, ev any) bool {
 	e := lifeEvent{Ms: now.Milliseconds(), Frame: int32(p.sess.Frame())}
 	var since core.Frame = -1
 	switch x := ev.(type) {
-	case rollback.ConnectedEvent:
+	case core.ConnectedEvent:
 		e.Event, e.Remote = lifeConnected, globalPeer(i, x.Peer)
-	case rollback.RefusedEvent:
+	case core.RefusedEvent:
 		e.Event, e.Remote, e.Error = lifeRefused, globalPeer(i, x.Peer), errText(x.Err)
-	case rollback.InterruptedEvent:
+	case core.InterruptedEvent:
 		e.Event, e.Remote = lifeInterrupted, globalPeer(i, x.Peer)
-	case rollback.ResumedEvent:
+	case core.ResumedEvent:
 		e.Event, e.Remote = lifeResumed, globalPeer(i, x.Peer)
-	case rollback.SplitEvent:
+	case core.SplitEvent:
 		e.Event, e.Remote, since = lifeSplit, globalPeer(i, x.Peer), x.Frame
-	case rollback.PeerLostEvent:
+	case core.PeerLostEvent:
 		e.Event, e.Remote, e.Error = lifeLost, globalPeer(i, x.Peer), errText(x.Err)
 		if x.Left {
 			e.Event = lifeLeft
-		}
-	case endpoint.Event:
-		e.Remote = globalPeer(i, x.Peer)
-		switch x.Kind {
-		case endpoint.EventConnected:
-			e.Event = lifeConnected
-		case endpoint.EventRefused:
-			e.Event, e.Error = lifeRefused, errText(x.Err)
-		case endpoint.EventInterrupted:
-			e.Event = lifeInterrupted
-		case endpoint.EventResumed:
-			e.Event = lifeResumed
-		case endpoint.EventDisconnected:
-			e.Event, e.Error = lifeLost, errText(x.Err)
-		case endpoint.EventLeft:
-			e.Event = lifeLeft
-		case endpoint.EventSplit:
-			e.Event = lifeSplit
-		default:
-			return false
 		}
 	case core.DisconnectEvent:
 		// One player per peer: the handle is the peer's index.

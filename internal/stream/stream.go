@@ -41,21 +41,6 @@ type Config struct {
 	MaxLag int
 }
 
-// JoinedEvent reports that spectator Spectator (an index into the
-// session's Spectators) completed its handshake and is being streamed to.
-type JoinedEvent struct {
-	Spectator int // index into the session's Spectators
-}
-
-// LeftEvent reports that the session stopped streaming to a spectator:
-// Dropped when it fell more than Config.MaxLag frames behind (Lag),
-// otherwise because it disconnected or left.
-type LeftEvent struct {
-	Spectator int        // index into the session's Spectators
-	Dropped   bool       // dropped for being too far behind
-	Lag       core.Frame // how far behind it was when dropped
-}
-
 // Stats describes one spectator of a host session.
 type Stats struct {
 	Joined  bool       // its handshake completed
@@ -127,11 +112,11 @@ func (st *Streamer[I]) PeerEvent(i int, e endpoint.Event) {
 	switch e.Kind {
 	case endpoint.EventConnected:
 		sp.joined = true
-		st.sink(JoinedEvent{Spectator: i})
+		st.sink(core.SpectatorJoinedEvent{Spectator: i})
 	case endpoint.EventRefused, endpoint.EventDisconnected, endpoint.EventLeft:
 		if !sp.left {
 			sp.left = true
-			st.sink(LeftEvent{Spectator: i})
+			st.sink(core.SpectatorLeftEvent{Spectator: i})
 		}
 	}
 }
@@ -163,7 +148,7 @@ func (st *Streamer[I]) Send(now time.Duration, log Log[I], ep *endpoint.Endpoint
 			sp.acked = min(sp.acked, end)
 			if lag := end - sp.acked; lag > st.maxLag || sp.acked < start {
 				sp.dropped, sp.ends = true, endCopies
-				st.sink(LeftEvent{Spectator: i, Dropped: true, Lag: lag})
+				st.sink(core.SpectatorLeftEvent{Spectator: i, Dropped: true, Lag: lag})
 			}
 		}
 		if sp.dropped {

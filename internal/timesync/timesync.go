@@ -61,17 +61,8 @@ func (c *Config) Fill(tickRate int) {
 	}
 }
 
-// Event reports the frame advantage over the peers, averaged over one
-// window, and the recommended wait. A session raises it at the end of a
-// window when Wait > 0. Advantage is over the peer we are furthest ahead
-// of; positive means we are ahead.
-type Event struct {
-	Peer        core.PeerID // the peer we are furthest ahead of
-	Advantage   core.Frame  // our average advantage over Peer, in frames
-	Wait        int         // frames to wait (skip) so Peer catches up
-	RemoteDelay int         // Peer's input delay D, as its messages show
-	Applied     bool        // the session waits by itself (not Manual)
-}
+// Event is the recommendation of one window (core.TimesyncEvent).
+type Event = core.TimesyncEvent
 
 // tsPeer is the timesync view of one peer. frame is the newest frame the
 // peer reported, in a message that arrived at at; valid when has.

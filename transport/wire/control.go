@@ -131,27 +131,22 @@ type KeepAlive struct {
 	HasEcho bool
 }
 
-// LeaveReason says why a peer leaves. The zero value, LeaveUnknown, has no
-// encoding.
-type LeaveReason uint8
+// LeaveReason is core.LeaveReason: why a peer leaves. The zero value,
+// LeaveUnknown, has no encoding.
+type LeaveReason = core.LeaveReason
 
-// The leave reasons.
+// The leave reasons, core's.
 const (
-	// LeaveUnknown is the zero LeaveReason; it is never sent.
-	LeaveUnknown LeaveReason = iota
-	// LeaveQuit: the player quit.
-	LeaveQuit
-	// LeaveTimeout: the sender stopped hearing from the receiver.
-	LeaveTimeout
-	// LeaveDesync: the sender detected a desync and ends the session.
-	LeaveDesync
-	// LeaveRefused: the sender refuses the session (handshake failure).
-	LeaveRefused
+	LeaveUnknown = core.LeaveUnknown // never sent
+	LeaveQuit    = core.LeaveQuit    // the player quit
+	LeaveTimeout = core.LeaveTimeout // the sender stopped hearing from the receiver
+	LeaveDesync  = core.LeaveDesync  // the sender detected a desync and ends the session
+	LeaveRefused = core.LeaveRefused // the sender refuses the session (handshake failure)
 	// LeaveEnded: the match ended at Frame (its first frame not played)
 	// and the sender holds every input before it, as every peer holds the
 	// sender's.
-	LeaveEnded
-	numLeaveReasons
+	LeaveEnded      = core.LeaveEnded
+	numLeaveReasons = LeaveEnded + 1
 )
 
 // Leave says the sender leaves the match from its frame Frame on.

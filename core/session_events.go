@@ -1,0 +1,122 @@
+package core
+
+import "time"
+
+// The events every session mode raises about its peers and its match, in
+// one vocabulary beside the engine's own (the front ends raise them; the
+// engine never does).
+
+// LeaveReason says why a peer left a match (PeerLostEvent). The zero
+// value, LeaveUnknown, is never sent.
+type LeaveReason uint8
+
+// The leave reasons.
+const (
+	// LeaveUnknown is the zero LeaveReason; it is never sent.
+	LeaveUnknown LeaveReason = iota
+	// LeaveQuit: the player quit.
+	LeaveQuit
+	// LeaveTimeout: the sender stopped hearing from the receiver.
+	LeaveTimeout
+	// LeaveDesync: the sender detected a desync and ends the session.
+	LeaveDesync
+	// LeaveRefused: the sender refuses the session (handshake failure).
+	LeaveRefused
+	// LeaveEnded: the match ended at an agreed frame (its first frame not
+	// played) and the sender holds every input before it, as every peer
+	// holds the sender's.
+	LeaveEnded
+)
+
+// ConnectedEvent reports that the handshake with Peer completed.
+type ConnectedEvent struct {
+	Peer PeerID // the peer, an index into the session's Peers
+}
+
+// RefusedEvent reports that the handshake with Peer was refused by either
+// side; Err is the transport's handshake error naming the differing
+// field. The match cannot start: the session's Update returns an error
+// from now on.
+type RefusedEvent struct {
+	Peer PeerID // the refusing or refused peer
+	Err  error  // why
+}
+
+// StartedEvent reports that every peer is connected and frame 0 may run;
+// At is the Update time at which the clock of the match started.
+type StartedEvent struct {
+	At time.Duration // the now of the Update that started the match
+}
+
+// InterruptedEvent reports that nothing arrived from Peer for the
+// interrupt timeout. The session keeps predicting up to W frames and then
+// stalls; the game may show a warning.
+type InterruptedEvent struct {
+	Peer PeerID // the silent peer
+}
+
+// ResumedEvent reports that an interrupted Peer was heard again.
+type ResumedEvent struct {
+	Peer PeerID // the peer heard again
+}
+
+// SplitEvent reports that Peer, lost to silence, was heard again: it is
+// alive, and since Frame (the frame from which this session gave its
+// players the disconnected status) the two sides have played apart. It is
+// raised once per peer on each side that dropped the other. The peer stays
+// dropped here; the game may end the match or tell the player.
+type SplitEvent struct {
+	Peer  PeerID // the peer heard again
+	Frame Frame  // the first frame its players were disconnected, or -1 if not yet agreed
+}
+
+// PeerLostEvent reports that Peer is gone: silent for the disconnect
+// timeout, its handshake timed out (Err is the transport's handshake
+// timeout), or it left (Left, with Reason). The session declares its
+// players disconnected; a DisconnectEvent follows with the frame every
+// peer agreed on.
+type PeerLostEvent struct {
+	Peer   PeerID      // the lost peer
+	Left   bool        // it sent a Leave
+	Reason LeaveReason // the Leave's reason, if Left
+	Err    error       // nil, or the handshake timeout
+}
+
+// TimesyncEvent reports the frame advantage over the peers, averaged over
+// one window, and the recommended wait. It is raised at the end of a
+// window when Wait > 0. Advantage is over the peer we are furthest ahead
+// of; positive means we are ahead.
+type TimesyncEvent struct {
+	Peer        PeerID // the peer we are furthest ahead of
+	Advantage   Frame  // our average advantage over Peer, in frames
+	Wait        int    // frames to wait (skip) so Peer catches up
+	RemoteDelay int    // Peer's input delay D, as its messages show
+	Applied     bool   // the session waits by itself (not manual)
+}
+
+// SpectatorJoinedEvent reports that spectator Spectator (an index into
+// the session's Spectators) completed its handshake and is being streamed
+// to.
+type SpectatorJoinedEvent struct {
+	Spectator int // index into the session's Spectators
+}
+
+// SpectatorLeftEvent reports that the session stopped streaming to a
+// spectator: Dropped when it fell more than the stream's MaxLag frames
+// behind (Lag), otherwise because it disconnected or left.
+type SpectatorLeftEvent struct {
+	Spectator int   // index into the session's Spectators
+	Dropped   bool  // dropped for being too far behind
+	Lag       Frame // how far behind it was when dropped
+}
+
+func (ConnectedEvent) isEvent()       {}
+func (RefusedEvent) isEvent()         {}
+func (StartedEvent) isEvent()         {}
+func (InterruptedEvent) isEvent()     {}
+func (ResumedEvent) isEvent()         {}
+func (SplitEvent) isEvent()           {}
+func (PeerLostEvent) isEvent()        {}
+func (TimesyncEvent) isEvent()        {}
+func (SpectatorJoinedEvent) isEvent() {}
+func (SpectatorLeftEvent) isEvent()   {}
