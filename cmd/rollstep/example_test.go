@@ -14,9 +14,9 @@ func Example_sim() {
 	// Output:
 	// rollback: 3 peers, 120 frames in 2.1 s of virtual time
 	//   peer  stall s  frame ms  rollbacks  resimulated  upload B/s  D  W
-	//      0     0.00      16.7         31           96        9705  0  8
-	//      1     0.00      16.7         49          148        9085  0  8
-	//      2     0.00      16.7         50          152        8990  0  8
+	//      0     0.00      16.7         31           96        9522  0  8
+	//      1     0.00      16.7         49          148        8981  0  8
+	//      2     0.00      16.7         50          152        8897  0  8
 	// final checksums: all equal (ff17ed2e2dfcc82a)
 	// exit code 0
 }

@@ -33,9 +33,7 @@ import (
 // encoder cuts inputs rather than grow past it, which it counts in
 // PeerStats.Truncated; the test requires Truncated == 0, so every packet
 // carried every unacknowledged input within 1200 bytes. (The inputs change
-// every fifth frame, so a run of ~370 of them encodes in about 380 bytes:
-// the engines send core.Slot values, so each change also carries the
-// codec's 2-byte mask; it was about 230 bytes with bare 2-byte inputs.)
+// every fifth frame, so a run of ~370 of them encodes in about 230 bytes.)
 
 const (
 	redundancyDelay = 128

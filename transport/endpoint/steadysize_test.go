@@ -163,16 +163,13 @@ func TestSteadyStatePacketSize(t *testing.T) {
 		// (N = 1) and median 68, mean 69.3 (N = 30). After: 74, 81.4 and
 		// 55, 57.7. Wire format 2 (tag instead of token, 16-bit sequence,
 		// one header byte, implied run starts, the ack only when it
-		// moved): 68, 75.4 and 48, 50.2 (47, 50.2 when re-measured
-		// before the control word). The engines now send core.Slot
-		// values: the 2-byte input behind an 8-byte control word, zero
-		// here, so a literal is the codec's 2-byte mask and the delta's
-		// nonzero bytes instead of the raw 2 bytes: at most the mask more
-		// (4.41 B more per packet here, with 2.21 literals per packet and
-		// 2 in the median one). 72, 79.8 and 51, 54.6: the bounds moved by
-		// that cost, +4 on the median and +4.4 on the mean.
-		{"checksum every frame", 1, 74, 81.4},
-		{"checksum every 30 frames", 30, 54, 56.4},
+		// moved): 68, 75.4 and 47, 50.2. The engines' inputs became
+		// core.Slot values (an 8-byte control word before the input):
+		// coded as a plain 10-byte type they cost 72, 79.8 and 51, 54.6;
+		// the codec's slot literal, which spends nothing on an unchanged
+		// control word, brings back 68, 75.4 and 47, 50.2.
+		{"checksum every frame", 1, 70, 77},
+		{"checksum every 30 frames", 30, 50, 52},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := steadyState(t, tc.interval, 5*time.Minute, time.Minute)

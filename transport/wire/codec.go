@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"reflect"
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/state"
@@ -37,6 +38,20 @@ type Codec[I comparable] struct {
 	mlen   int    // mask bytes per literal: ceil(size/8)
 	prev   []byte // the previous value's bytes (size bytes)
 	cur    []byte // the current value's bytes (size bytes)
+	// slot: I is a core.Slot, whose first slotControl bytes are the
+	// control word; masked and mlen then describe its value's literal.
+	slot bool
+}
+
+// slotControl is the size of a core.Slot's control word, its first bytes.
+const slotControl = 8
+
+// isSlot reports whether I is a core.Slot: a struct of a core.Control,
+// first, and the game's input.
+func isSlot[I any]() bool {
+	t := reflect.TypeFor[I]()
+	return t.Kind() == reflect.Struct && t.NumField() == 2 && t.Field(0).Offset == 0 &&
+		t.Field(0).Type == reflect.TypeFor[core.Control]() && t.Field(0).Type.Size() == slotControl
 }
 
 // NewCodec returns a Codec for I. It returns the *state.ValidationError if
@@ -50,13 +65,19 @@ func NewCodec[I comparable]() (*Codec[I], error) {
 	if n > MaxInputSize {
 		return nil, fmt.Errorf("%w: input size %d is over %d", ErrInvalidConfig, n, MaxInputSize)
 	}
-	return &Codec[I]{
+	c := &Codec[I]{
 		size:   n,
 		masked: n > 2,
 		mlen:   (n + 7) / 8,
 		prev:   make([]byte, 0, n),
 		cur:    make([]byte, 0, n),
-	}, nil
+		slot:   isSlot[I](),
+	}
+	if c.slot {
+		v := n - slotControl
+		c.masked, c.mlen = v > 2, (v+7)/8
+	}
+	return c, nil
 }
 
 // InputSize returns the size of one input value in bytes.
@@ -78,6 +99,14 @@ func (c *Codec[I]) appendRun(dst []byte, vals []I, limit int) ([]byte, bool) {
 			gap++
 			continue
 		}
+		if c.slot {
+			var ok bool
+			if dst, ok = c.appendSlotLiteral(dst, gap, cur, nz, limit); !ok {
+				return dst, false
+			}
+			gap = 0
+			continue
+		}
 		lit := c.size
 		if c.masked {
 			lit = c.mlen + nz
@@ -90,12 +119,54 @@ func (c *Codec[I]) appendRun(dst []byte, vals []I, limit int) ([]byte, bool) {
 		dst = c.appendLiteral(dst, cur)
 	}
 	if gap > 0 {
+		if c.slot {
+			gap <<= 1 // no control literal
+		}
 		if len(dst)+uvarintLen(gap) > limit {
 			return dst, false
 		}
 		dst = binary.AppendUvarint(dst, gap)
 	}
 	return dst, true
+}
+
+// appendSlotLiteral appends the gap before a core.Slot's nonzero delta d
+// (nz nonzero bytes) and the delta: the gap doubled, plus 1 when the
+// control word changed; then the control word's literal if it changed (a
+// byte mask and its nonzero bytes), then the value's literal, as for the
+// value's own type (it may be all zeros when only the control changed).
+// An unchanged control word, as between most frames, costs nothing.
+func (c *Codec[I]) appendSlotLiteral(dst []byte, gap uint64, d []byte, nz, limit int) ([]byte, bool) {
+	ctl := nonzeroBytes(binary.LittleEndian.Uint64(d))
+	cnz := bits.OnesCount64(ctl)
+	tok, lit := gap<<1, c.size-slotControl
+	if cnz > 0 {
+		tok, lit = tok|1, 1+cnz+lit
+	}
+	if c.masked {
+		lit += c.mlen + nz - cnz - (c.size - slotControl)
+	}
+	if len(dst)+uvarintLen(tok)+lit > limit {
+		return dst, false
+	}
+	dst = binary.AppendUvarint(dst, tok)
+	if cnz > 0 {
+		dst = append(dst, byte(ctl*0x0102040810204080>>56))
+		for ; ctl != 0; ctl &= ctl - 1 {
+			dst = append(dst, d[bits.TrailingZeros64(ctl)/8])
+		}
+	}
+	v := d[slotControl:]
+	if !c.masked {
+		return append(dst, v...), true
+	}
+	if nz == cnz { // only the control changed: a zero mask
+		for range c.mlen {
+			dst = append(dst, 0)
+		}
+		return dst, true
+	}
+	return c.appendLiteral(dst, v), true
 }
 
 // uvarintLen returns the length of x as a uvarint.
@@ -180,7 +251,20 @@ func (c *Codec[I]) readRun(r *reader, vals []I) {
 	var zero I
 	pos := 0
 	for pos < n && r.ok() {
-		gap := r.count(n-pos, "gap")
+		tokAt := r.off
+		gap, ctl := 0, false
+		if c.slot {
+			tok := r.uvarint("gap")
+			if r.ok() && tok>>1 > uint64(n-pos) {
+				r.fail(tokAt, "gap: count over limit", ErrTooLarge)
+			}
+			if !r.ok() {
+				return
+			}
+			gap, ctl = int(tok>>1), tok&1 != 0
+		} else {
+			gap = r.count(n-pos, "gap")
+		}
 		for k := pos; k < pos+gap; k++ {
 			if pos == 0 {
 				vals[k] = zero
@@ -189,11 +273,21 @@ func (c *Codec[I]) readRun(r *reader, vals []I) {
 			}
 		}
 		pos += gap
+		if pos == n && ctl {
+			r.fail(tokAt, "gap: a control word change after the run's last value", ErrMalformed)
+		}
 		if pos == n || !r.ok() {
 			return
 		}
 		at := r.off
-		if !c.readLiteral(r, prev) {
+		if c.slot {
+			if ctl && !c.readControl(r, prev[:slotControl]) {
+				return
+			}
+			if !c.readLiteral(r, prev[slotControl:], ctl) {
+				return
+			}
+		} else if !c.readLiteral(r, prev, false) {
 			return
 		}
 		if err := state.DecodeRaw(prev, &vals[pos]); err != nil {
@@ -204,17 +298,41 @@ func (c *Codec[I]) readRun(r *reader, vals []I) {
 	}
 }
 
-// readLiteral reads a nonzero delta and XORs it into prev.
-func (c *Codec[I]) readLiteral(r *reader, prev []byte) bool {
+// readControl reads the literal of a core.Slot's changed control word (a
+// nonzero byte mask and its nonzero bytes) and XORs it into prev, the
+// control word's bytes.
+func (c *Codec[I]) readControl(r *reader, prev []byte) bool {
+	at := r.off
+	m := r.byte1("control delta mask")
+	if r.ok() && m == 0 {
+		r.fail(at, "control delta mask is zero", ErrMalformed)
+	}
+	for j := 0; j < slotControl && r.ok(); j++ {
+		if m>>j&1 == 0 {
+			continue
+		}
+		bat := r.off
+		if x := r.byte1("control delta byte"); r.ok() && x == 0 {
+			r.fail(bat, "control delta byte is zero", ErrMalformed)
+		} else {
+			prev[j] ^= x
+		}
+	}
+	return r.ok()
+}
+
+// readLiteral reads a delta of len(prev) bytes and XORs it into prev. It
+// must be nonzero unless zeroOK (a core.Slot whose control word changed).
+func (c *Codec[I]) readLiteral(r *reader, prev []byte, zeroOK bool) bool {
 	at := r.off
 	if !c.masked {
-		d := r.bytes(c.size, "input delta")
+		d := r.bytes(len(prev), "input delta")
 		nz := false
 		for j, x := range d {
 			prev[j] ^= x
 			nz = nz || x != 0
 		}
-		if r.ok() && !nz {
+		if r.ok() && !nz && !zeroOK {
 			r.fail(at, "input delta is zero", ErrMalformed)
 		}
 		return r.ok()
@@ -228,7 +346,7 @@ func (c *Codec[I]) readLiteral(r *reader, prev []byte) bool {
 		if mask[j/8]>>(j%8)&1 == 0 {
 			continue
 		}
-		if j >= c.size {
+		if j >= len(prev) {
 			r.fail(at, "input delta mask names a byte past the input", ErrMalformed)
 			return false
 		}
@@ -244,7 +362,7 @@ func (c *Codec[I]) readLiteral(r *reader, prev []byte) bool {
 		prev[j] ^= x
 		seen = true
 	}
-	if !seen {
+	if !seen && !zeroOK {
 		r.fail(at, "input delta mask is zero", ErrMalformed)
 	}
 	return r.ok()

@@ -179,6 +179,16 @@
 // six frames of a held 2-byte input costs 1+1+1+2+1 = 6 bytes; six frames
 // of no input cost 3.
 //
+// A core.Slot (what engines send: an 8-byte control word, then the game's
+// input) is coded so that an unchanged control word costs nothing: each
+// gap is written doubled, plus 1 when the literal after it changes the
+// control word; such a literal starts with the control word's delta (a
+// nonzero byte mask and its nonzero bytes), and the rest of every literal
+// is the input's delta coded as a literal of the input's own type, which
+// may then be all zeros. The run's final gap, with no literal after it,
+// is even. So a run of slots whose control words never change costs
+// exactly what the bare inputs would, and a pause costs 2 to 4 bytes once.
+//
 // Bounds: MaxRunValues values per run, MaxValues per packet, MaxChecksums
 // checksum reports, MaxBlocks block hashes, inputs of at most MaxInputSize
 // bytes. When a message does not fit in MaxDatagram bytes, the encoder

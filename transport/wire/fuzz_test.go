@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/state"
 )
 
 var updateCorpus = flag.Bool("update-corpus", false, "rewrite the seed corpus under testdata/fuzz")
@@ -116,6 +117,47 @@ func FuzzDecodeInputMasked(f *testing.F) {
 		f.Add(p)
 	}
 	c, _ := NewCodec[inputBool]()
+	f.Fuzz(func(t *testing.T, p []byte) { fuzzInput(t, c, p) })
+}
+
+// FuzzDecodeInputSlots decodes packets of core.Slot values, whose control
+// words have their own literal (see Codec's slot literal): canonical or
+// rejected, like every input packet. The seeds are packets of runs with
+// zero control words and with commands, fills and step reports; the
+// Masked variant's value (inputBool) has a masked literal of its own.
+func FuzzDecodeInputSlots(f *testing.F) {
+	fuzzSlots(f, func(k int) input2 { return input2{Buttons: uint8(k / 2)} })
+}
+
+func FuzzDecodeInputSlotsMasked(f *testing.F) {
+	fuzzSlots(f, func(k int) inputBool { return inputBool{Fire: k%2 == 1, Y: int16(k * 300)} })
+}
+
+func fuzzSlots[I comparable](f *testing.F, value func(k int) I) {
+	c, err := NewCodec[core.Slot[I]]()
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, ctl := range [][8]byte{{}, {0, 1}, {1, 0, 0, 0, 7}, {0, 3, 0xe8, 3}} {
+		var cw core.Control
+		_ = state.DecodeRaw(ctl[:], &cw)
+		m := &core.Message[core.Slot[I]]{Frame: 40, NoStamp: true}
+		m.Held[1] = 40
+		run := core.InputRun[core.Slot[I]]{Player: 1, Start: 34}
+		for k := range 6 {
+			v := core.Slot[I]{Value: value(k)}
+			if k == 3 {
+				v.Control = cw
+			}
+			run.Values = append(run.Values, v)
+		}
+		m.Inputs = append(m.Inputs, run)
+		p, _, err := c.AppendInput(nil, testKey, 5, m)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(p)
+	}
 	f.Fuzz(func(t *testing.T, p []byte) { fuzzInput(t, c, p) })
 }
 

@@ -2,9 +2,11 @@ package wire
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/state"
 )
 
 func testInputRoundTrip[I comparable](t *testing.T, g gen[I]) {
@@ -55,4 +57,69 @@ func TestInputRoundTrip(t *testing.T) {
 	t.Run("bool", func(t *testing.T) { testInputRoundTrip(t, genBool) })
 	t.Run("64-byte", func(t *testing.T) { testInputRoundTrip(t, gen64) })
 	t.Run("11-byte", func(t *testing.T) { testInputRoundTrip(t, gen11) })
+}
+
+// TestSlotRoundTrip: runs of core.Slot values, as engines send them,
+// round-trip with commands, fills and step reports in their control
+// words, and a run whose control words never change costs exactly what
+// the bare inputs cost: the slot literal spends nothing on an unchanged
+// control word.
+func TestSlotRoundTrip(t *testing.T) {
+	slots, err := NewCodec[core.Slot[uint16]]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare, err := NewCodec[uint16]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := []uint16{1, 1, 5, 5, 4, 4, 0, 0, 0, 7, 0x1234, 0x1234}
+	msg := func(ctl func(k int) core.Control) *core.Message[core.Slot[uint16]] {
+		m := &core.Message[core.Slot[uint16]]{Frame: 100, NoStamp: true}
+		m.Held[0] = 100
+		run := core.InputRun[core.Slot[uint16]]{Player: 0, Start: 100 - core.Frame(len(vals))}
+		for k, v := range vals {
+			run.Values = append(run.Values, core.Slot[uint16]{Control: ctl(k), Value: v})
+		}
+		m.Inputs = append(m.Inputs, run)
+		return m
+	}
+	plain := &core.Message[uint16]{Frame: 100, NoStamp: true}
+	plain.Held[0] = 100
+	plain.Inputs = []core.InputRun[uint16]{{Player: 0, Start: 100 - core.Frame(len(vals)), Values: vals}}
+	pb, _, err := bare.AppendInput(nil, testKey, 7, plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zero := msg(func(int) core.Control { return core.Control{} })
+	ps, _, err := slots.AppendInput(nil, testKey, 7, zero)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != len(pb) {
+		t.Errorf("slots with zero control words: %d bytes, bare inputs %d", len(ps), len(pb))
+	}
+	// Control words that change alone (on a repeated value), together with
+	// the value, and back: every one survives the round trip.
+	var ctls []core.Control // from raw bytes: a command, a fill, a step report, none
+	for _, b := range [][8]byte{{0, 1}, {0, 1}, {1}, {0, 3, 0xc8, 0}, {0, 0, 0, 0, 0x10, 0x27}, {}} {
+		var c core.Control
+		if err := state.DecodeRaw(b[:], &c); err != nil {
+			t.Fatal(err)
+		}
+		ctls = append(ctls, c)
+	}
+	for _, m := range []*core.Message[core.Slot[uint16]]{zero, msg(func(k int) core.Control { return ctls[k%len(ctls)] })} {
+		p, _, err := slots.AppendInput(nil, testKey, 7, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out core.Message[core.Slot[uint16]]
+		if _, err := slots.DecodeInput(p, testKey, nil, &out); err != nil {
+			t.Fatalf("decode: %v", err)
+		}
+		if len(out.Inputs) != 1 || !slices.Equal(out.Inputs[0].Values, m.Inputs[0].Values) {
+			t.Fatalf("round trip: got %+v, want %+v", out.Inputs, m.Inputs)
+		}
+	}
 }
