@@ -54,7 +54,8 @@ type Config struct {
 	// Mode picks the front end; ModeUnknown is refused.
 	Mode Mode
 
-	// Players is the number of players in the match.
+	// Players is the number of players in the match; 0 means the players
+	// Local and Peers list.
 	Players int
 	// Local lists the players this session produces inputs for.
 	Local []core.PlayerHandle
@@ -80,9 +81,12 @@ type Config struct {
 	// means 1).
 	TicksPerTurn int
 
-	// InputDelay is the initial input delay D in frames; 0 means the front
-	// end's default. MaxDelay bounds the adaptive D (0: the front end's
-	// default); FixedDelay keeps D at InputDelay.
+	// InputDelay is the initial input delay D in frames; 0 means, in every
+	// mode, the smallest D a match can start with: 0 in Rollback (it
+	// predicts from frame 0), 1 in Lockstep and Auto (they start without
+	// predicting, and D = W = 0 cannot progress). The delay controller then
+	// moves D as the link needs. MaxDelay bounds the adaptive D (0: the
+	// front end's default); FixedDelay keeps D at InputDelay.
 	InputDelay int
 	MaxDelay   int  // bound of the adaptive D
 	FixedDelay bool // keep D at InputDelay

@@ -16,8 +16,6 @@ import (
 const (
 	// DefaultTurnPeriod is the turn length T when Config.TurnPeriod is 0.
 	DefaultTurnPeriod = 100 * time.Millisecond
-	// DefaultDelay is the initial input delay D when Config.Delay is 0.
-	DefaultDelay = 2
 	// DefaultMaxDelay bounds the adaptive D when Config.MaxDelay is 0.
 	DefaultMaxDelay = 16
 	// DefaultMaxQueuedInputs is the per-player input queue length when
@@ -61,7 +59,8 @@ type Peer struct {
 // of the first two and the last two; a mismatch is refused, naming the
 // field). NewSession copies the slices.
 type Config struct {
-	// Players is the number of players in the match, 1 to core.MaxPlayers.
+	// Players is the number of players in the match, 1 to core.MaxPlayers;
+	// 0 means the players Local and Peers list, as in every mode.
 	Players int
 	// Local lists the players this session produces inputs for.
 	Local []core.PlayerHandle
@@ -77,8 +76,12 @@ type Config struct {
 	// means 1.
 	TicksPerTurn int
 
-	// InputDelay is the initial input delay D in turns; 0 means
-	// DefaultDelay.
+	// InputDelay is the initial input delay D in turns; 0 means the
+	// smallest D a match can start with: 1 (MinDelay if more), since a
+	// session that does not predict yet cannot start at D = 0. Package
+	// rollback's 0 follows the same rule: it predicts from frame 0, so
+	// its D can start at 0. The delay controller then moves D as the link
+	// needs (unless FixedDelay).
 	InputDelay int
 	// MinDelay and MaxDelay bound the adaptive D; 0 means 1 (0 in auto
 	// mode) and DefaultMaxDelay.
@@ -173,14 +176,23 @@ func (c Config) withDefaults() Config {
 	if c.TurnPeriod == 0 {
 		c.TurnPeriod = DefaultTurnPeriod
 	}
+	if c.Players == 0 {
+		c.Players = len(c.Local)
+		for _, p := range c.Peers {
+			c.Players += len(p.Players)
+		}
+	}
 	if c.TicksPerTurn == 0 {
 		c.TicksPerTurn = 1
 	}
-	if c.InputDelay == 0 {
-		c.InputDelay = DefaultDelay
-	}
 	if c.MinDelay == 0 && c.MaxPrediction == 0 {
 		c.MinDelay = 1
+	}
+	if c.InputDelay == 0 {
+		// The smallest D that can start: auto mode also starts at W = 0,
+		// and D = W = 0 cannot progress (each peer would wait for the
+		// other's input of the turn it is about to make its own).
+		c.InputDelay = max(c.MinDelay, 1)
 	}
 	if c.MaxDelay == 0 {
 		c.MaxDelay = DefaultMaxDelay

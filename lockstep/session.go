@@ -300,7 +300,7 @@ func (s *Session[S, I]) event(ev Event) {
 // Effects returns the effects emitted by the turns the latest Update ran,
 // and the effects a rollback cancelled (auto mode only). The slices are
 // owned by the session and valid until the next Update.
-func (s *Session[S, I]) Effects() (emitted, cancelled []core.FrameEffect) {
+func (s *Session[S, I]) Effects() (play, cancel []core.FrameEffect) {
 	return s.effects, s.cancelled
 }
 

@@ -24,7 +24,8 @@ type Peer struct {
 // every other peer's (Players, TickRate, ChecksumInterval and Game are
 // compared in the handshake).
 type Config struct {
-	// Players is the number of players; 0 means 2.
+	// Players is the number of players; 0 means the players Local and
+	// Peers list, as in every mode.
 	Players int
 	// Local lists the players this session produces inputs for.
 	Local []core.PlayerHandle
@@ -110,7 +111,10 @@ const (
 // filled returns c with defaults filled in; slices are copied.
 func (c Config) filled() Config {
 	if c.Players == 0 {
-		c.Players = 2
+		c.Players = len(c.Local)
+		for _, p := range c.Peers {
+			c.Players += len(p.Players)
+		}
 	}
 	if c.TickRate == 0 {
 		c.TickRate = 60
