@@ -21,9 +21,10 @@
 //
 // A Recorder takes one frame of confirmed inputs at a time, either
 // directly (Add, with one core.Input per player) or from an input log
-// (AddLog, with a *core.Engine or a session that exposes its engine's
-// log; set core.Config.LogRetention to more frames than pass between two
-// calls). It steps its own copy of the game to compute the checksums and
+// (AddLog, with a *core.Engine or a session of any mode; set the log's
+// retention to more frames than pass between two calls). AddLog records
+// one replay frame per call of the game's Step (ReadSteps), so a match that
+// paused, or ran several Steps a frame, replays exactly. It steps its own copy of the game to compute the checksums and
 // keyframes:
 //
 //  1. rec, err := replay.NewRecorder(cfg, game, &initial)

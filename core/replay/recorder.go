@@ -54,6 +54,21 @@ type Recorder[S any, I comparable] struct {
 	in   []core.Input[I]
 	fx   core.Effects
 	c    compressor
+	// logNext is the next frame of a StepLog that AddLog reads (its frames
+	// and the replay's differ when the match paused or stepped several
+	// times a frame).
+	logNext core.Frame
+}
+
+// StepLog is a Log that also gives the inputs of every call of the game's
+// Step in a logged frame (ReadSteps: no group of one input per player for
+// a paused frame, one per Step otherwise). *core.Engine and every session
+// front end implement it; AddLog then records one replay frame per Step,
+// so the replay reproduces a match that paused or ran several Steps a
+// frame.
+type StepLog[I comparable] interface {
+	Log[I]
+	ReadSteps(f core.Frame, dst []core.Input[I]) ([]core.Input[I], error)
 }
 
 // NewRecorder returns a Recorder at frame 0 of a match of game starting
@@ -163,24 +178,45 @@ func equal[I comparable](a, b []core.Input[I]) bool {
 	return true
 }
 
-// AddLog records every frame of log from Frames() to the log's end. It
-// returns an error matching ErrLogGap when the log no longer holds
-// Frames(), and otherwise what ReadLog or Add returns.
+// AddLog records every frame of log from the next one to the log's end.
+// For a StepLog the next frame is the one after the last AddLog read (0
+// at first), and each frame adds one replay frame per call of the game's
+// Step in it (ReadSteps), so the replay reproduces the match whether or
+// not it paused and however many Steps a frame ran; for another Log it is
+// Frames(), one replay frame per log frame (ReadLog). It returns an error
+// matching ErrLogGap when the log no longer holds the next frame, and
+// otherwise what ReadLog, ReadSteps or Add returns.
 func (r *Recorder[S, I]) AddLog(log Log[I]) error {
 	start, end := log.LogRange()
+	steps, byStep := log.(StepLog[I])
 	next := r.b.hdr.Frames
+	if byStep {
+		next = r.logNext
+	}
 	if next < start {
 		return fmt.Errorf("%w: next frame %d, log holds %d..%d", ErrLogGap, next, start, end)
 	}
 	var buf []core.Input[I]
+	n := len(r.in)
 	for f := next; f < end; f++ {
 		var err error
-		if buf, err = log.ReadLog(f, buf[:0]); err != nil {
+		if byStep {
+			buf, err = steps.ReadSteps(f, buf[:0])
+		} else {
+			buf, err = log.ReadLog(f, buf[:0])
+		}
+		if err != nil {
 			return err
 		}
-		if err := r.Add(buf); err != nil {
-			return err
+		if byStep && len(buf)%n != 0 {
+			return fmt.Errorf("%w: frame %d has %d inputs for %d players", ErrInvalidInput, f, len(buf), n)
 		}
+		for k := 0; k < len(buf) || (!byStep && k == 0); k += n {
+			if err := r.Add(buf[k:min(k+n, len(buf))]); err != nil {
+				return err
+			}
+		}
+		r.logNext = f + 1
 	}
 	return nil
 }
