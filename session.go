@@ -70,11 +70,10 @@ type Session[S any, I comparable] interface {
 	// ReadLog appends the inputs of logged frame f, one per player in
 	// handle order, to dst: exactly what the game's Step got for the
 	// frame (in Lockstep and Auto, on the turn's first tick), so draining
-	// the log after every Update into a core/replay Recorder (AddLog)
-	// records the match — except a match that pauses or runs several
-	// ticks per turn, whose replay needs one frame per Step call: record
-	// those with ReadSteps. It returns core.ErrFrameNotLogged outside
-	// LogRange; see the front ends' ReadLog.
+	// the log after every Update into a core/replay Recorder (AddLog,
+	// which reads ReadSteps) records the match, however it paused and
+	// however many ticks a turn ran. It returns core.ErrFrameNotLogged
+	// outside LogRange; see the front ends' ReadLog.
 	ReadLog(f core.Frame, dst []core.Input[I]) ([]core.Input[I], error)
 	// ReadSteps appends the inputs of every call of the game's Step in
 	// logged frame f to dst, one group of Players inputs per call: none

@@ -91,30 +91,23 @@
 // # Recording replays
 //
 // The input log is the way to record a match: set Config.LogRetention to
-// more turns than run between two Updates and, after every Update, read
-// the turns from the last one read to LogRange's end with ReadSteps, and
-// add each group of Config.Players inputs it returns to a core/replay
-// Recorder as one frame (ExampleSession_ReadSteps). ReadSteps gives the
-// inputs of every call of the game's Step in the turn: none when the game
-// was paused, TicksPerTurn calls otherwise, the first with the turn's
-// inputs and the others with the zero input. A replay frame is thus one
-// Step, not one turn, and the replay reproduces the match however it was
-// paused and whatever TicksPerTurn. Whether a turn was paused is the
-// answer of the simulation that confirmed it (in auto mode, a turn
+// more turns than run between two Updates and, after every Update, call a
+// core/replay Recorder's AddLog with the session. AddLog reads ReadSteps,
+// which gives the inputs of every call of the game's Step in a turn: none
+// when the game was paused, TicksPerTurn calls otherwise, the first with
+// the turn's inputs and the others with the zero input. A replay frame is
+// thus one Step, not one turn, and the replay reproduces the match however
+// it was paused and whatever TicksPerTurn. Whether a turn was paused is
+// the answer of the simulation that confirmed it (in auto mode, a turn
 // predicted without a pause command may be simulated again with it), so
 // every peer records the same replay.
 //
 // ReadLog keeps its meaning: each turn's inputs, exactly as the game's
 // Step got them on the turn's first tick; a turn filled when D rose has
 // the zero input there (core.InputFilled), as the game saw it, so a
-// command is not applied twice on playback. Recording ReadLog's turns (a Recorder's AddLog
-// with the session, or the root package's Session interface) is a faithful
-// replay only when TicksPerTurn is 1 and the game was never paused: a
-// paused turn has an entry but no Step, and a turn of several ticks one
-// entry for several Steps. ReadSteps is a method of this package's
-// Session rather than a second numbering of replay.Log (turns to Steps),
-// so that LogRange, ReadLog and ReadSteps all count turns and a recorder
-// needs nothing but its next turn. Recording through a wrapper of the
+// command is not applied twice on playback. LogRange, ReadLog and
+// ReadSteps all count turns, so a recorder needs nothing but its next
+// turn. Recording through a wrapper of the
 // game's Step, as the examples do, also works but sees predicted steps in
 // Auto mode.
 //
