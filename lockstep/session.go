@@ -38,10 +38,11 @@ const stepUnit = 100 * time.Microsecond
 // loop drives it with Update; see the package documentation. It is not
 // safe for concurrent use and starts no goroutine.
 type Session[S any, I comparable] struct {
-	cfg Config
-	eng *core.Engine[S, I]
-	ep  *endpoint.Endpoint[core.Slot[I]]
-	rx  receiver[S, I]
+	commands[S, I] // Pause, Resume, SetSpeed, Paused
+	cfg            Config
+	eng            *core.Engine[S, I]
+	ep             *endpoint.Endpoint[core.Slot[I]]
+	rx             receiver[S, I]
 	// stream is the host side of the spectator stream; streamedAt is when
 	// it last streamed before the match started.
 	stream     stream.Streamer[core.Slot[I]]
@@ -167,6 +168,7 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 		s.locals = append(s.locals, local[I]{player: p, inputs: newRing[I](c.MaxQueuedInputs)})
 	}
 	s.rx.s = s
+	s.commands = lifecycle.NewCommands(eng, &s.closed, ErrClosed)
 	s.ts = timesync.New(c.Timesync, c.TurnPeriod, len(c.Peers))
 	s.stream.Init(c.Players, len(c.Spectators), c.Spectate, len(c.Peers), s.event)
 	return s, nil
@@ -209,40 +211,29 @@ func (s *Session[S, I]) AddLocalInput(p core.PlayerHandle, input I) error {
 	return nil
 }
 
-// Pause asks, on behalf of local player p, for the game to pause. The
-// command rides the player's next turn input; every peer pauses at the
-// same turn, whatever its mode, and reports a core.PauseEvent. While
-// paused, turns keep running (inputs and checksums flow) but the game's
-// Step is not called. It returns ErrClosed after Close,
-// core.ErrNotLocal for a player that is not local, and
-// core.ErrCommandsFull when 8 commands of p wait for a turn.
-func (s *Session[S, I]) Pause(p core.PlayerHandle) error {
-	if s.closed {
-		return ErrClosed
-	}
-	return s.eng.Pause(p)
-}
+// commands are the session's match commands.
+type commands[S any, I comparable] = lifecycle.Commands[S, I]
+
+// Pause asks, on behalf of local player p, for the game to pause: the
+// command rides the player's next input and every peer, whatever its
+// mode, pauses at the same turn (core.PauseEvent; see core.Engine.Pause).
+// It returns ErrClosed after Close, core.ErrNotLocal and
+// core.ErrCommandsFull.
+func (s *Session[S, I]) Pause(p core.PlayerHandle) error { return s.commands.Pause(p) }
 
 // Resume asks, on behalf of local player p, for a paused game to resume,
 // like Pause.
-func (s *Session[S, I]) Resume(p core.PlayerHandle) error {
-	if s.closed {
-		return ErrClosed
-	}
-	return s.eng.Resume(p)
-}
+func (s *Session[S, I]) Resume(p core.PlayerHandle) error { return s.commands.Resume(p) }
 
 // SetSpeed asks, on behalf of local player p, for the game speed to become
-// percent (core.MinSpeed to core.MaxSpeed) of normal, like Pause: a turn
-// then lasts TurnPeriod·100/percent, and every peer reports a
-// core.SpeedEvent. It returns core.ErrOutOfRange for a percent outside
-// the range.
+// percent (core.MinSpeed to core.MaxSpeed, else core.ErrOutOfRange) of
+// normal, like Pause: a turn then lasts TurnPeriod·100/percent (core.SpeedEvent).
 func (s *Session[S, I]) SetSpeed(p core.PlayerHandle, percent int) error {
-	if s.closed {
-		return ErrClosed
-	}
-	return s.eng.SetSpeed(p, percent)
+	return s.commands.SetSpeed(p, percent)
 }
+
+// Paused reports whether the game is paused at the current turn.
+func (s *Session[S, I]) Paused() bool { return s.commands.Paused() }
 
 // State returns the game state after turn Frame()-1. It is a copy owned
 // by the session, refreshed by Update: rendering may read it, and a write
@@ -270,9 +261,6 @@ func (s *Session[S, I]) ConfirmedFrame() (f core.Frame, ok bool) { return s.eng.
 // Started reports whether the match has started: every peer's handshake
 // finished (or, with Config.SoloStart, timed out), and turn 0 may run.
 func (s *Session[S, I]) Started() bool { return s.started }
-
-// Paused reports whether the game is paused at the current turn.
-func (s *Session[S, I]) Paused() bool { return s.eng.Control().Paused }
 
 // maxQueuedEvents bounds the events kept for a caller that does not drain
 // them; beyond it they are counted in Stats.DroppedEvents.

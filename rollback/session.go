@@ -25,18 +25,19 @@ const maxQueuedEvents = 4096
 // Session is not safe for concurrent use; it starts no goroutine and
 // reads no clock.
 type Session[S any, I comparable] struct {
-	cfg    Config
-	base   time.Duration // the configured frame period
-	period time.Duration // the frame period at the current speed
-	eng    *core.Engine[S, I]
-	ep     *endpoint.Endpoint[core.Slot[I]]
-	rx     receiver[S, I]
-	pacer  pace.Pacer
-	ts     timesync.Sync
-	dc     *delay.Controller
-	win    window
-	stream stream.Streamer[core.Slot[I]]
-	npeers int
+	commands[S, I] // Pause, Resume, SetSpeed, Paused
+	cfg            Config
+	base           time.Duration // the configured frame period
+	period         time.Duration // the frame period at the current speed
+	eng            *core.Engine[S, I]
+	ep             *endpoint.Endpoint[core.Slot[I]]
+	rx             receiver[S, I]
+	pacer          pace.Pacer
+	ts             timesync.Sync
+	dc             *delay.Controller
+	win            window
+	stream         stream.Streamer[core.Slot[I]]
+	npeers         int
 
 	started, closed bool
 	end             lifecycle.End   // EndAt, or a peer's end
@@ -105,6 +106,7 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 		return nil, &core.ConfigError{Field: "TickRate", Reason: err.Error()}
 	}
 	s.rx.s = s
+	s.commands = lifecycle.NewCommands(eng, &s.closed, ErrClosed)
 	s.ts = timesync.New(c.Timesync, s.period, len(c.Peers))
 	if !c.FixedDelay {
 		s.dc = delay.New(delay.Policy{MaxDelay: c.MaxDelay, Prediction: c.Prediction}, c.InputDelay)
