@@ -354,6 +354,7 @@ func (s *Session[S, I]) observeSystem() {
 	period := max(s.cfg.TurnPeriod*100/time.Duration(speed), s.slowestStep(), time.Millisecond)
 	if period != s.pacer.Period() {
 		_ = s.pacer.SetPeriod(period) // positive
+		s.ts.SetPeriod(period)        // timesync counts advantage in turns of this length
 	}
 }
 
