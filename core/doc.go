@@ -51,6 +51,25 @@
 // drops k inputs. No peer ever sees two different inputs of a player for
 // one frame; a peer that sends them is reported by an EquivocationEvent.
 //
+// The filled frames reach Step with status InputFilled, the previous
+// input as value (the zero value with Config.FillZero, for command-style
+// inputs), on every peer alike.
+//
+// # Control channel
+//
+// Each player's slot of a frame (Slot: what Ready's messages carry and
+// Receive takes) holds its input and a control word: the match commands
+// the player gave (Pause, Resume, SetSpeed, queued and attached to its
+// next input), the fill mark and its step-time report (SetStepReport,
+// StepReport). Commands are simulated: every peer applies one at the
+// frame it rides, the control state (Control) is saved, rolled back and
+// checksummed with the game's state, and while the game is paused Step
+// is not called while frames still advance. PauseEvent and SpeedEvent
+// report each change once its frame is confirmed. Config.StepsPerFrame
+// runs Step several times a frame (a lockstep turn of several ticks), and
+// ReadSteps gives the inputs of every Step of a logged frame, so a replay
+// of ReadSteps reproduces a paused or multi-tick match.
+//
 // # Confirmation and desyncs
 //
 // A frame is confirmed when every input of it and of every earlier frame is
