@@ -114,3 +114,53 @@ func ExampleNewOffer() {
 	// adopting map=canyon, seed 42
 	// agreed: true initial points: 42
 }
+
+// Three peers, each in its own mode, play one match: every mode speaks
+// the same protocol. Each game ends the match at frame 240 (EndAt); every
+// session plays exactly to that frame, confirms it with the others, and
+// reports Ended, so nobody is stranded by the first to stop.
+func Example_mixedModes() {
+	net, err := sim.New(sim.Config{Seed: 2, Link: sim.LinkConfig{Latency: sim.Latency{Base: 20 * time.Millisecond}, Loss: 0.05}})
+	if err != nil {
+		panic(err)
+	}
+	modes := []rollstep.Mode{rollstep.Rollback, rollstep.Lockstep, rollstep.Auto}
+	var conns []*sim.Endpoint
+	for range modes {
+		conns = append(conns, net.NewEndpoint())
+	}
+	var sessions []rollstep.Session[Score, Press]
+	for i, mode := range modes {
+		cfg := rollstep.Config{Mode: mode, TickRate: 60, Local: []core.PlayerHandle{core.PlayerHandle(i)}, HoldInputs: true}
+		for j := range modes {
+			if j != i {
+				cfg.Peers = append(cfg.Peers, rollstep.Peer{Addr: conns[j].ID(), Players: []core.PlayerHandle{core.PlayerHandle(j)}})
+			}
+		}
+		cfg.Transport.Rand = rand.NewChaCha8([32]byte{byte(i), 2})
+		s, err := rollstep.NewSession(cfg, core.GameFunc[Score, Press](score), Score{}, conns[i])
+		if err != nil {
+			panic(err)
+		}
+		if err := s.EndAt(240); err != nil {
+			panic(err)
+		}
+		sessions = append(sessions, s)
+	}
+	for now := time.Duration(0); now <= 20*time.Second; now += 4 * time.Millisecond {
+		net.RunUntil(now)
+		for i, s := range sessions {
+			_ = s.AddLocalInput(core.PlayerHandle(i), Press{Down: uint8(s.Frame() / 40 % 2)})
+			if err := s.Update(now); err != nil {
+				panic(err)
+			}
+		}
+	}
+	for i, s := range sessions {
+		fmt.Printf("%-8v frame %d, points %d, ended %v, desyncs %d\n", modes[i], s.Frame(), s.State().Points, s.Ended(), s.Stats().Engine.Desyncs)
+	}
+	// Output:
+	// rollback frame 240, points 354, ended true, desyncs 0
+	// lockstep frame 240, points 354, ended true, desyncs 0
+	// auto     frame 240, points 354, ended true, desyncs 0
+}
