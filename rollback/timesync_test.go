@@ -8,7 +8,6 @@ import (
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
-const tick60 = time.Second / 60
 
 // TestTimesyncBalancesLateStarter starts node 1 300 ms late on a 50 ms
 // link, so node 0 starts its clock earlier and runs ahead; timesync must
