@@ -8,7 +8,6 @@ import (
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
-
 // TestTimesyncBalancesLateStarter starts node 1 300 ms late on a 50 ms
 // link, so node 0 starts its clock earlier and runs ahead; timesync must
 // make node 0, and only node 0, wait, until both are within a frame.
