@@ -80,3 +80,44 @@ func TestSpectatorWithStreamDelay(t *testing.T) {
 		require.NotEmpty(t, spEvents)
 	}
 }
+
+// TestSpectatorNeverHoldsPlayersBack: a spectator that stops (its process
+// frozen) does not slow the lockstep match, as OpenRA's lagging observers
+// do: the players run every turn on time, and the host drops the
+// spectator once it lags Spectate.MaxLag turns (a SpectatorLeftEvent with
+// Dropped), and stops streaming to it.
+func TestSpectatorNeverHoldsPlayersBack(t *testing.T) {
+	cfg := Config{TurnPeriod: 50 * ms}
+	m := newMatch(t, 2, 42, sim.LinkConfig{Latency: sim.Latency{Base: 20 * ms}}, cfg, func(i int, c *Config) {
+		if i == 0 {
+			c.Spectators = []transport.PeerID{2}
+			c.Spectate = StreamConfig{MaxLag: 40}
+		}
+	})
+	watch := &tPeer{rng: rand.New(rand.NewPCG(2, 2))}
+	sp, err := rollback.NewSpectator(rollback.SpectatorConfig{
+		Host: m.peers[0].conn.ID(), Players: 2, TickRate: 20,
+		Transport: endpoint.Config{Token: 0x5eed, Rand: rand.NewChaCha8([32]byte{8})},
+	}, core.GameFunc[tState, tInput](watch.step), tState{}, m.net.NewEndpoint())
+	require.NoError(t, err)
+	for m.now < 2*time.Second {
+		m.run(m.now + m.dt)
+		require.NoError(t, sp.Update(m.now))
+	}
+	require.True(t, m.peers[0].sess.Stats().Spectators[0].Joined)
+	before := m.peers[0].sess.Frame()
+	m.run(8 * time.Second) // the spectator is frozen from now on
+	turns := m.peers[0].sess.Frame() - before
+	t.Logf("%d turns in 6 s with a frozen spectator", turns)
+	require.GreaterOrEqual(t, turns, core.Frame(6*20*95/100), "the players slowed down")
+	m.check()
+	st := m.peers[0].sess.Stats().Spectators[0]
+	require.True(t, st.Dropped && st.Left, "the frozen spectator was not dropped: %+v", st)
+	dropped := 0
+	for _, ev := range m.peers[0].events {
+		if e, ok := ev.(rollback.SpectatorLeftEvent); ok && e.Dropped {
+			dropped++
+		}
+	}
+	require.Equal(t, 1, dropped)
+}
