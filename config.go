@@ -31,9 +31,10 @@ const (
 // Lockstep, Rollback or Auto (including the zero ModeUnknown).
 var ErrMode = errors.New("rollstep: unknown mode")
 
-// ErrInvalidConfig is matched by errors NewSession returns for a field
-// that does not apply to the chosen mode.
-var ErrInvalidConfig = errors.New("rollstep: invalid config")
+// ErrInvalidConfig is core.ErrInvalidConfig, matched by the errors
+// NewSession returns for a field that does not apply to the chosen mode
+// and by every front end's configuration error.
+var ErrInvalidConfig = core.ErrInvalidConfig
 
 // Peer is one remote peer of the match: its transport address and the
 // players it owns. Its index in Config.Peers is its core.PeerID.

@@ -110,6 +110,16 @@ type SpectatorLeftEvent struct {
 	Lag       Frame // how far behind it was when dropped
 }
 
+// MatchEndedEvent reports that the match ended at Frame, its first frame
+// not played (the session's EndAt, or a peer's): every frame before it is
+// confirmed here, every peer still in the match holds this session's
+// inputs for them, and the session has told the peers (a Leave with
+// LeaveEnded). From then on Update does nothing.
+type MatchEndedEvent struct {
+	Frame Frame // the first frame not played
+}
+
+func (MatchEndedEvent) isEvent()      {}
 func (ConnectedEvent) isEvent()       {}
 func (RefusedEvent) isEvent()         {}
 func (StartedEvent) isEvent()         {}

@@ -1,7 +1,6 @@
 package lockstep
 
 import (
-	"errors"
 	"fmt"
 	"github.com/rollstep/rollstep/internal/stream"
 	"github.com/rollstep/rollstep/internal/timesync"
@@ -29,21 +28,14 @@ const (
 	DefaultDelayBudget = 100 * time.Millisecond
 )
 
-// ErrInvalidConfig is matched by every *ConfigError.
-var ErrInvalidConfig = errors.New("lockstep: invalid config")
+// ErrInvalidConfig is core.ErrInvalidConfig, matched by every
+// *ConfigError, as in every mode.
+var ErrInvalidConfig = core.ErrInvalidConfig
 
-// ConfigError names the Config field that NewSession refused and why. It
-// matches ErrInvalidConfig.
-type ConfigError struct {
-	Field  string // the offending field, such as "TurnPeriod"
-	Reason string // what is wrong with it, with the values
-}
-
-// Error returns "lockstep: invalid config: Field reason".
-func (e *ConfigError) Error() string { return "lockstep: invalid config: " + e.Field + " " + e.Reason }
-
-// Is reports whether target is ErrInvalidConfig.
-func (e *ConfigError) Is(target error) bool { return target == ErrInvalidConfig }
+// ConfigError is core.ConfigError: it names the Config field that
+// NewSession refused and why, and matches ErrInvalidConfig. The engine's
+// and rollback's errors are the same type.
+type ConfigError = core.ConfigError
 
 // Peer is one remote peer of the match: its transport address and the
 // players it owns. Its index in Config.Peers is its core.PeerID.
@@ -229,7 +221,7 @@ func (c Config) withDefaults() Config {
 }
 
 // Validate reports the first problem with c, defaults filled in, as a
-// *ConfigError (or the engine's *core.ConfigError for the player tables).
+// *ConfigError.
 // It does not modify c.
 func (c Config) Validate() error {
 	d := c.withDefaults()

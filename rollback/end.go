@@ -13,14 +13,8 @@ import (
 // session has already simulated.
 var ErrEndPassed = errors.New("rollback: end of match already simulated")
 
-// MatchEndedEvent reports that the match ended at Frame, its first frame
-// not played: every frame before it is confirmed here, every peer still
-// in the match holds this session's inputs for them, and the session has
-// told the peers (a Leave with wire.LeaveEnded). From now on Update does
-// nothing; State is the state of the last frame.
-type MatchEndedEvent struct {
-	Frame core.Frame
-}
+// MatchEndedEvent is core.MatchEndedEvent, the same in every mode.
+type MatchEndedEvent = core.MatchEndedEvent
 
 // EndAt ends the match at frame f, its first frame not played: the
 // session simulates no frame from f on, and once every frame before f is
