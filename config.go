@@ -3,6 +3,7 @@ package rollstep
 import (
 	"errors"
 	"fmt"
+	"github.com/rollstep/rollstep/internal/lifecycle"
 	"time"
 
 	"github.com/rollstep/rollstep/core"
@@ -37,11 +38,9 @@ var ErrMode = errors.New("rollstep: unknown mode")
 var ErrInvalidConfig = core.ErrInvalidConfig
 
 // Peer is one remote peer of the match: its transport address and the
-// players it owns. Its index in Config.Peers is its core.PeerID.
-type Peer struct {
-	Addr    transport.PeerID    // the peer's address on the Conn
-	Players []core.PlayerHandle // the players whose inputs it produces
-}
+// players it owns. Its index in Config.Peers is its core.PeerID. It is the
+// same type as lockstep.Peer and rollback.Peer.
+type Peer = lifecycle.Peer
 
 // Config configures a session of any mode. Mode, Players, Peers and (for a
 // playing peer) Local must be set; every other zero field means the

@@ -160,21 +160,11 @@ func (s rollbackSession[S, I]) Stats() Stats {
 	return Stats{Mode: Rollback, Engine: st.Engine, Delay: st.Delay, Prediction: st.Engine.Prediction}
 }
 
-func peersOf[P any](ps []Peer, conv func(Peer) P) []P {
-	out := make([]P, len(ps))
-	for i, p := range ps {
-		out[i] = conv(p)
-	}
-	return out
-}
-
 // lockstepConfig maps cfg (Lockstep or Auto) to the lockstep front end's.
 func lockstepConfig(cfg *Config) lockstep.Config {
 	c := lockstep.Config{
 		Players: cfg.Players, Local: cfg.Local,
-		Peers: peersOf(cfg.Peers, func(p Peer) lockstep.Peer {
-			return lockstep.Peer{Addr: p.Addr, Players: p.Players}
-		}),
+		Peers:              cfg.Peers,
 		TurnPeriod:         cfg.period(),
 		TicksPerTurn:       cfg.TicksPerTurn,
 		InputDelay:         cfg.InputDelay,
@@ -209,9 +199,7 @@ func lockstepConfig(cfg *Config) lockstep.Config {
 func rollbackConfig(cfg *Config) rollback.Config {
 	return rollback.Config{
 		Players: cfg.Players, Local: cfg.Local,
-		Peers: peersOf(cfg.Peers, func(p Peer) rollback.Peer {
-			return rollback.Peer{Addr: p.Addr, Players: p.Players}
-		}),
+		Peers:              cfg.Peers,
 		TickRate:           cfg.TickRate,
 		Game:               cfg.Game,
 		ChecksumInterval:   cfg.ChecksumInterval,

@@ -2,6 +2,7 @@ package lockstep
 
 import (
 	"fmt"
+	"github.com/rollstep/rollstep/internal/lifecycle"
 	"github.com/rollstep/rollstep/internal/stream"
 	"github.com/rollstep/rollstep/internal/timesync"
 	"time"
@@ -38,11 +39,9 @@ var ErrInvalidConfig = core.ErrInvalidConfig
 type ConfigError = core.ConfigError
 
 // Peer is one remote peer of the match: its transport address and the
-// players it owns. Its index in Config.Peers is its core.PeerID.
-type Peer struct {
-	Addr    transport.PeerID    // the peer's address on the Conn
-	Players []core.PlayerHandle // the players whose inputs it produces
-}
+// players it owns. Its index in Config.Peers is its core.PeerID. It is the
+// same type in every mode (rollback.Peer, rollstep.Peer).
+type Peer = lifecycle.Peer
 
 // Config configures a Session. Players, Peers and (for a playing peer)
 // Local must be set; every other zero field means the default in its

@@ -2,6 +2,7 @@ package rollback
 
 import (
 	"fmt"
+	"github.com/rollstep/rollstep/internal/lifecycle"
 	"github.com/rollstep/rollstep/internal/stream"
 	"time"
 
@@ -13,11 +14,9 @@ import (
 )
 
 // Peer is one remote peer of a session: its transport address on the
-// session's Conn and the players whose inputs it produces.
-type Peer struct {
-	Addr    transport.PeerID    // the peer's address on the Conn
-	Players []core.PlayerHandle // the players it owns
-}
+// session's Conn and the players whose inputs it produces. It is the same
+// type in every mode (lockstep.Peer, rollstep.Peer).
+type Peer = lifecycle.Peer
 
 // Config configures a Session. Zero fields documented with a default get
 // it; Players, Local and Peers describe the match and must agree with
