@@ -129,23 +129,8 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 		eng.SetPredictor(predictNone[I])
 	}
 	rate := max(1, min(65535, int(time.Second/c.TurnPeriod)))
-	dg, err := wire.DigestOf[core.Slot[I]](c.Players, rate, c.ChecksumInterval, c.Game)
-	if err != nil {
-		return nil, err
-	}
-	dg.ExtraSteps = uint8(c.TicksPerTurn - 1) // Validate bounds it
-	ecfg := c.Transport
-	ecfg.Digest = dg
-	// Seats let a host learn several peers' addresses from their Hellos;
-	// spectators, after the players' peers, have none.
-	ecfg.Seat, ecfg.Seats = wire.SeatOf(c.Local...), make([]wire.Seat, len(c.Peers)+len(c.Spectators))
-	addrs := make([]transport.PeerID, len(c.Peers), len(c.Peers)+len(c.Spectators))
-	for i, p := range c.Peers {
-		addrs[i] = p.Addr
-		ecfg.Seats[i] = wire.SeatOf(p.Players...)
-	}
-	addrs = append(addrs, c.Spectators...)
-	ep, err := endpoint.New[core.Slot[I]](ecfg, conn, addrs)
+	ep, err := lifecycle.NewEndpoint[I](lifecycle.Match{Players: c.Players, TickRate: rate, Steps: c.TicksPerTurn,
+		Checksums: c.ChecksumInterval, Game: c.Game, Local: c.Local, Peers: c.Peers, Spectators: c.Spectators}, c.Transport, conn)
 	if err != nil {
 		return nil, err
 	}

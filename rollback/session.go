@@ -82,21 +82,8 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 	if err != nil {
 		return nil, err
 	}
-	tc := c.Transport
-	tc.Digest, err = digest[I](c.Players, c.TickRate, c.ChecksumInterval, c.Game)
-	if err != nil {
-		return nil, &core.ConfigError{Field: "Game", Reason: err.Error()}
-	}
-	addrs := make([]transport.PeerID, 0, len(c.Peers)+len(c.Spectators))
-	// Seats let a host learn several peers' addresses from their Hellos;
-	// spectators have none.
-	tc.Seat, tc.Seats = wire.SeatOf(c.Local...), make([]wire.Seat, len(c.Peers)+len(c.Spectators))
-	for i, p := range c.Peers {
-		addrs = append(addrs, p.Addr)
-		tc.Seats[i] = wire.SeatOf(p.Players...)
-	}
-	addrs = append(addrs, c.Spectators...)
-	ep, err := endpoint.New[core.Slot[I]](tc, conn, addrs)
+	ep, err := lifecycle.NewEndpoint[I](lifecycle.Match{Players: c.Players, TickRate: c.TickRate, Checksums: c.ChecksumInterval,
+		Game: c.Game, Local: c.Local, Peers: c.Peers, Spectators: c.Spectators}, c.Transport, conn)
 	if err != nil {
 		return nil, err
 	}
