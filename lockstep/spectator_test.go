@@ -77,7 +77,20 @@ func TestSpectatorWithStreamDelay(t *testing.T) {
 			}
 		}
 		require.Equal(t, 1, joined)
-		require.NotEmpty(t, spEvents)
+		var pauses []core.PauseEvent // the spectator sees the match's pause and resume
+		for _, ev := range spEvents {
+			if e, ok := ev.(core.PauseEvent); ok {
+				pauses = append(pauses, e)
+			}
+		}
+		var hostPauses []core.PauseEvent
+		for _, ev := range m.peers[0].events {
+			if e, ok := ev.(core.PauseEvent); ok {
+				hostPauses = append(hostPauses, e)
+			}
+		}
+		require.Len(t, hostPauses, 2)
+		require.Equal(t, hostPauses, pauses, "the spectator's pause events")
 	}
 }
 

@@ -13,7 +13,8 @@ import (
 // this package's: ConnectedEvent, RefusedEvent, StartedEvent,
 // InterruptedEvent, ResumedEvent, PeerLostEvent, SplitEvent, TimesyncEvent,
 // DelayEvent, SpectatorJoinedEvent, SpectatorLeftEvent. A spectator's are
-// StreamStartedEvent and StreamEndedEvent. Event is an alias of any, so
+// StreamStartedEvent and StreamEndedEvent, and the replayed match's
+// core.PauseEvent, core.SpeedEvent and core.DisconnectEvent. Event is an alias of any, so
 // front ends share one event slice type.
 type Event = any
 

@@ -169,7 +169,10 @@ func (sp *Spectator[S, I]) Ended() bool { return sp.ended }
 func (sp *Spectator[S, I]) Effects() []core.FrameEffect { return sp.play }
 
 // Events returns the events raised since the previous call and forgets
-// them; the slice is valid until the next call.
+// them; the slice is valid until the next call. Besides the stream's
+// (StreamStartedEvent, StreamEndedEvent) they are the match's as the
+// spectator replays it: core.PauseEvent, core.SpeedEvent and
+// core.DisconnectEvent.
 func (sp *Spectator[S, I]) Events() []Event {
 	ev := sp.events
 	sp.events, sp.spare = sp.spare[:0], ev
