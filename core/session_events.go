@@ -110,6 +110,19 @@ type SpectatorLeftEvent struct {
 	Lag       Frame // how far behind it was when dropped
 }
 
+// DelayEvent reports that the session's delay control changed the input
+// delay D of its local players (and, in a mode that adapts it, the
+// prediction window W) from frame Frame on, from the measured RTT to the
+// slowest peer. These are local choices: other peers need not follow.
+type DelayEvent struct {
+	Frame      Frame         // the frame from which the new values apply
+	Delay      int           // D in frames
+	Prediction int           // W in frames (0 in lockstep)
+	RTT        time.Duration // the RTT that led to it
+}
+
+func (DelayEvent) isEvent() {}
+
 // MatchEndedEvent reports that the match ended at Frame, its first frame
 // not played (the session's EndAt, or a peer's): every frame before it is
 // confirmed here, every peer still in the match holds this session's

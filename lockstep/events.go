@@ -36,11 +36,7 @@ type StallEvent struct {
 	Waiting uint64        // bit i: peer i was waited for
 }
 
-// DelayEvent reports that the delay controller changed this session's
-// input delay D (and, in auto mode, prediction window W) at turn Frame.
-// These are local choices: other peers need not follow.
-type DelayEvent struct {
-	Frame      core.Frame // the turn from which the new values apply
-	Delay      int        // D in turns
-	Prediction int        // W in turns (0 in pure lockstep)
-}
+// DelayEvent is core.DelayEvent, the same in every mode: the delay
+// controller changed this session's D (and, in auto mode, W) at turn
+// Frame.
+type DelayEvent = core.DelayEvent

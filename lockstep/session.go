@@ -90,6 +90,7 @@ type Session[S any, I comparable] struct {
 	winStep  time.Duration // largest step time in the window
 	report   uint16        // step time reported, in stepUnit
 	lowerTo  int           // a lower D the controller asked for, not yet applied (see lower); -1 if none
+	rtt      time.Duration // the RTT the controller last measured (DelayEvent.RTT)
 
 	// Events since the previous Events call (some point into stalls),
 	// and the buffers the previous call returned; what the latest Update's

@@ -116,7 +116,7 @@ func (s *Session[S, I]) turn(now time.Duration) (bool, error) {
 	}
 	if ready && (!s.addedOK || s.added != f) {
 		if s.lower() {
-			s.event(DelayEvent{Frame: f, Delay: s.delayNow(), Prediction: s.eng.Prediction()})
+			s.event(DelayEvent{Frame: f, Delay: s.delayNow(), Prediction: s.eng.Prediction(), RTT: s.rtt})
 		}
 		s.addedOK = s.addLocal()
 		s.added = f
@@ -379,6 +379,7 @@ func (s *Session[S, I]) control() {
 		}
 	}
 	s.winTurns, s.winStall, s.winDeep, s.winStep = 0, 0, 0, 0
+	s.rtt = m.RTT
 	if s.cfg.FixedDelay {
 		return
 	}
@@ -398,7 +399,7 @@ func (s *Session[S, I]) control() {
 	} else {
 		s.setDelay(rec.Delay)
 	}
-	s.event(DelayEvent{Frame: s.eng.Frame(), Delay: s.delayNow(), Prediction: s.eng.Prediction()})
+	s.event(DelayEvent{Frame: s.eng.Frame(), Delay: s.delayNow(), Prediction: s.eng.Prediction(), RTT: s.rtt})
 }
 
 // lower takes D one turn closer to a pending lowering (lowerTo) if every

@@ -49,5 +49,5 @@ func (s *Session[S, I]) adjustDelay() {
 	for _, p := range s.cfg.Local {
 		_ = s.eng.SetInputDelay(p, rec.Delay) // within MaxInputDelay by construction
 	}
-	s.event(DelayEvent{Delay: rec.Delay, RTT: m.RTT})
+	s.event(DelayEvent{Frame: s.eng.Frame(), Delay: rec.Delay, Prediction: s.eng.Prediction(), RTT: m.RTT})
 }

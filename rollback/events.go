@@ -1,10 +1,6 @@
 package rollback
 
-import (
-	"time"
-
-	"github.com/rollstep/rollstep/core"
-)
+import "github.com/rollstep/rollstep/core"
 
 // Event is one thing that happened, returned by Session.Events and
 // Spectator.Events; use a type switch. A session's events are the engine's
@@ -51,12 +47,10 @@ type (
 	PeerLostEvent = core.PeerLostEvent
 )
 
-// DelayEvent reports that the delay policy changed the input delay D of
-// every local player, from the measured RTT to the slowest peer.
-type DelayEvent struct {
-	Delay int           // the new D in frames
-	RTT   time.Duration // the RTT that led to it
-}
+// DelayEvent is core.DelayEvent, the same in every mode: the delay policy
+// changed the input delay D of every local player, from the measured RTT
+// to the slowest peer.
+type DelayEvent = core.DelayEvent
 
 // SpectatorJoinedEvent reports that spectator Spectator (an index into
 // Config.Spectators) completed its handshake and is being streamed to.
