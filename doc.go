@@ -17,8 +17,9 @@
 //
 // This package picks the front end per match: NewSession with Config.Mode
 // returns a Session, the interface every front end satisfies, pause and
-// game speed included. AsLockstep and AsRollback reach the front end's own
-// methods (timesync and spectators in rollback). Every mode speaks one
+// game speed included; Config.Spectators streams to spectators in every
+// mode. AsLockstep and AsRollback reach the front end's own methods and
+// Stats (rollback's Wait for manual timesync, lockstep's Peer). Every mode speaks one
 // protocol, so peers of one match may run different modes: a Rollback
 // fighter, a Lockstep peer on a good link and an Auto peer can share it;
 // the handshake compares only what must agree (players, tick rate, input
