@@ -183,7 +183,9 @@ func equal[I comparable](a, b []core.Input[I]) bool {
 // at first), and each frame adds one replay frame per call of the game's
 // Step in it (ReadSteps), so the replay reproduces the match whether or
 // not it paused and however many Steps a frame ran; for another Log it is
-// Frames(), one replay frame per log frame (ReadLog). It returns an error
+// Frames(), one replay frame per log frame (ReadLog). So record a
+// StepLog with AddLog alone: frames given to Add are not in its count of
+// the log's frames read. It returns an error
 // matching ErrLogGap when the log no longer holds the next frame, and
 // otherwise what ReadLog, ReadSteps or Add returns.
 func (r *Recorder[S, I]) AddLog(log Log[I]) error {
