@@ -37,6 +37,9 @@ type Control struct {
 	_       [2]uint8
 }
 
+// controlSize is the size of a Control, the bytes a Slot adds to an input.
+const controlSize = 8
+
 // flagFilled marks a slot the engine filled when the player's D rose.
 const flagFilled = 1
 
@@ -175,10 +178,11 @@ func (e *Engine[S, I]) SetStepReport(p PlayerHandle, v uint16) error {
 }
 
 // StepReport returns player p's step-time report carried by its newest
-// input the engine holds (0 before any, or for a player out of range).
+// input the engine holds (0 before any, once p is disconnected, or for a
+// player out of range).
 func (e *Engine[S, I]) StepReport(p PlayerHandle) uint16 {
-	if p < 0 || int(p) >= e.players || e.next[p] == 0 {
-		return 0
+	if p < 0 || int(p) >= e.players || e.next[p] == 0 || (e.agreed[p] && e.next[p] >= e.goneAt[p]) {
+		return 0 // a disconnected player paces nothing
 	}
 	return le16(e.vals[e.idx(int(p), e.next[p]-1)].Control.step)
 }
@@ -188,28 +192,34 @@ func (e *Engine[S, I]) StepReport(p PlayerHandle) uint16 {
 // simulation, so every peer ignores an invalid one alike.
 func applyControl(m *matchState, f Frame, cmds []Control) {
 	for p := range cmds {
-		c := &cmds[p]
-		switch c.command {
-		case commandPause, commandResume:
-			v := uint8(0)
-			if c.command == commandPause {
-				v = 1
-			}
-			if m.Paused == v {
-				continue
-			}
-			m.Paused = v
-		case commandSpeed:
-			s := le16(c.arg)
-			if s < MinSpeed || s > MaxSpeed || s == le16(m.Speed) || (s == 100 && le16(m.Speed) == 0) {
-				continue
-			}
-			m.Speed = put16(s)
-		default:
-			continue
-		}
-		m.Since, m.By = put32(uint32(f)), uint8(p)
+		applyCommand(m, f, p, &cmds[p])
 	}
+}
+
+// applyCommand applies player p's command c at frame f to m and reports
+// whether it changed Paused or Speed.
+func applyCommand(m *matchState, f Frame, p int, c *Control) bool {
+	switch c.command {
+	case commandPause, commandResume:
+		v := uint8(0)
+		if c.command == commandPause {
+			v = 1
+		}
+		if m.Paused == v {
+			return false
+		}
+		m.Paused = v
+	case commandSpeed:
+		s := le16(c.arg)
+		if s < MinSpeed || s > MaxSpeed || s == le16(m.Speed) || (s == 100 && le16(m.Speed) == 0) {
+			return false
+		}
+		m.Speed = put16(s)
+	default:
+		return false
+	}
+	m.Since, m.By = put32(uint32(f)), uint8(p)
+	return true
 }
 
 // run simulates frame f on w: it applies the frame's commands, then,
@@ -236,25 +246,24 @@ func (e *Engine[S, I]) run(w *world[S], f Frame, in []Input[I], cmds []Control, 
 }
 
 // confirmControl applies the commands of confirmed frame c to the
-// confirmed control state and raises a PauseEvent or SpeedEvent for each
-// change, so that each is reported once, however often c was simulated.
+// confirmed control state, player by player, and raises a PauseEvent or
+// SpeedEvent for each change, naming the player whose command made it, so
+// that each is reported once, however often c was simulated.
 func (e *Engine[S, I]) confirmControl(c Frame) {
-	cmds, has := e.stepCtl[:e.players], false
-	for p := range cmds {
-		cmds[p] = e.controlFor(p, c)
-		has = has || cmds[p].command != commandNone
-	}
-	if !has {
-		return
-	}
 	m := &e.confirmedCtl
-	before := controlOf(m)
-	applyControl(m, c, cmds)
-	after := controlOf(m)
-	if after.Paused != before.Paused {
-		e.event(PauseEvent{Frame: c, Player: after.By, Paused: after.Paused})
-	}
-	if after.Speed != before.Speed {
-		e.event(SpeedEvent{Frame: c, Player: after.By, Percent: after.Speed})
+	for p := 0; p < e.players; p++ {
+		cmd := e.controlFor(p, c)
+		if cmd.command == commandNone {
+			continue
+		}
+		paused := m.Paused
+		if !applyCommand(m, c, p, &cmd) {
+			continue
+		}
+		if m.Paused != paused {
+			e.event(PauseEvent{Frame: c, Player: PlayerHandle(p), Paused: m.Paused != 0})
+		} else {
+			e.event(SpeedEvent{Frame: c, Player: PlayerHandle(p), Percent: controlOf(m).Speed})
+		}
 	}
 }

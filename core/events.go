@@ -1,9 +1,11 @@
 package core
 
-// Event is an advisory event in Ready.Events. The concrete types are
+// Event is an advisory event. The engine raises, in Ready.Events,
 // DesyncEvent[S], DesyncFieldsEvent, EquivocationEvent, DisconnectEvent,
-// SyncTestEvent, EffectsDroppedEvent, PauseEvent and SpeedEvent; use a
-// type switch.
+// SyncTestEvent, EffectsDroppedEvent, PauseEvent and SpeedEvent; the
+// session front ends raise the events of session_events.go (the peer
+// life cycle, timesync, spectators, delay changes, the end of the match)
+// in every mode. Use a type switch.
 type Event interface {
 	isEvent()
 }

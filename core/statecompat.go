@@ -1,6 +1,7 @@
 package core
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/rollstep/rollstep/state"
@@ -39,6 +40,9 @@ func gamePath(p string) string {
 	if rest, ok := strings.CutPrefix(p, "Game."); ok {
 		return rest
 	}
+	if rest, ok := strings.CutPrefix(p, "Game"); ok && strings.HasPrefix(rest, "[") {
+		return rest // an element of a state that is an array
+	}
 	if rest, ok := strings.CutPrefix(p, "Match."); ok {
 		return "match." + rest
 	}
@@ -67,5 +71,12 @@ func validateTypes[S any, I comparable]() error {
 	if err := state.Validate[world[S]](); err != nil {
 		return err
 	}
-	return state.Validate[Slot[I]]()
+	if err := state.Validate[Slot[I]](); err != nil {
+		return err
+	}
+	if n := state.Size[I](); n > MaxInputSize-controlSize {
+		return &ConfigError{Field: "input", Reason: "type of " + strconv.Itoa(n) + " bytes is over " +
+			strconv.Itoa(MaxInputSize-controlSize) + ": MaxInputSize less the control word every input travels with"}
+	}
+	return nil
 }

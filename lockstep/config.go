@@ -266,6 +266,8 @@ func (c Config) Validate() error {
 		return bad("Timesync.Window", "%d is outside 1..1024", d.Timesync.Window)
 	case d.Timesync.MinAdvantage < 1 || d.Timesync.MaxWait < 1:
 		return bad("Timesync", "MinAdvantage %d and MaxWait %d must be positive", d.Timesync.MinAdvantage, d.Timesync.MaxWait)
+	case d.Timesync.Manual:
+		return bad("Timesync.Manual", "is not offered: a lockstep session waits by itself (there is no Wait to apply a report)")
 	}
 	addrs := append(make([]transport.PeerID, 0, len(d.Peers)+len(d.Spectators)), d.Spectators...)
 	for _, p := range d.Peers {
@@ -320,8 +322,8 @@ func (c *Config) logRetention() int {
 type StreamConfig = stream.Config
 
 // TimesyncConfig tunes timesync in auto mode, as in package rollback (the
-// same type); with Manual set the session only reports the
-// rollback.TimesyncEvents.
+// same type). Manual is refused: a lockstep session has no Wait, so it
+// always applies the waits itself (core.TimesyncEvent reports them).
 type TimesyncConfig = timesync.Config
 
 // maxSpectators bounds Config.Spectators.

@@ -58,6 +58,7 @@ type Session[S any, I comparable] struct {
 	syncWait bool          // a timesync wait is running, until waitEnd
 	waitFrom time.Duration // pacer.Stalled() when the wait began
 	excused  time.Duration
+	waitTime time.Duration // all the time timesync waited
 	waited   uint64
 	pacer    pace.Pacer
 	ctl      *delay.Controller
@@ -285,7 +286,10 @@ func (s *Session[S, I]) Stats() Stats {
 	st.Engine = s.eng.Stats()
 	s.ep.FillStats(&st.Engine)
 	st.TurnPeriod = s.pacer.Period()
-	st.Stall = s.pacer.Stalled()
+	st.Stall = s.pacer.Stalled() - s.waitTime // timesync's waits are no stall
+	if s.syncWait {
+		st.Stall -= s.pacer.Stalled() - s.waitFrom
+	}
 	st.PeerStall = s.peerStall
 	st.DroppedEvents = s.droppedEvents
 	st.Waited = s.waited

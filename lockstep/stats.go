@@ -28,7 +28,8 @@ type Stats struct {
 	TurnPeriod time.Duration
 	// Delay and Prediction are the current D and W of the local players.
 	Delay, Prediction int
-	// Stall is the total time turns waited for inputs; StalledTurns how
+	// Stall is the total time turns waited for inputs (not the turns
+	// timesync chose to wait, which Waited counts); StalledTurns how
 	// many turns waited; LastTurnStall and MaxTurnStall the wait of the
 	// latest turn and of the worst.
 	Stall                       time.Duration

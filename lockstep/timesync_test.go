@@ -49,3 +49,14 @@ func TestTimesyncInAuto(t *testing.T) {
 	}
 	require.NotZero(t, waits, "no TimesyncEvent on the peer ahead")
 }
+
+// TestTimesyncManualIsRefused: a lockstep session has no Wait to apply a
+// manual recommendation, so Timesync.Manual is a configuration error, not
+// a setting that silently turns waits off.
+func TestTimesyncManualIsRefused(t *testing.T) {
+	c := Config{Players: 2, Local: []core.PlayerHandle{0}, Peers: []Peer{{Addr: 1, Players: []core.PlayerHandle{1}}},
+		MaxPrediction: 8, Timesync: TimesyncConfig{Manual: true}}
+	var ce *ConfigError
+	require.ErrorAs(t, c.Validate(), &ce)
+	require.Equal(t, "Timesync.Manual", ce.Field)
+}

@@ -331,7 +331,9 @@ func (s *Session[S, I]) timesyncWait(now time.Duration) bool {
 		return true
 	}
 	s.syncWait = false
-	s.excused += s.pacer.Stalled() - s.waitFrom
+	d := s.pacer.Stalled() - s.waitFrom
+	s.excused += d
+	s.waitTime += d
 	return false
 }
 

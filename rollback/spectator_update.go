@@ -54,15 +54,15 @@ func (sp *Spectator[S, I]) Update(now time.Duration) error {
 	changed := false
 	for range n {
 		r := sp.eng.Advance(now)
+		for _, ev := range r.Events { // the match's pauses, speeds and agreed disconnects
+			sp.event(ev)
+		}
 		if !r.Stepped {
 			sp.pacer.Block()
 			break
 		}
 		changed = true
 		sp.play = append(sp.play, r.Effects...)
-		for _, ev := range r.Events { // the match's pauses, speeds and agreed disconnects
-			sp.event(ev)
-		}
 		sp.pacer.Step() // false when catching up beyond the schedule
 	}
 	if changed {

@@ -213,6 +213,9 @@ func (r *Recorder[S, I]) AddLog(log Log[I]) error {
 		if byStep && len(buf)%n != 0 {
 			return fmt.Errorf("%w: frame %d has %d inputs for %d players", ErrInvalidInput, f, len(buf), n)
 		}
+		if r.b.hdr.Frames+core.Frame(len(buf)/n) > MaxFrames {
+			return ErrTooLong // before any of the frame's Steps: a retry records none twice
+		}
 		for k := 0; k < len(buf) || (!byStep && k == 0); k += n {
 			if err := r.Add(buf[k:min(k+n, len(buf))]); err != nil {
 				return err

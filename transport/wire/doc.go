@@ -187,7 +187,9 @@
 // is the input's delta coded as a literal of the input's own type, which
 // may then be all zeros. The run's final gap, with no literal after it,
 // is even. So a run of slots whose control words never change costs
-// exactly what the bare inputs would, and a pause costs 2 to 4 bytes once.
+// exactly what the bare inputs would. A command costs two control literals
+// (the word changes at the command's frame and back at the next), each
+// with its input literal: 10 bytes for a 2-byte input.
 //
 // Bounds: MaxRunValues values per run, MaxValues per packet, MaxChecksums
 // checksum reports, MaxBlocks block hashes, inputs of at most MaxInputSize
