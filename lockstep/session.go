@@ -156,6 +156,7 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 	}
 	s.rx.s = s
 	s.commands = lifecycle.NewCommands(eng, &s.closed, ErrClosed)
+	s.watch = lifecycle.NewWatch(c.Peers, eng, &s.end, &s.stream, &s.ts, ErrRefused, c.SoloStart, s.event)
 	s.ts = timesync.New(c.Timesync, c.TurnPeriod, len(c.Peers))
 	s.stream.Init(c.Players, len(c.Spectators), c.Spectate, len(c.Peers), s.event)
 	return s, nil

@@ -39,20 +39,7 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 	if terr := s.ep.Tick(now); err == nil {
 		err = terr
 	}
-	npeers := core.PeerID(len(s.cfg.Peers))
-	for _, ev := range s.ep.Events() {
-		if ev.Peer >= npeers { // a spectator
-			s.stream.PeerEvent(int(ev.Peer-npeers), ev)
-			continue
-		}
-		lev, lost := s.watch.Handle(ev, s.cfg.Peers[ev.Peer].Players[0], s.eng, &s.end, ErrRefused, s.started, s.cfg.SoloStart)
-		if lost {
-			s.ts.Forget(int(ev.Peer))
-		}
-		if lev != nil {
-			s.event(lev)
-		}
-	}
+	s.watch.Route(s.ep.Events(), s.started)
 	if s.watch.Refused != nil {
 		return s.watch.Refused
 	}

@@ -94,6 +94,7 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 	}
 	s.rx.s = s
 	s.commands = lifecycle.NewCommands(eng, &s.closed, ErrClosed)
+	s.watch = lifecycle.NewWatch(c.Peers, eng, &s.end, &s.stream, &s.ts, ErrRefused, c.SoloStart, s.event)
 	s.ts = timesync.New(c.Timesync, s.period, len(c.Peers))
 	if !c.FixedDelay {
 		s.dc = delay.New(delay.Policy{MaxDelay: c.MaxDelay, Prediction: c.Prediction}, c.InputDelay)

@@ -45,7 +45,7 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 	if err := s.ep.Tick(now); err != nil {
 		return err
 	}
-	s.endpointEvents()
+	s.watch.Route(s.ep.Events(), s.started) // the life cycle: peers' and spectators' events
 	if s.watch.Refused != nil {
 		return s.watch.Refused
 	}
@@ -191,21 +191,4 @@ func (r *receiver[S, I]) Receive(now time.Duration, from core.PeerID, m *core.Me
 	}
 	s.ts.Observe(int(from), m.Frame, held, now)
 	return nil
-}
-
-// endpointEvents turns the endpoint's events into session events.
-func (s *Session[S, I]) endpointEvents() {
-	for _, e := range s.ep.Events() {
-		if int(e.Peer) >= s.npeers {
-			s.stream.PeerEvent(int(e.Peer)-s.npeers, e)
-			continue
-		}
-		ev, lost := s.watch.Handle(e, s.cfg.Peers[e.Peer].Players[0], s.eng, &s.end, ErrRefused, s.started, s.cfg.SoloStart)
-		if lost {
-			s.ts.Forget(int(e.Peer))
-		}
-		if ev != nil {
-			s.event(ev)
-		}
-	}
 }
