@@ -14,6 +14,19 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// newSpectator returns a spectator of peer 0 of m, a match of 20 turns a
+// second, on the network's next endpoint.
+func newSpectator(t *testing.T, m *match) *rollback.Spectator[tState, tInput] {
+	t.Helper()
+	watch := &tPeer{rng: rand.New(rand.NewPCG(1, 1))}
+	sp, err := rollback.NewSpectator(rollback.SpectatorConfig{
+		Host: m.peers[0].conn.ID(), Players: 2, TickRate: 20,
+		Transport: endpoint.Config{Token: 0x5eed, Rand: rand.NewChaCha8([32]byte{9})},
+	}, core.GameFunc[tState, tInput](watch.step), tState{}, m.net.NewEndpoint())
+	require.NoError(t, err)
+	return sp
+}
+
 // TestSpectatorWithStreamDelay: a lockstep (and an auto) host streams its
 // confirmed turns to a spectator, as a rollback host does. The spectator
 // (rollback.NewSpectator, which plays any mode's stream) joins, stays the
@@ -34,12 +47,7 @@ func TestSpectatorWithStreamDelay(t *testing.T) {
 			}
 		})
 		m.predicting, m.lossyCommands = w > 0, true
-		watch := &tPeer{rng: rand.New(rand.NewPCG(1, 1))}
-		sp, err := rollback.NewSpectator(rollback.SpectatorConfig{
-			Host: m.peers[0].conn.ID(), Players: 2, TickRate: 20,
-			Transport: endpoint.Config{Token: 0x5eed, Rand: rand.NewChaCha8([32]byte{9})},
-		}, core.GameFunc[tState, tInput](watch.step), tState{}, m.net.NewEndpoint())
-		require.NoError(t, err)
+		sp := newSpectator(t, m)
 		var spEvents []rollback.Event
 		run := func(end time.Duration) {
 			for m.now < end {
@@ -107,12 +115,7 @@ func TestSpectatorNeverHoldsPlayersBack(t *testing.T) {
 			c.Spectate = StreamConfig{MaxLag: 40}
 		}
 	})
-	watch := &tPeer{rng: rand.New(rand.NewPCG(2, 2))}
-	sp, err := rollback.NewSpectator(rollback.SpectatorConfig{
-		Host: m.peers[0].conn.ID(), Players: 2, TickRate: 20,
-		Transport: endpoint.Config{Token: 0x5eed, Rand: rand.NewChaCha8([32]byte{8})},
-	}, core.GameFunc[tState, tInput](watch.step), tState{}, m.net.NewEndpoint())
-	require.NoError(t, err)
+	sp := newSpectator(t, m)
 	for m.now < 2*time.Second {
 		m.run(m.now + m.dt)
 		require.NoError(t, sp.Update(m.now))
