@@ -65,6 +65,18 @@
 // nothing. A stall (W exhausted) also slips the local schedule: the
 // fixed timestep does not catch up time spent waiting for inputs.
 //
+// # Pause and game speed
+//
+// Pause, Resume and SetSpeed are commands of the engine's control channel
+// (see package core): each rides the local player's next input, so every
+// peer, whatever its mode, pauses, resumes or changes speed at the same
+// frame and reports a core.PauseEvent or core.SpeedEvent once the frame is
+// confirmed. A prediction carries no command; a late one is corrected by
+// rollback like any input. While paused, frames keep running (inputs,
+// timesync and checksums flow) but the game's Step is not called; at a
+// speed of p percent a frame lasts 100/p of the tick period, on the
+// spectators too.
+//
 // # Disconnects
 //
 // A peer silent for the interrupt timeout raises InterruptedEvent (and
