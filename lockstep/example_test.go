@@ -8,6 +8,9 @@ import (
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/core/replay"
 	"github.com/rollstep/rollstep/lockstep"
+	"github.com/rollstep/rollstep/rollback"
+	"github.com/rollstep/rollstep/transport"
+	"github.com/rollstep/rollstep/transport/endpoint"
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
@@ -125,4 +128,73 @@ func ExampleSession_ReadSteps() {
 	// turns 78, played 57, replay frames 114
 	// session {Turn:114 Sum:38}, replay {Turn:114 Sum:38}
 	// verify: <nil>
+}
+
+// A spectator watches a lockstep match 10 turns behind its host, which
+// never waits for it; it replays the match's pause too.
+func ExampleConfig_spectators() {
+	net, err := sim.New(sim.Config{Seed: 3, Link: sim.LinkConfig{Latency: sim.Latency{Base: 40 * time.Millisecond}}})
+	if err != nil {
+		panic(err)
+	}
+	conns := []*sim.Endpoint{net.NewEndpoint(), net.NewEndpoint()}
+	watcher := net.NewEndpoint()
+	var sessions []*lockstep.Session[Counter, Order]
+	for i := range 2 {
+		cfg := lockstep.Config{
+			Local:      []core.PlayerHandle{core.PlayerHandle(i)},
+			Peers:      []lockstep.Peer{{Addr: conns[1-i].ID(), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
+			TurnPeriod: 100 * time.Millisecond,
+		}
+		if i == 0 { // the host of the stream
+			cfg.Spectators = []transport.PeerID{watcher.ID()}
+			cfg.Spectate = lockstep.StreamConfig{Delay: 10}
+		}
+		cfg.Transport.Rand = rand.NewChaCha8([32]byte{byte(i)})
+		s, err := lockstep.NewSession(cfg, core.GameFunc[Counter, Order](step), Counter{}, conns[i])
+		if err != nil {
+			panic(err)
+		}
+		sessions = append(sessions, s)
+	}
+	// The spectator plays any mode's stream: its tick rate is the turn rate.
+	sp, err := rollback.NewSpectator(rollback.SpectatorConfig{Host: conns[0].ID(), Players: 2, TickRate: 10,
+		Transport: endpoint.Config{Rand: rand.NewChaCha8([32]byte{9})}}, core.GameFunc[Counter, Order](step), Counter{}, watcher)
+	if err != nil {
+		panic(err)
+	}
+	for now := time.Duration(0); now <= 20*time.Second; now += 10 * time.Millisecond {
+		net.RunUntil(now)
+		for i, s := range sessions {
+			switch now {
+			case 3 * time.Second:
+				_ = s.AddLocalInput(core.PlayerHandle(i), Order{Add: 1})
+			case 5 * time.Second:
+				if i == 1 {
+					_ = s.Pause(1)
+				}
+			case 8 * time.Second:
+				if i == 0 {
+					_ = s.Resume(0)
+				}
+			}
+			if err := s.Update(now); err != nil {
+				panic(err)
+			}
+		}
+		if err := sp.Update(now); err != nil {
+			panic(err)
+		}
+		for _, ev := range sp.Events() {
+			if e, ok := ev.(core.PauseEvent); ok {
+				fmt.Printf("spectator: turn %d paused %v by player %d\n", e.Frame, e.Paused, e.Player)
+			}
+		}
+	}
+	host := sessions[0]
+	fmt.Printf("host at turn %d, spectator at turn %d; sums %d and %d\n", host.Frame(), sp.Frame(), host.State().Sum, sp.State().Sum)
+	// Output:
+	// spectator: turn 50 paused true by player 1
+	// spectator: turn 79 paused false by player 0
+	// host at turn 198, spectator at turn 188; sums 2 and 2
 }
