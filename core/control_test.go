@@ -521,21 +521,20 @@ func TestStepReport(t *testing.T) {
 		for _, p := range []PlayerHandle{-1, 2, MaxPlayers} {
 			require.Zero(t, e0.StepReport(p))
 		}
-		for range 3 {
-			m.advance(0)
-			m.advance(1)
-			m.exchange()
+		rounds := func() {
+			for range 3 {
+				m.advance(0)
+				m.advance(1)
+				m.exchange()
+			}
 		}
+		rounds()
 		require.Equal(t, uint16(123), e0.StepReport(0))
 		require.Equal(t, uint16(123), e1.StepReport(0))
 		require.Zero(t, e0.StepReport(1))
 		require.NoError(t, e1.SetStepReport(1, 77))
 		require.NoError(t, e0.SetStepReport(0, 456))
-		for range 3 {
-			m.advance(0)
-			m.advance(1)
-			m.exchange()
-		}
+		rounds()
 		require.Equal(t, uint16(77), e0.StepReport(1))
 		require.Equal(t, uint16(456), e1.StepReport(0))
 	})
