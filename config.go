@@ -3,22 +3,23 @@ package rollstep
 import (
 	"errors"
 	"fmt"
-	"github.com/rollstep/rollstep/internal/lifecycle"
 	"time"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/rollback"
+	"github.com/rollstep/rollstep/internal/lifecycle"
+	"github.com/rollstep/rollstep/internal/stream"
+	"github.com/rollstep/rollstep/internal/timesync"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/endpoint"
 )
 
-// Defaults for the zero fields of a Config.
+// Defaults for the zero fields of a Config that depend on the mode.
 const (
 	// DefaultLockstepRate is the turns per second of Lockstep mode when
-	// Config.TickRate is 0.
+	// Config.TickRate and Config.TurnPeriod are 0.
 	DefaultLockstepRate = 10
 	// DefaultFrameRate is the frames per second of Rollback and Auto mode
-	// when Config.TickRate is 0.
+	// when Config.TickRate and Config.TurnPeriod are 0.
 	DefaultFrameRate = 60
 	// DefaultMaxPrediction is the prediction window W of Rollback mode,
 	// and its bound in Auto mode, when Config.Prediction is 0.
@@ -26,36 +27,59 @@ const (
 	// DefaultDelayBudget is the felt lag Auto mode covers with input
 	// delay when Config.DelayBudget is 0.
 	DefaultDelayBudget = 100 * time.Millisecond
+	// DefaultMaxQueuedInputs is the per-player input queue length when
+	// Config.MaxQueuedInputs is 0.
+	DefaultMaxQueuedInputs = 32
+	// DefaultMaxStepsPerUpdate bounds the frames one Update runs when
+	// Config.MaxStepsPerUpdate is 0.
+	DefaultMaxStepsPerUpdate = 4
 )
 
-// ErrMode is returned by NewSession for a Config.Mode that is not
-// Lockstep, Rollback or Auto (including the zero ModeUnknown).
+// ErrMode is matched by the error NewSession and Config.Validate return
+// for a Config.Mode that is not Lockstep, Rollback or Auto (including the
+// zero ModeUnknown).
 var ErrMode = errors.New("rollstep: unknown mode")
 
-// ErrInvalidConfig is core.ErrInvalidConfig, matched by the errors
-// NewSession returns for a field that does not apply to the chosen mode
-// and by every front end's configuration error.
+// ErrInvalidConfig is core.ErrInvalidConfig, matched by every
+// *ConfigError.
 var ErrInvalidConfig = core.ErrInvalidConfig
 
+// ConfigError is core.ConfigError: it names the Config field NewSession
+// refused and why, and matches ErrInvalidConfig.
+type ConfigError = core.ConfigError
+
 // Peer is one remote peer of the match: its transport address and the
-// players it owns. Its index in Config.Peers is its core.PeerID. It is the
-// same type as lockstep.Peer and rollback.Peer.
+// players it owns. Its index in Config.Peers is its core.PeerID.
 type Peer = lifecycle.Peer
 
-// Config configures a session of any mode. Mode, Players, Peers and (for a
-// playing peer) Local must be set; every other zero field means the
-// default of the chosen front end, as its comment says. Every peer of a
-// match uses the same Mode-independent match fields (Players, TickRate,
-// ChecksumInterval, Game): the handshake compares them. Peers of one match
-// may run different modes only if they agree on these and on the input
-// framing, which Lockstep/Auto and Rollback do not share: use one mode
-// family per match.
+// StreamConfig tunes the stream to spectators: Delay holds every frame
+// back this many frames after it is confirmed, so a spectator cannot relay
+// what it sees to a player in time to matter; MaxLag drops a spectator
+// that lags more frames (0 means ten seconds of frames). The session
+// never waits for a spectator.
+type StreamConfig = stream.Config
+
+// TimesyncConfig tunes timesync, which runs wherever the session predicts
+// (Rollback and Auto): Window is the number of frames averaged per
+// recommendation (0: one second of frames, at most 1024); MinAdvantage
+// the average advantage in frames from which waiting is recommended (0:
+// 2); MaxWait bounds the frames one recommendation asks to wait (0: 8);
+// Manual makes the session only report TimesyncEvents, which the game
+// applies with Session.Wait; Disable turns timesync off.
+type TimesyncConfig = timesync.Config
+
+// Config configures a session of any mode. Mode, Peers and (for a playing
+// peer) Local must be set; every other zero field means the default its
+// comment gives, which may depend on the mode. The match fields (Players,
+// the frame period, TicksPerTurn, ChecksumInterval and Game) must agree on
+// every peer, whatever its mode: the handshake compares them and refuses a
+// peer that differs, naming the field. NewSession copies the slices.
 type Config struct {
-	// Mode picks the front end; ModeUnknown is refused.
+	// Mode picks the policy; ModeUnknown is refused.
 	Mode Mode
 
-	// Players is the number of players in the match; 0 means the players
-	// Local and Peers list.
+	// Players is the number of players in the match, 1 to
+	// core.MaxPlayers; 0 means the players Local and Peers list.
 	Players int
 	// Local lists the players this session produces inputs for.
 	Local []core.PlayerHandle
@@ -63,130 +87,310 @@ type Config struct {
 	// exactly one peer.
 	Peers []Peer
 	// Spectators lists the addresses of spectators the session streams
-	// confirmed frames to, in every mode (see rollback.NewSpectator, which
-	// plays any mode's stream); Spectate tunes the stream.
+	// confirmed frames to (rollback.NewSpectator plays the stream of any
+	// mode). A spectator never holds the match back. With spectators the
+	// input log keeps at least Spectate.MaxLag + Spectate.Delay + 128
+	// frames, so LogRange may hold more than LogRetention.
 	Spectators []transport.PeerID
-	Spectate   rollback.StreamConfig
+	// Spectate tunes the stream to spectators.
+	Spectate StreamConfig
 
-	// TickRate is the frames per second: turns per second in Lockstep
-	// (0 means DefaultLockstepRate), frames per second in Rollback and
-	// Auto (0 means DefaultFrameRate).
-	TickRate int
-	// TurnPeriod, when set, is the length of a turn (Lockstep) or frame
-	// (Auto) and replaces TickRate, for periods such as 150 ms that are
-	// not a whole number per second. Rollback runs at TickRate frames
-	// per second: TurnPeriod must be 0 there.
+	// TickRate is the frames (in Lockstep, turns) per second at game
+	// speed 100 %; 0 means DefaultLockstepRate in Lockstep and
+	// DefaultFrameRate otherwise. TurnPeriod, when set, is the length of
+	// a frame instead, for periods such as 150 ms that are not a whole
+	// number per second.
+	TickRate   int
 	TurnPeriod time.Duration
-	// TicksPerTurn is the game steps per frame (Lockstep and Auto only; 0
-	// means 1).
+	// TicksPerTurn is how many times the game's Step runs per frame: the
+	// first gets the frame's inputs, the others the zero input. 0 means 1.
 	TicksPerTurn int
 
-	// InputDelay is the initial input delay D in frames; 0 means, in every
-	// mode, the smallest D a match can start with: 0 in Rollback (it
-	// predicts from frame 0), 1 in Lockstep and Auto (they start without
-	// predicting, and D = W = 0 cannot progress). The delay controller then
-	// moves D as the link needs. MaxDelay bounds the adaptive D (0: the
-	// front end's default); FixedDelay keeps D at InputDelay.
-	InputDelay int
-	MaxDelay   int  // bound of the adaptive D
-	FixedDelay bool // keep D at InputDelay
-
-	// Prediction is W in Rollback mode and the largest W in Auto mode; 0
-	// means DefaultMaxPrediction. It must be 0 in Lockstep mode.
-	Prediction int
-	// DelayBudget is the felt lag Auto mode covers with delay before it
-	// predicts; 0 means DefaultDelayBudget. Auto mode only.
+	// InputDelay is the initial input delay D in frames; 0 means the
+	// smallest D a match can start with: 0 in Rollback (it predicts from
+	// frame 0), 1 in Lockstep and Auto (they start without predicting,
+	// and D = W = 0 cannot progress; MinDelay if more). The delay
+	// controller then moves D between MinDelay and MaxDelay as the link
+	// needs, once per DelayWindow frames, unless FixedDelay keeps it at
+	// InputDelay. MinDelay 0 means 1 in Lockstep and 0 otherwise; MaxDelay
+	// 0 means 2 in Rollback and 16 otherwise. DelayWindow 0 means one
+	// second of frames; a window also closes when DelayWindow frame
+	// periods have passed, so stalls are acted on within about that time.
+	InputDelay         int
+	MinDelay, MaxDelay int
+	FixedDelay         bool
+	DelayWindow        int
+	// Prediction is the prediction window W in Rollback and its bound in
+	// Auto, at most 64; 0 means DefaultMaxPrediction. It must be 0 in
+	// Lockstep. DelayBudget is the felt lag Auto covers with delay before
+	// it predicts; 0 means DefaultDelayBudget; Auto only.
+	Prediction  int
 	DelayBudget time.Duration
 
 	// HoldInputs makes Lockstep and Auto inputs state-style, as Rollback's
 	// always are: AddLocalInput sets the input the player holds and every
-	// frame uses the newest. By default Lockstep and Auto queue inputs as
-	// commands, one per frame, the zero input when none is queued (see
-	// lockstep.Config.HoldInputs).
-	HoldInputs bool
+	// frame uses the newest. By default Lockstep and Auto inputs are
+	// command-style: queued, one per frame, the zero I when none is
+	// queued, at most MaxQueuedInputs waiting (0 means
+	// DefaultMaxQueuedInputs).
+	HoldInputs      bool
+	MaxQueuedInputs int
+	// ResendInterval is how often a stalled session repeats its messages
+	// (a running one sends every Update that ran a frame); 0 means half a
+	// frame period in Rollback and a quarter (at most 50 ms) otherwise.
+	ResendInterval time.Duration
 
-	// MaxStepsPerUpdate bounds the frames one Update runs; the rest run
-	// in later Updates. 0 means the front end's default (4).
+	// MaxStepsPerUpdate bounds the frames one Update runs, so a hitch is
+	// caught up over several Updates; 0 means DefaultMaxStepsPerUpdate, at
+	// most 64. MaxCatchUp bounds the time owed after a hitch: beyond it
+	// the schedule slips and timesync rebalances the peers; 0 means one
+	// second in Rollback and no bound otherwise.
 	MaxStepsPerUpdate int
+	MaxCatchUp        time.Duration
 	// SoloStart lets the match start without a peer whose handshake timed
-	// out; by default Update fails with its *endpoint.HandshakeTimeoutError
-	// (see rollback.Config.SoloStart).
+	// out (its players disconnected from frame 0). By default Update then
+	// fails with the *endpoint.HandshakeTimeoutError, which says what
+	// arrived from the peer's address: a match never starts alone by
+	// accident.
 	SoloStart bool
+
 	// ChecksumInterval is core.Config.ChecksumInterval; 0 means 1.
 	ChecksumInterval int
 	// LogRetention is how many confirmed frames of inputs the session
-	// keeps for Session.ReadLog, to record a replay; 0 keeps none (see
-	// rollback.Config.LogRetention and lockstep.Config.LogRetention for
-	// the bounds).
+	// keeps for ReadLog and ReadSteps, to record a replay; 0 keeps none,
+	// at most 1<<20.
 	LogRetention int
 	// MaxEffectsPerFrame is core.Config.MaxEffectsPerFrame: the effects one
-	// frame (in Lockstep and Auto, one turn) may emit; 0 means 16.
+	// frame may emit, over all its ticks; 0 means 16. Effects past it are
+	// not delivered and the session reports a core.EffectsDroppedEvent.
 	MaxEffectsPerFrame int
 	// Game identifies the game build in the handshake digest.
 	Game [16]byte
-	// Transport configures the connection (token, timeouts, nonce
-	// source); its Digest is ignored.
+	// Timesync tunes the frame-advantage balancing of Rollback and Auto: a
+	// peer that runs ahead of another makes it roll back more, so it waits
+	// a few frames. Lockstep needs none (it never runs ahead).
+	Timesync TimesyncConfig
+
+	// Transport configures the connection: Token, timeouts (a peer silent
+	// for DisconnectTimeout is dropped at an agreed frame) and Rand. Its
+	// Digest is ignored: the session computes it.
 	Transport endpoint.Config
-	// StepClock, when set, measures this machine's step time so that
-	// Lockstep and Auto pacing follow the slowest CPU (see
-	// lockstep.Config.StepClock). Ignored in Rollback mode.
+	// StepClock, when set, is read before and after the game's Steps of a
+	// frame to measure this machine's step time, which is reported to every
+	// peer so that pacing follows the slowest CPU. Nil means the step time
+	// is taken as 0. It is the only clock the session reads.
 	StepClock func() time.Duration
 }
 
-// period returns the frame period of c in its mode.
-func (c *Config) period() time.Duration {
-	if c.TurnPeriod > 0 {
-		return c.TurnPeriod
-	}
-	r := c.TickRate
-	if r == 0 {
-		r = DefaultFrameRate
-		if c.Mode == Lockstep {
-			r = DefaultLockstepRate
+// Bounds of a Config.
+const (
+	maxSpectators   = 16
+	maxLogRetention = 1 << 20 // core's
+)
+
+// withDefaults returns a copy of c with the defaults of its mode filled in
+// and its slices copied.
+func (c Config) withDefaults() Config {
+	if c.Players == 0 {
+		c.Players = len(c.Local)
+		for _, p := range c.Peers {
+			c.Players += len(p.Players)
 		}
 	}
-	if r < 1 {
-		return 0
+	if c.TurnPeriod == 0 {
+		r := c.TickRate
+		if r == 0 {
+			r = DefaultFrameRate
+			if c.Mode == Lockstep {
+				r = DefaultLockstepRate
+			}
+		}
+		if r > 0 {
+			c.TurnPeriod = time.Second / time.Duration(r)
+		}
 	}
-	return time.Second / time.Duration(r)
+	perSecond := 1
+	if c.TurnPeriod > 0 {
+		perSecond = max(1, int(time.Second/c.TurnPeriod))
+	}
+	if c.TicksPerTurn == 0 {
+		c.TicksPerTurn = 1
+	}
+	if c.Prediction == 0 && c.Mode != Lockstep {
+		c.Prediction = DefaultMaxPrediction
+	}
+	if c.DelayBudget == 0 && c.Mode == Auto {
+		c.DelayBudget = DefaultDelayBudget
+	}
+	if c.MinDelay == 0 && c.Mode == Lockstep {
+		c.MinDelay = 1
+	}
+	if c.MaxDelay == 0 {
+		c.MaxDelay = 16
+		if c.Mode == Rollback {
+			c.MaxDelay = 2
+		}
+	}
+	if c.InputDelay == 0 && c.Mode != Rollback {
+		c.InputDelay = max(c.MinDelay, 1)
+	}
+	if c.DelayWindow == 0 {
+		c.DelayWindow = perSecond
+	}
+	if c.MaxQueuedInputs == 0 {
+		c.MaxQueuedInputs = DefaultMaxQueuedInputs
+	}
+	if c.ResendInterval == 0 {
+		c.ResendInterval = min(c.TurnPeriod/4, 50*time.Millisecond)
+		if c.Mode == Rollback {
+			c.ResendInterval = c.TurnPeriod / 2
+		}
+	}
+	if c.MaxStepsPerUpdate == 0 {
+		c.MaxStepsPerUpdate = DefaultMaxStepsPerUpdate
+	}
+	if c.MaxCatchUp == 0 && c.Mode == Rollback {
+		c.MaxCatchUp = time.Second
+	}
+	if c.Spectate.MaxLag == 0 {
+		c.Spectate.MaxLag = 10 * perSecond
+	}
+	c.Timesync.Fill(perSecond)
+	c.Local = append([]core.PlayerHandle(nil), c.Local...)
+	peers := make([]Peer, len(c.Peers))
+	for i, p := range c.Peers {
+		peers[i] = Peer{Addr: p.Addr, Players: append([]core.PlayerHandle(nil), p.Players...)}
+	}
+	c.Peers = peers
+	c.Spectators = append([]transport.PeerID(nil), c.Spectators...)
+	return c
 }
 
-// Validate reports the first problem with c: an error matching ErrMode or
-// ErrInvalidConfig, or the chosen front end's validation error. It does
-// not modify c.
+// Validate reports the first problem with c, defaults filled in: an error
+// matching ErrMode, a *ConfigError naming the field (the engine's
+// included), or the transport's *endpoint.ConfigError. It does not modify
+// c.
 func (c Config) Validate() error {
-	if err := c.check(); err != nil {
-		return err
-	}
-	if c.Mode == Rollback {
-		return rollbackConfig(&c).Validate()
-	}
-	return lockstepConfig(&c).Validate()
+	_, err := c.engineConfig()
+	return err
 }
 
-// check reports fields that do not apply to c's mode.
-func (c *Config) check() error {
-	bad := func(field, reason string) error {
-		return fmt.Errorf("%w: %s %s in mode %v", ErrInvalidConfig, field, reason, c.Mode)
-	}
+// engineConfig validates c and returns the engine's configuration of c
+// with its defaults.
+func (c Config) engineConfig() (core.Config, error) {
 	switch c.Mode {
 	case Lockstep, Rollback, Auto:
 	default:
-		return fmt.Errorf("%w: Mode is %d", ErrMode, int(c.Mode))
+		return core.Config{}, fmt.Errorf("%w: Mode is %d", ErrMode, int(c.Mode))
+	}
+	d := c.withDefaults()
+	if err := d.check(c); err != nil {
+		return core.Config{}, err
+	}
+	peers := make([][]core.PlayerHandle, len(d.Peers))
+	for i, p := range d.Peers {
+		peers[i] = p.Players
+	}
+	cc := core.Config{
+		Players: d.Players, Local: d.Local, Peers: peers,
+		InputDelay:         d.InputDelay,
+		MaxInputDelay:      max(d.MaxDelay, d.InputDelay),
+		MaxPrediction:      d.Prediction,
+		ChecksumInterval:   d.ChecksumInterval,
+		LogRetention:       d.LogRetention,
+		MaxEffectsPerFrame: d.MaxEffectsPerFrame,
+		StepsPerFrame:      d.TicksPerTurn,
+		FillZero:           !d.held(),
+	}
+	if d.Mode == Rollback {
+		cc.Prediction = d.Prediction
+	}
+	if len(d.Spectators) > 0 {
+		cc.LogRetention = min(max(cc.LogRetention, d.Spectate.MaxLag+d.Spectate.Delay+2*stream.Run), maxLogRetention)
+	}
+	if err := cc.Validate(); err != nil {
+		return core.Config{}, err
+	}
+	return cc, d.Transport.Validate()
+}
+
+// held reports whether inputs are state-style.
+func (c *Config) held() bool { return c.HoldInputs || c.Mode == Rollback }
+
+// check reports the first field of d (c with defaults) out of range.
+func (d *Config) check(c Config) error {
+	bad := func(field, format string, args ...any) error {
+		return &ConfigError{Field: field, Reason: fmt.Sprintf(format, args...)}
+	}
+	maxDelay := d.MaxDelay
+	if d.FixedDelay {
+		maxDelay = max(maxDelay, d.InputDelay)
 	}
 	switch {
-	case c.TickRate < 0:
-		return bad("TickRate", fmt.Sprintf("is %d", c.TickRate))
-	case c.TurnPeriod < 0:
-		return bad("TurnPeriod", fmt.Sprintf("is %v", c.TurnPeriod))
-	case c.Mode == Rollback && c.TurnPeriod != 0:
-		return bad("TurnPeriod", "must be 0 (rollback runs at TickRate frames per second)")
-	case c.Mode == Lockstep && c.Prediction != 0:
-		return bad("Prediction", "must be 0 (lockstep never predicts)")
-	case c.Mode == Rollback && c.TicksPerTurn > 1:
-		return bad("TicksPerTurn", "applies to lockstep and auto only")
-	case c.Mode != Auto && c.DelayBudget != 0:
-		return bad("DelayBudget", "applies to auto only")
+	case c.TickRate < 0 || c.TickRate > 1000:
+		return bad("TickRate", "%d is outside 0..1000", c.TickRate)
+	case d.TurnPeriod < time.Millisecond:
+		return bad("TurnPeriod", "%v is under 1ms", d.TurnPeriod)
+	case d.TicksPerTurn < 1 || d.TicksPerTurn > 64:
+		return bad("TicksPerTurn", "%d is outside 1..64", d.TicksPerTurn)
+	case d.Mode == Lockstep && d.Prediction != 0:
+		return bad("Prediction", "must be 0 in lockstep mode, which never predicts (Auto predicts beyond its delay budget)")
+	case d.Prediction < 0 || d.Prediction > 64:
+		return bad("Prediction", "%d is outside 0..64", d.Prediction)
+	case d.Mode != Auto && d.DelayBudget != 0:
+		return bad("DelayBudget", "applies to auto mode only")
+	case d.DelayBudget < 0:
+		return bad("DelayBudget", "%v is negative", d.DelayBudget)
+	case d.MaxDelay < 0 || d.MaxDelay > 128:
+		return bad("MaxDelay", "%d is outside 0..128", d.MaxDelay)
+	case d.MinDelay < 0 || d.MinDelay > d.MaxDelay:
+		return bad("MinDelay", "%d is outside 0..MaxDelay (%d)", d.MinDelay, d.MaxDelay)
+	case d.Mode == Lockstep && d.MinDelay < 1:
+		return bad("MinDelay", "is 0 but lockstep mode needs a delay of at least 1")
+	case d.InputDelay < d.MinDelay || d.InputDelay > maxDelay:
+		return bad("InputDelay", "%d is outside MinDelay..MaxDelay (%d..%d)", d.InputDelay, d.MinDelay, maxDelay)
+	case d.DelayWindow < 1:
+		return bad("DelayWindow", "%d is negative", d.DelayWindow)
+	case d.MaxQueuedInputs < 1 || d.MaxQueuedInputs > 1<<16:
+		return bad("MaxQueuedInputs", "%d is outside 1..65536", d.MaxQueuedInputs)
+	case d.ResendInterval < 0:
+		return bad("ResendInterval", "%v is negative", d.ResendInterval)
+	case d.MaxStepsPerUpdate < 1 || d.MaxStepsPerUpdate > 64:
+		return bad("MaxStepsPerUpdate", "%d is outside 1..64", d.MaxStepsPerUpdate)
+	case d.MaxCatchUp != 0 && (d.MaxCatchUp < d.TurnPeriod || d.MaxCatchUp > time.Hour):
+		return bad("MaxCatchUp", "%v is outside one frame period..1h", d.MaxCatchUp)
+	case d.LogRetention < 0 || d.LogRetention > maxLogRetention:
+		return bad("LogRetention", "%d is outside 0..%d", d.LogRetention, maxLogRetention)
+	case len(d.Peers) == 0:
+		return bad("Peers", "is empty: a match needs a remote peer")
+	case len(d.Spectators) > maxSpectators:
+		return bad("Spectators", "%d exceed %d", len(d.Spectators), maxSpectators)
+	case d.Spectate.Delay < 0 || d.Spectate.Delay > 1<<16:
+		return bad("Spectate.Delay", "%d is outside 0..65536", d.Spectate.Delay)
+	case d.Spectate.MaxLag < 1 || d.Spectate.MaxLag > 1<<18:
+		return bad("Spectate.MaxLag", "%d is outside 1..262144", d.Spectate.MaxLag)
+	case d.Timesync.Window < 1 || d.Timesync.Window > 1024:
+		return bad("Timesync.Window", "%d is outside 1..1024", d.Timesync.Window)
+	case d.Timesync.MinAdvantage < 1 || d.Timesync.MaxWait < 1:
+		return bad("Timesync", "MinAdvantage %d and MaxWait %d must be positive", d.Timesync.MinAdvantage, d.Timesync.MaxWait)
+	}
+	field := func(i int) string {
+		if i < len(d.Peers) {
+			return fmt.Sprintf("Peers[%d].Addr", i)
+		}
+		return fmt.Sprintf("Spectators[%d]", i-len(d.Peers))
+	}
+	addrs := make([]transport.PeerID, 0, len(d.Peers)+len(d.Spectators))
+	for _, p := range d.Peers {
+		addrs = append(addrs, p.Addr)
+	}
+	addrs = append(addrs, d.Spectators...)
+	for i, a := range addrs {
+		for j := range i {
+			if addrs[j] == a {
+				return bad(field(i), "%v is also %s", a, field(j))
+			}
+		}
 	}
 	return nil
 }

@@ -34,7 +34,7 @@ func Example() {
 			panic(err)
 		}
 		conns := []*sim.Endpoint{net.NewEndpoint(), net.NewEndpoint()}
-		var sessions []rollstep.Session[Score, Press]
+		var sessions []*rollstep.Session[Score, Press]
 		for i := range 2 {
 			cfg := rollstep.Config{
 				Mode:    mode,
@@ -129,7 +129,7 @@ func Example_mixedModes() {
 	for range modes {
 		conns = append(conns, net.NewEndpoint())
 	}
-	var sessions []rollstep.Session[Score, Press]
+	var sessions []*rollstep.Session[Score, Press]
 	for i, mode := range modes {
 		cfg := rollstep.Config{Mode: mode, TickRate: 60, Local: []core.PlayerHandle{core.PlayerHandle(i)}, HoldInputs: true}
 		for j := range modes {
@@ -160,7 +160,7 @@ func Example_mixedModes() {
 		fmt.Printf("%-8v frame %d, points %d, ended %v, desyncs %d\n", modes[i], s.Frame(), s.State().Points, s.Ended(), s.Stats().Engine.Desyncs)
 	}
 	// Output:
-	// rollback frame 240, points 354, ended true, desyncs 0
-	// lockstep frame 240, points 354, ended true, desyncs 0
-	// auto     frame 240, points 354, ended true, desyncs 0
+	// rollback frame 240, points 355, ended true, desyncs 0
+	// lockstep frame 240, points 355, ended true, desyncs 0
+	// auto     frame 240, points 355, ended true, desyncs 0
 }

@@ -89,7 +89,7 @@ func TestNegotiateThenPlay(t *testing.T) {
 		}
 	}
 	// Build the match from the agreed config.
-	var sessions []Session[gState, gInput]
+	var sessions []*Session[gState, gInput]
 	for i, c := range conns {
 		cfg := Config{Mode: Lockstep, Players: adopted[i].Players, TickRate: adopted[i].TickRate,
 			Local: []core.PlayerHandle{core.PlayerHandle(i)}, Game: adopted[i].Digest()}

@@ -1,218 +1,395 @@
 package rollstep
 
 import (
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/core/delay"
+	"github.com/rollstep/rollstep/core/pace"
 	"github.com/rollstep/rollstep/fixed"
-	"github.com/rollstep/rollstep/lockstep"
-	"github.com/rollstep/rollstep/rollback"
+	"github.com/rollstep/rollstep/internal/lifecycle"
+	"github.com/rollstep/rollstep/internal/stream"
+	"github.com/rollstep/rollstep/internal/timesync"
+	"github.com/rollstep/rollstep/state"
 	"github.com/rollstep/rollstep/transport"
+	"github.com/rollstep/rollstep/transport/endpoint"
+	"github.com/rollstep/rollstep/transport/wire"
 )
 
-// Event is an advisory event of a session: the event types of the chosen
-// front end (see lockstep.Event and rollback.Event) and of package core.
-// Use a type switch.
-type Event = any
+// The session's errors.
+var (
+	// ErrClosed is returned by every method of a Session after Close.
+	ErrClosed = errors.New("rollstep: session closed")
+	// ErrQueueFull is returned by AddLocalInput when the player already
+	// has Config.MaxQueuedInputs inputs waiting for a frame.
+	ErrQueueFull = errors.New("rollstep: input queue full")
+	// ErrRefused is matched by the error Update returns once a handshake
+	// was refused; it wraps the first refusal's *endpoint.HandshakeError,
+	// which names the differing field, as the core.RefusedEvent does.
+	ErrRefused = errors.New("rollstep: handshake refused")
+	// ErrNotStarted is returned by Wait before the match started.
+	ErrNotStarted = errors.New("rollstep: match not started")
+	// ErrEndPassed is matched by the error EndAt returns for a frame the
+	// session has already simulated.
+	ErrEndPassed = errors.New("rollstep: end of match already simulated")
+)
 
-// Stats are the counters every front end has; the front end's own Stats
-// (through AsLockstep or AsRollback) say more.
-type Stats struct {
-	// Mode is the session's mode.
-	Mode Mode
-	// Engine holds the engine's counters, with the transport's bytes and
-	// packets per peer.
-	Engine core.Stats
-	// Delay and Prediction are the local players' current D and W.
-	Delay, Prediction int
+// maxQueuedEvents bounds the events kept for a caller that does not drain
+// them; later ones are counted in Stats.DroppedEvents.
+const maxQueuedEvents = 4096
+
+// stepUnit is the resolution of step-time reports.
+const stepUnit = 100 * time.Microsecond
+
+// Session is one peer's session of a match, in every mode: it owns the
+// engine, the endpoint over the Conn, the pacer, the delay controller,
+// timesync and the spectator stream. What differs by Config.Mode is
+// policy: whether it predicts, how D moves, whether inputs queue. The game
+// loop drives it with AddLocalInput and Update; see the package
+// documentation. It is not safe for concurrent use, starts no goroutine
+// and reads no clock but Config.StepClock.
+type Session[S any, I comparable] struct {
+	cfg   Config // defaults filled in
+	eng   *core.Engine[S, I]
+	ep    *endpoint.Endpoint[core.Slot[I]]
+	rx    receiver[S, I]
+	pacer pace.Pacer
+	ctl   *delay.Controller
+
+	// stream is the host side of the spectator stream; streamedAt is when
+	// it last streamed before the match started.
+	stream     stream.Streamer[core.Slot[I]]
+	streamed   bool
+	streamedAt time.Duration
+
+	// Timesync: ts estimates the advantage over each peer; waitLeft frames
+	// are still to wait, until waitEnd once waiting (syncWait); excused is
+	// stall time the waits caused, which is not a stall.
+	ts                timesync.Sync
+	waitLeft          int
+	waitEnd           time.Duration
+	syncWait          bool
+	waitFrom, excused time.Duration // pacer.Stalled() when the wait began
+	waitTime          time.Duration // all the time timesync waited
+	lastSync          TimesyncEvent
+	hasSync           bool
+
+	locals     []local[I]
+	bufs       [2]S
+	view, prev *S // State and Previous: copies the game cannot write into the engine
+
+	started, closed bool
+	end             lifecycle.End   // EndAt, or a peer's end
+	watch           lifecycle.Watch // the player peers' life cycle; its Refused ends the match before it starts
+	now, lastSend   time.Duration
+	sent            bool       // something was sent, at lastSend
+	added           core.Frame // the local inputs made at frame added are scheduled, if addedOK
+	addedOK         bool
+
+	// Stall accounting: waiting is the mask of peers waited for since the
+	// last check, frameWaiting the union over the current frame's wait.
+	waiting, frameWaiting uint64
+	peerStall             []time.Duration
+	stats                 Stats
+
+	// Delay-controller window, since winStart.
+	winStart           time.Duration
+	winFrames, winDeep int
+	winStall, winStep  time.Duration // stall, and the largest step time, in the window
+	report             uint16        // step time reported, in stepUnit
+	lowerTo            int           // a lower D the controller asked for, not yet applied (see lower); -1 if none
+	rtt                time.Duration // the RTT the controller last measured (DelayEvent.RTT)
+
+	// Events since the previous Events call (some point into stalls), and
+	// the buffers that call returned; what the latest Update emitted.
+	events, spare       []Event
+	stalls, spareStalls []StallEvent
+	specStats           []SpectatorStats
+	effects, cancelled  []core.FrameEffect
 }
 
-// Session is what every front end offers the game loop (docs/architecture.md §6):
-// AddLocalInput, Update(now) (receive, simulate as far as allowed, send),
-// the state to render with its predecessor and the elapsed fraction of the
-// current frame, the effects of the latest Update, the events since the
-// previous look, counters, the input log of confirmed frames (to record
-// replays), an agreed end, and Close.
-// Implementations are not safe for concurrent use.
-type Session[S any, I comparable] interface {
-	// AddLocalInput gives local player p's input; see the front end for
-	// when it applies.
-	AddLocalInput(p core.PlayerHandle, input I) error
-	// Update does one round of work at now, a monotonic time chosen by
-	// the host.
-	Update(now time.Duration) error
-	// State returns the current state; read it, never write it or keep it
-	// past the next Update.
-	State() *S
-	// Previous returns the state before the latest frame, for rendering
-	// interpolation, under the same rules as State.
-	Previous() *S
-	// Fraction returns the elapsed fraction of the current frame, in
-	// [0, fixed.One]: draw Lerp(Previous(), State(), Fraction()).
-	Fraction() fixed.F
-	// Frame returns the current frame (turn in lockstep): the next to run.
-	Frame() core.Frame
-	// Started reports whether the match has started (every peer's
-	// handshake finished, or timed out with Config.SoloStart).
-	Started() bool
-	// Events returns the events raised since the previous call, in every
-	// mode, and forgets them; the slice is the session's, valid until the
-	// next call.
-	Events() []Event
-	// Effects returns the effects to play and to cancel from the latest
-	// Update; the slices are the session's.
-	Effects() (play, cancel []core.FrameEffect)
-	// Stats returns the common counters.
-	Stats() Stats
-	// LogRange returns the frames whose inputs the input log holds (see
-	// Config.LogRetention): start <= f < end, every one confirmed.
-	LogRange() (start, end core.Frame)
-	// ReadLog appends the inputs of logged frame f, one per player in
-	// handle order, to dst: exactly what the game's Step got for the
-	// frame (in Lockstep and Auto, on the turn's first tick), so draining
-	// the log after every Update into a core/replay Recorder (AddLog,
-	// which reads ReadSteps) records the match, however it paused and
-	// however many ticks a turn ran. It returns core.ErrFrameNotLogged
-	// outside LogRange; see the front ends' ReadLog.
-	ReadLog(f core.Frame, dst []core.Input[I]) ([]core.Input[I], error)
-	// ReadSteps appends the inputs of every call of the game's Step in
-	// logged frame f to dst, one group of Players inputs per call: none
-	// for a paused frame, one per tick otherwise. One replay frame per
-	// group reproduces any match.
-	ReadSteps(f core.Frame, dst []core.Input[I]) ([]core.Input[I], error)
-	// Pause, Resume and SetSpeed queue a command of local player p that
-	// rides its next input, so every peer, whatever its mode, pauses,
-	// resumes or changes speed (percent of normal, core.MinSpeed to
-	// core.MaxSpeed) at the same frame and reports a core.PauseEvent or
-	// core.SpeedEvent. While paused, frames run but the game's Step is not
-	// called. Paused reports whether the current frame is paused.
-	Pause(p core.PlayerHandle) error
-	Resume(p core.PlayerHandle) error
-	SetSpeed(p core.PlayerHandle, percent int) error
-	Paused() bool
-	// EndAt ends the match at frame f, its first frame not played, once
-	// every peer holds what it needs to confirm every frame before f (see
-	// the front ends' EndAt); Ended reports that it did.
-	EndAt(f core.Frame) error
-	Ended() bool
-	// Close leaves the match and closes the Conn.
-	Close() error
-}
-
-// NewSession returns a session of cfg.Mode: a *lockstep.Session for
-// Lockstep, a *rollback.Session for Rollback, and a *lockstep.Session with
-// a prediction window for Auto. It returns an error matching ErrMode or
-// ErrInvalidConfig, or the front end's error.
-func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S, conn transport.Conn) (Session[S, I], error) {
-	if err := cfg.check(); err != nil {
+// NewSession returns a session of cfg.Mode at frame 0 whose game state is
+// a copy of initial, talking to cfg.Peers over conn. It validates cfg (an
+// error matching ErrMode, a *ConfigError or the transport's
+// *endpoint.ConfigError) and that S and I are arena-serializable (a
+// *state.ValidationError). conn is the session's from now on; Close
+// closes it. The handshake starts with the first Update.
+func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S, conn transport.Conn) (*Session[S, I], error) {
+	cc, err := cfg.engineConfig()
+	if err != nil {
 		return nil, err
 	}
-	switch cfg.Mode {
+	if game == nil || conn == nil {
+		return nil, &ConfigError{Field: "game and conn", Reason: "must not be nil"}
+	}
+	if err := state.Validate[S](); err != nil {
+		return nil, err
+	}
+	c := cfg.withDefaults()
+	eng, err := core.NewEngine(cc, game, &initial)
+	if err != nil {
+		return nil, err
+	}
+	if !c.held() {
+		eng.SetPredictor(predictNone[I])
+	}
+	rate := max(1, min(65535, int(time.Second/c.TurnPeriod)))
+	ep, err := lifecycle.NewEndpoint[I](lifecycle.Match{Players: c.Players, TickRate: rate, Steps: c.TicksPerTurn,
+		Checksums: c.ChecksumInterval, Game: c.Game, Local: c.Local, Peers: c.Peers, Spectators: c.Spectators}, c.Transport, conn)
+	if err != nil {
+		return nil, err
+	}
+	pc, err := pace.New(pace.Config{Period: c.TurnPeriod, MaxSteps: c.MaxStepsPerUpdate, MaxLag: c.MaxCatchUp})
+	if err != nil {
+		return nil, &ConfigError{Field: "MaxCatchUp", Reason: err.Error()}
+	}
+	pol := delay.Policy{MinDelay: c.MinDelay, MaxDelay: c.MaxDelay}
+	switch c.Mode {
 	case Rollback:
-		s, err := rollback.NewSession(rollbackConfig(&cfg), game, initial, conn)
-		if err != nil {
-			return nil, err
-		}
-		return rollbackSession[S, I]{s}, nil
-	default:
-		s, err := lockstep.NewSession(lockstepConfig(&cfg), game, initial, conn)
-		if err != nil {
-			return nil, err
-		}
-		return lockstepSession[S, I]{s, cfg.Mode}, nil
+		pol.Prediction = c.Prediction
+	case Auto:
+		pol.Auto, pol.MaxPrediction, pol.Budget = true, c.Prediction, c.DelayBudget
 	}
-}
-
-// AsLockstep returns the *lockstep.Session behind s, for its own methods
-// (its Stats, Peer, …), if s is a Lockstep or Auto session.
-func AsLockstep[S any, I comparable](s Session[S, I]) (*lockstep.Session[S, I], bool) {
-	l, ok := s.(lockstepSession[S, I])
-	return l.Session, ok
-}
-
-// AsRollback returns the *rollback.Session behind s, if s is a Rollback
-// session.
-func AsRollback[S any, I comparable](s Session[S, I]) (*rollback.Session[S, I], bool) {
-	r, ok := s.(rollbackSession[S, I])
-	return r.Session, ok
-}
-
-// lockstepSession adapts a *lockstep.Session to Session.
-type lockstepSession[S any, I comparable] struct {
-	*lockstep.Session[S, I]
-	mode Mode
-}
-
-// Stats returns the common counters.
-func (s lockstepSession[S, I]) Stats() Stats {
-	st := s.Session.Stats()
-	return Stats{Mode: s.mode, Engine: st.Engine, Delay: st.Delay, Prediction: st.Prediction}
-}
-
-// rollbackSession adapts a *rollback.Session to Session.
-type rollbackSession[S any, I comparable] struct {
-	*rollback.Session[S, I]
-}
-
-// Stats returns the common counters.
-func (s rollbackSession[S, I]) Stats() Stats {
-	st := s.Session.Stats()
-	return Stats{Mode: Rollback, Engine: st.Engine, Delay: st.Delay, Prediction: st.Engine.Prediction}
-}
-
-// lockstepConfig maps cfg (Lockstep or Auto) to the lockstep front end's.
-func lockstepConfig(cfg *Config) lockstep.Config {
-	c := lockstep.Config{
-		Players: cfg.Players, Local: cfg.Local,
-		Peers:              cfg.Peers,
-		TurnPeriod:         cfg.period(),
-		TicksPerTurn:       cfg.TicksPerTurn,
-		InputDelay:         cfg.InputDelay,
-		MaxDelay:           cfg.MaxDelay,
-		FixedDelay:         cfg.FixedDelay,
-		MaxStepsPerUpdate:  cfg.MaxStepsPerUpdate,
-		SoloStart:          cfg.SoloStart,
-		ChecksumInterval:   cfg.ChecksumInterval,
-		LogRetention:       cfg.LogRetention,
-		MaxEffectsPerFrame: cfg.MaxEffectsPerFrame,
-		Game:               cfg.Game,
-		Transport:          cfg.Transport,
-		StepClock:          cfg.StepClock,
-		HoldInputs:         cfg.HoldInputs,
-		Spectators:         cfg.Spectators,
-		Spectate:           cfg.Spectate,
+	s := &Session[S, I]{
+		cfg: c, eng: eng, ep: ep, pacer: pc, ctl: delay.New(pol, c.InputDelay), lowerTo: -1,
+		peerStall: make([]time.Duration, len(c.Peers)),
+		events:    make([]Event, 0, 16), spare: make([]Event, 0, 16),
+		stalls: make([]StallEvent, 0, c.MaxStepsPerUpdate), spareStalls: make([]StallEvent, 0, c.MaxStepsPerUpdate),
+		effects: make([]core.FrameEffect, 0, 16), cancelled: make([]core.FrameEffect, 0, 16),
 	}
-	if cfg.Mode == Auto {
-		c.MaxPrediction = cfg.Prediction
-		if c.MaxPrediction == 0 {
-			c.MaxPrediction = DefaultMaxPrediction
-		}
-		c.DelayBudget = cfg.DelayBudget
-		if c.DelayBudget == 0 {
-			c.DelayBudget = DefaultDelayBudget
+	s.bufs[0], s.bufs[1] = initial, initial
+	s.view, s.prev = &s.bufs[0], &s.bufs[1]
+	for _, p := range c.Local {
+		s.locals = append(s.locals, local[I]{player: p, inputs: newRing[I](c.MaxQueuedInputs)})
+	}
+	s.rx.s = s
+	s.watch = lifecycle.NewWatch(c.Peers, eng, &s.end, &s.stream, &s.ts, ErrRefused, c.SoloStart, s.event)
+	s.ts = timesync.New(c.Timesync, c.TurnPeriod, len(c.Peers))
+	s.stream.Init(c.Players, len(c.Spectators), c.Spectate, len(c.Peers), s.event)
+	return s, nil
+}
+
+// Mode returns the session's mode.
+func (s *Session[S, I]) Mode() Mode { return s.cfg.Mode }
+
+// AddLocalInput gives local player p's input. Command-style (Lockstep and
+// Auto by default), it is queued: each frame takes the oldest queued input
+// of every local player, or the zero I when none is queued, and schedules
+// it D frames ahead, so a game adds inputs whenever the player acts.
+// State-style (Rollback, or Config.HoldInputs), it sets the input p holds,
+// and every frame schedules the newest: a game calls it once per rendered
+// frame with the device state, before Update. The value is copied. It
+// returns core.ErrNotLocal for a player that is not local, ErrQueueFull
+// when the queue is full and ErrClosed after Close.
+func (s *Session[S, I]) AddLocalInput(p core.PlayerHandle, input I) error {
+	if s.closed {
+		return ErrClosed
+	}
+	l := s.findLocal(p)
+	switch {
+	case l == nil:
+		return core.ErrNotLocal
+	case s.cfg.held():
+		l.held = input
+	case !l.inputs.push(input):
+		return ErrQueueFull
+	}
+	return nil
+}
+
+// findLocal returns the local record of player p, or nil.
+func (s *Session[S, I]) findLocal(p core.PlayerHandle) *local[I] {
+	for i := range s.locals {
+		if s.locals[i].player == p {
+			return &s.locals[i]
 		}
 	}
-	return c
+	return nil
 }
 
-// rollbackConfig maps cfg (Rollback) to the rollback front end's.
-func rollbackConfig(cfg *Config) rollback.Config {
-	return rollback.Config{
-		Players: cfg.Players, Local: cfg.Local,
-		Peers:              cfg.Peers,
-		TickRate:           cfg.TickRate,
-		Game:               cfg.Game,
-		ChecksumInterval:   cfg.ChecksumInterval,
-		LogRetention:       cfg.LogRetention,
-		MaxEffectsPerFrame: cfg.MaxEffectsPerFrame,
-		Prediction:         cfg.Prediction,
-		InputDelay:         cfg.InputDelay,
-		MaxDelay:           cfg.MaxDelay,
-		FixedDelay:         cfg.FixedDelay,
-		MaxStepsPerUpdate:  cfg.MaxStepsPerUpdate,
-		SoloStart:          cfg.SoloStart,
-		Transport:          cfg.Transport,
-		Spectators:         cfg.Spectators,
-		Spectate:           cfg.Spectate,
+// Pause asks, on behalf of local player p, for the game to pause: the
+// command rides the player's next input and every peer, whatever its
+// mode, pauses at the same frame and reports a core.PauseEvent. While
+// paused, frames run (inputs and checksums flow) but the game's Step is
+// not called; queued game inputs wait for the resume. It returns ErrClosed
+// after Close, core.ErrNotLocal and core.ErrCommandsFull.
+func (s *Session[S, I]) Pause(p core.PlayerHandle) error {
+	if s.closed {
+		return ErrClosed
 	}
+	return s.eng.Pause(p)
+}
+
+// Resume asks, on behalf of local player p, for a paused game to resume,
+// like Pause.
+func (s *Session[S, I]) Resume(p core.PlayerHandle) error {
+	if s.closed {
+		return ErrClosed
+	}
+	return s.eng.Resume(p)
+}
+
+// SetSpeed asks, on behalf of local player p, for the game speed to become
+// percent (core.MinSpeed to core.MaxSpeed, else core.ErrOutOfRange) of
+// normal, like Pause: a frame then lasts the frame period·100/percent
+// (core.SpeedEvent).
+func (s *Session[S, I]) SetSpeed(p core.PlayerHandle, percent int) error {
+	if s.closed {
+		return ErrClosed
+	}
+	return s.eng.SetSpeed(p, percent)
+}
+
+// Paused reports whether the game is paused at the current frame.
+func (s *Session[S, I]) Paused() bool { return s.eng.Control().Paused }
+
+// Wait asks the session to skip the next frames frame periods, as a
+// TimesyncEvent recommends when Config.Timesync.Manual is set. The skipped
+// periods are not caught up later. It returns ErrNotStarted before the
+// match started and ErrClosed after Close.
+func (s *Session[S, I]) Wait(frames int) error {
+	if s.closed {
+		return ErrClosed
+	}
+	if !s.started {
+		return ErrNotStarted
+	}
+	s.waitLeft += max(frames, 0)
+	return nil
+}
+
+// SetPredictor replaces the engine's predictor of remote inputs: by
+// default core.RepeatLast for state-style inputs and the zero input for
+// command-style ones; nil restores core.RepeatLast.
+func (s *Session[S, I]) SetPredictor(p core.Predictor[I]) { s.eng.SetPredictor(p) }
+
+// State returns the game state after frame Frame()-1 as of the latest
+// Update. It is a copy owned by the session: rendering may read it, and a
+// write can never reach the simulation; never keep it past the next
+// Update.
+func (s *Session[S, I]) State() *S { return s.view }
+
+// Previous returns the game state before the latest frame, for rendering
+// interpolation: draw Lerp(Previous(), State(), Fraction()). It is owned
+// by the session, under the same rules as State.
+func (s *Session[S, I]) Previous() *S { return s.prev }
+
+// Fraction returns the elapsed fraction of the current frame, in
+// [0, fixed.One]: how far the renderer is between Previous and State. It
+// stays at fixed.One while a due frame waits for inputs.
+func (s *Session[S, I]) Fraction() fixed.F { return s.pacer.Fraction() }
+
+// Frame returns the current frame (a turn, in Lockstep): the next to run.
+func (s *Session[S, I]) Frame() core.Frame { return s.eng.Frame() }
+
+// ConfirmedFrame returns the newest frame that can never be simulated
+// again; ok is false before frame 0 is. In Lockstep it is Frame()-1;
+// predicted frames may follow it in the other modes.
+func (s *Session[S, I]) ConfirmedFrame() (f core.Frame, ok bool) { return s.eng.ConfirmedFrame() }
+
+// Started reports whether the match has started: every peer's handshake
+// finished (or, with Config.SoloStart, timed out), and frame 0 may run.
+func (s *Session[S, I]) Started() bool { return s.started }
+
+// Events returns the events raised since the previous call, in order,
+// and forgets them; at most 4096 are kept between calls (the rest are
+// counted in Stats.DroppedEvents). The slice, and the StallEvents it
+// points to, are the session's, valid until the next call of Events.
+func (s *Session[S, I]) Events() []Event {
+	ev := s.events
+	s.events, s.spare = s.spare[:0], ev
+	s.stalls, s.spareStalls = s.spareStalls[:0], s.stalls
+	return ev
+}
+
+// event queues ev for Events.
+func (s *Session[S, I]) event(ev Event) {
+	if len(s.events) >= maxQueuedEvents {
+		s.stats.DroppedEvents++
+		return
+	}
+	s.events = append(s.events, ev)
+}
+
+// Effects returns the effects the frames of the latest Update emitted, to
+// play, and those an earlier Update delivered that a re-simulation no
+// longer emits, to stop. The slices are the session's, valid until the
+// next Update.
+func (s *Session[S, I]) Effects() (play, cancel []core.FrameEffect) {
+	return s.effects, s.cancelled
+}
+
+// Peer returns the connection counters and life-cycle state of remote
+// peer p; ok is false if p is not a peer of the match.
+func (s *Session[S, I]) Peer(p core.PeerID) (st endpoint.PeerStats, ok bool) { return s.ep.Peer(p) }
+
+// LogRange returns the frames whose inputs the input log holds: start <=
+// f < end. Every frame below end is confirmed; end never decreases, and
+// frames below start were dropped: the log keeps the newest
+// Config.LogRetention frames (more with spectators). With a zero
+// LogRetention and no spectators it is empty. A recorder reads the frames
+// from its previous end to the new end after every Update.
+func (s *Session[S, I]) LogRange() (start, end core.Frame) { return s.eng.LogRange() }
+
+// ReadLog appends the inputs of confirmed frame f, one per player in
+// handle order, to dst: exactly what the game's Step got in the frame's
+// final simulation (on its first tick), a remote player's real input and
+// never a prediction. Status is core.InputConfirmed, core.InputFilled for
+// a frame the engine filled when D rose (the zero I for command-style
+// inputs, else the held one), or core.InputDisconnected with the zero
+// value from the agreed disconnect frame of a player on. When the game was
+// never paused and TicksPerTurn is 1 the log's frames replay the match;
+// record ReadSteps otherwise. It returns core.ErrFrameNotLogged outside
+// LogRange, does not allocate when dst has room, and works after Close.
+func (s *Session[S, I]) ReadLog(f core.Frame, dst []core.Input[I]) ([]core.Input[I], error) {
+	return s.eng.ReadLog(f, dst)
+}
+
+// ReadSteps appends the inputs of every call of the game's Step in
+// confirmed frame f to dst: one group of Players inputs per call, none for
+// a paused frame and TicksPerTurn otherwise (the first is what ReadLog
+// returns, the others the zero I). One replay frame per group (the replay
+// package's Recorder.AddLog does this) reproduces any match. It returns
+// core.ErrFrameNotLogged outside LogRange.
+func (s *Session[S, I]) ReadSteps(f core.Frame, dst []core.Input[I]) ([]core.Input[I], error) {
+	return s.eng.ReadSteps(f, dst)
+}
+
+// EndAt ends the match at frame f, its first frame not played: the
+// session runs no frame from f on, and once every frame before f is
+// confirmed and every peer holds this session's inputs for them, it leaves
+// (core.MatchEndedEvent), so that the first peer to stop strands nobody.
+// Every peer's game calls it with the same f, decided from the simulation
+// (a round timer, a score); a peer whose game has not called it adopts the
+// f of the first peer that ends, if it has not simulated frame f yet. It
+// returns an error matching ErrEndPassed when the session already
+// simulated frame f (call it at least W frames ahead, or from confirmed
+// state), and ErrClosed after Close.
+func (s *Session[S, I]) EndAt(f core.Frame) error {
+	if s.closed {
+		return ErrClosed
+	}
+	if err := s.end.Set(s.eng, f); err != nil {
+		return fmt.Errorf("%w: frame %d, the session is at frame %d", ErrEndPassed, f, s.eng.Frame())
+	}
+	return nil
+}
+
+// Ended reports whether the match ended (core.MatchEndedEvent).
+func (s *Session[S, I]) Ended() bool { return s.end.Ended() }
+
+// Close sends a Leave to every peer and closes the Conn. Later calls
+// return ErrClosed.
+func (s *Session[S, I]) Close() error {
+	if s.closed {
+		return ErrClosed
+	}
+	s.closed = true
+	err := s.ep.Leave(s.now, wire.LeaveQuit, s.eng.Frame())
+	if cerr := s.ep.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

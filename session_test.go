@@ -13,11 +13,6 @@ import (
 
 const ms = time.Millisecond
 
-var (
-	_ Session[gState, gInput] = lockstepSession[gState, gInput]{}
-	_ Session[gState, gInput] = rollbackSession[gState, gInput]{}
-)
-
 // gState hashes every input applied, in order.
 type gState struct {
 	Frame int32
@@ -30,7 +25,7 @@ type gInput struct{ Buttons uint32 }
 // gPeer is one peer of a test match; sums[f] is the checksum after frame
 // f as last simulated (a re-simulation overwrites it).
 type gPeer struct {
-	sess Session[gState, gInput]
+	sess *Session[gState, gInput]
 	sums []uint64
 	rng  *rand.Rand
 	maxW int // the largest W seen
@@ -205,10 +200,8 @@ func TestModes(t *testing.T) {
 			if f := agree(t, peers); f < 50 {
 				t.Fatalf("only %d frames confirmed", f)
 			}
-			_, isL := AsLockstep(peers[0].sess)
-			_, isR := AsRollback(peers[0].sess)
-			if isL != (mode != Rollback) || isR != (mode == Rollback) {
-				t.Fatalf("AsLockstep %v AsRollback %v", isL, isR)
+			if got := peers[0].sess.Mode(); got != mode {
+				t.Fatalf("Mode() = %v", got)
 			}
 			for _, p := range peers {
 				if err := p.sess.Close(); err != nil {
@@ -234,7 +227,8 @@ func TestConfigErrors(t *testing.T) {
 		{"budget outside auto", func(c *Config) { c.Mode, c.DelayBudget = Rollback, ms }, ErrInvalidConfig},
 		{"negative rate", func(c *Config) { c.Mode, c.TickRate = Auto, -1 }, ErrInvalidConfig},
 		{"negative turn period", func(c *Config) { c.Mode, c.TurnPeriod = Lockstep, -ms }, ErrInvalidConfig},
-		{"turn period in rollback", func(c *Config) { c.Mode, c.TurnPeriod = Rollback, 150*ms }, ErrInvalidConfig},
+		{"tick rate over 1000", func(c *Config) { c.Mode, c.TickRate = Rollback, 1001 }, ErrInvalidConfig},
+		{"negative effect limit", func(c *Config) { c.Mode, c.MaxEffectsPerFrame = Auto, -1 }, ErrInvalidConfig},
 		{"lockstep table", func(c *Config) { c.Mode, c.Players = Lockstep, 3 }, core.ErrInvalidConfig},
 		{"rollback table", func(c *Config) { c.Mode, c.Players = Rollback, 3 }, core.ErrInvalidConfig},
 	}
@@ -262,24 +256,21 @@ func TestTurnPeriodReplacesTickRate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, ok := AsLockstep(s)
-	if !ok {
-		t.Fatal("a Lockstep session is not a *lockstep.Session")
-	}
-	if got := l.Stats().TurnPeriod; got != 150*ms {
+	if got := s.Stats().Period; got != 150*ms {
 		t.Errorf("turn period %v, want 150ms", got)
 	}
 }
 
-// TestEffectLimitReachesBothFrontEnds checks that MaxEffectsPerFrame is
-// passed to the lockstep and the rollback configuration.
-func TestEffectLimitReachesBothFrontEnds(t *testing.T) {
-	cfg := Config{Mode: Lockstep, Players: 2, MaxEffectsPerFrame: 64}
-	if got := lockstepConfig(&cfg).MaxEffectsPerFrame; got != 64 {
-		t.Errorf("lockstep MaxEffectsPerFrame = %d, want 64", got)
-	}
-	cfg.Mode = Rollback
-	if got := rollbackConfig(&cfg).MaxEffectsPerFrame; got != 64 {
-		t.Errorf("rollback MaxEffectsPerFrame = %d, want 64", got)
+// TestEffectLimitReachesTheEngine checks that MaxEffectsPerFrame is passed
+// to the engine in every mode: an RTS turn with many deaths emits more
+// than the default 16 effects.
+func TestEffectLimitReachesTheEngine(t *testing.T) {
+	for _, mode := range []Mode{Lockstep, Rollback, Auto} {
+		cfg := Config{Mode: mode, Players: 2, Local: []core.PlayerHandle{0},
+			Peers: []Peer{{Addr: 9, Players: []core.PlayerHandle{1}}}, MaxEffectsPerFrame: 64}
+		cc, err := cfg.engineConfig()
+		if err != nil || cc.MaxEffectsPerFrame != 64 {
+			t.Errorf("%v: core MaxEffectsPerFrame = %d (%v), want 64", mode, cc.MaxEffectsPerFrame, err)
+		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep"
+
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/examples/units"
 	"github.com/rollstep/rollstep/lockstep"
@@ -52,7 +54,7 @@ func BenchmarkLockstepUpload(b *testing.B) {
 			var bots [2]*units.Bot
 			for i := range 2 {
 				cfg := lockstep.Config{Players: 2, Local: []core.PlayerHandle{core.PlayerHandle(i)},
-					Peers:      []lockstep.Peer{{Addr: conns[1-i].ID(), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
+					Peers:      []rollstep.Peer{{Addr: conns[1-i].ID(), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
 					TurnPeriod: turn}
 				cfg.Transport.Rand = rand.NewChaCha8([32]byte{byte(i)})
 				s, err := lockstep.NewSession(cfg, unitsGame, *unitsState(b, 2, count), conns[i])

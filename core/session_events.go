@@ -72,14 +72,16 @@ type SplitEvent struct {
 
 // PeerLostEvent reports that Peer is gone: silent for the disconnect
 // timeout, its handshake timed out (Err is the transport's handshake
-// timeout), or it left (Left, with Reason). The session declares its
-// players disconnected; a DisconnectEvent follows with the frame every
-// peer agreed on.
+// timeout), or it left (Left, with Reason), or the other peers agreed it
+// is gone before this session noticed (Agreed). The session declares its
+// players disconnected; a DisconnectEvent comes with the frame every peer
+// agreed on.
 type PeerLostEvent struct {
 	Peer   PeerID      // the lost peer
 	Left   bool        // it sent a Leave
 	Reason LeaveReason // the Leave's reason, if Left
 	Err    error       // nil, or the handshake timeout
+	Agreed bool        // the other peers' agreement dropped it first
 }
 
 // TimesyncEvent reports the frame advantage over the peers, averaged over

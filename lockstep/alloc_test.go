@@ -17,14 +17,14 @@ func TestUpdateAllocs(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		link sim.LinkConfig
-		w    int // MaxPrediction: auto mode, with timesync, when > 0
+		w    int // Prediction: auto mode, with timesync, when > 0
 	}{
 		{"running", sim.LinkConfig{Latency: sim.Latency{Base: 20 * ms}}, 0},
 		{"stalling", sim.LinkConfig{Latency: sim.Latency{Base: 200 * ms, Jitter: 50 * ms}, Loss: 0.1}, 0},
 		{"auto", sim.LinkConfig{Latency: sim.Latency{Base: 60 * ms, Jitter: 10 * ms}, Loss: 0.05}, 6},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := newMatch(t, 3, 31, tc.link, Config{TurnPeriod: 20 * ms, InputDelay: 2, FixedDelay: true, LogRetention: 16, MaxPrediction: tc.w})
+			m := newMatch(t, 3, 31, tc.link, Config{TurnPeriod: 20 * ms, InputDelay: 2, FixedDelay: true, LogRetention: 16, Prediction: tc.w})
 			m.predicting = tc.w > 0
 			m.run(5 * time.Second)
 			for _, p := range m.peers { // the test game's own record must not grow

@@ -12,7 +12,7 @@ import (
 // and still applies every command exactly once, in order, in agreement.
 func TestAutoCommands(t *testing.T) {
 	link := sim.LinkConfig{Latency: sim.Latency{Base: 150 * ms, Jitter: 10 * ms}, Loss: 0.05}
-	m := newMatch(t, 3, 81, link, Config{TurnPeriod: time.Second / 60, MaxPrediction: 8})
+	m := newMatch(t, 3, 81, link, Config{TurnPeriod: time.Second / 60, Prediction: 8})
 	m.predicting = true
 	for _, p := range m.peers {
 		p.every = 6 // a command every 100 ms on average

@@ -27,7 +27,7 @@ func TestLoweringDelayKeepsNoBacklog(t *testing.T) {
 				p.every = every
 			}
 			raised, lowered, most := 0, 0, 0
-			d := m.peers[0].sess.delayNow()
+			d := m.peers[0].sess.Stats().Delay
 			for end := testenv.Pick(3*time.Minute, 15*time.Minute); m.now < end; {
 				n := len(m.peers[0].events)
 				m.run(m.now + time.Second)
@@ -42,9 +42,7 @@ func TestLoweringDelayKeepsNoBacklog(t *testing.T) {
 					}
 				}
 				for _, p := range m.peers {
-					for i := range p.sess.locals {
-						most = max(most, p.sess.locals[i].inputs.n)
-					}
+					most = max(most, p.sess.Stats().Queued)
 				}
 			}
 			t.Logf("%d turns; D raised %d times, lowered %d, now %d; at most %d queued", m.check(), raised, lowered, d, most)

@@ -24,7 +24,7 @@ func transcript(t *testing.T, seed uint64) string {
 	for i, p := range m.peers {
 		st := p.sess.Stats()
 		fmt.Fprintf(&b, "peer %d: turn %d stall %v stalled-turns %d D %d period %v sum %x sent %d\n",
-			i, p.sess.Frame(), st.Stall, st.StalledTurns, st.Delay, st.TurnPeriod,
+			i, p.sess.Frame(), st.Stall, st.StalledFrames, st.Delay, st.Period,
 			p.sums[len(p.sums)-1], m.net.Outbound(p.conn.ID()).Sent.Bytes)
 	}
 	return b.String()

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep/internal/probe"
+
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
@@ -35,7 +37,7 @@ func TestEquivocationReported(t *testing.T) {
 	// Rebuild peer 1 over a tap before its first Update (as
 	// TestRefusedConfig does), to see what it sends.
 	tap := &tapConn{Endpoint: m.peers[1].conn}
-	s, err := NewSession(m.peers[1].sess.cfg, core.GameFunc[tState, tInput](m.peers[1].step), tState{}, transport.Conn(tap))
+	s, err := NewSession(m.peers[1].cfg, core.GameFunc[tState, tInput](m.peers[1].step), tState{}, transport.Conn(tap))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +46,7 @@ func TestEquivocationReported(t *testing.T) {
 
 	// Find the newest turn of player 1 that peer 1 has sent, its value,
 	// and peer 1's newest sequence number towards peer 0.
-	key, _, ok := s.ep.PeerKeys(0) // peer 1's key towards peer 0
+	key, _, ok := probe.PeerKeys(s, 0) // peer 1's key towards peer 0
 	if !ok {
 		t.Fatal("peer 1 has no key for peer 0 after 3 s")
 	}
@@ -58,8 +60,8 @@ func TestEquivocationReported(t *testing.T) {
 		lastSeq uint64
 		sent    = map[core.Frame]core.Slot[tInput]{} // player 1's input of each turn
 	)
-	target := core.Frame(-1)                    // the newest turn in sent
-	hello := wire.NewKey(s.cfg.Transport.Token) // Hellos and HelloReplies
+	target := core.Frame(-1)                             // the newest turn in sent
+	hello := wire.NewKey(m.peers[1].cfg.Transport.Token) // Hellos and HelloReplies
 	for _, p := range tap.sent {
 		k := key
 		if wire.PacketType(p).Handshake() {

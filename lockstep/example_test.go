@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/rollstep/rollstep"
+
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/core/replay"
 	"github.com/rollstep/rollstep/lockstep"
@@ -44,7 +46,7 @@ func Example() {
 		cfg := lockstep.Config{
 			Players:    2,
 			Local:      []core.PlayerHandle{core.PlayerHandle(i)},
-			Peers:      []lockstep.Peer{{Addr: conns[1-i].ID(), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
+			Peers:      []rollstep.Peer{{Addr: conns[1-i].ID(), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
 			TurnPeriod: 100 * time.Millisecond,
 		}
 		cfg.Transport.Rand = rand.NewChaCha8([32]byte{byte(i)}) // reproducible handshake nonces
@@ -70,7 +72,7 @@ func Example() {
 	}
 	for i, s := range sessions {
 		st := s.Stats()
-		fmt.Printf("peer %d: D=%d period=%v sum=%d desyncs=%d\n", i, st.Delay, st.TurnPeriod, s.State().Sum, st.Engine.Desyncs)
+		fmt.Printf("peer %d: D=%d period=%v sum=%d desyncs=%d\n", i, st.Delay, st.Period, s.State().Sum, st.Engine.Desyncs)
 	}
 	// Output:
 	// peer 0: D=2 period=100ms sum=3 desyncs=0
@@ -87,7 +89,7 @@ func ExampleSession_ReadSteps() {
 	var sessions []*lockstep.Session[Counter, Order]
 	for i := range 2 {
 		cfg := lockstep.Config{Players: 2, Local: []core.PlayerHandle{core.PlayerHandle(i)},
-			Peers:      []lockstep.Peer{{Addr: conns[1-i].ID(), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
+			Peers:      []rollstep.Peer{{Addr: conns[1-i].ID(), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
 			TurnPeriod: 50 * time.Millisecond, TicksPerTurn: 2, LogRetention: 16}
 		cfg.Transport.Rand = rand.NewChaCha8([32]byte{byte(i)})
 		s, _ := lockstep.NewSession(cfg, game, Counter{}, conns[i])
@@ -121,7 +123,7 @@ func ExampleSession_ReadSteps() {
 	}
 	s := sessions[0]
 	st := s.Stats()
-	fmt.Printf("turns %d, played %d, replay frames %d\n", st.Turns, st.Played, rec.Frames())
+	fmt.Printf("turns %d, played %d, replay frames %d\n", st.Frames, st.Played, rec.Frames())
 	fmt.Printf("session %+v, replay %+v\n", *s.State(), *rec.State())
 	fmt.Println("verify:", replay.VerifyData(rec.Bytes(), build, core.Game[Counter, Order](game)))
 	// Output:
@@ -143,12 +145,12 @@ func ExampleConfig_spectators() {
 	for i := range 2 {
 		cfg := lockstep.Config{
 			Local:      []core.PlayerHandle{core.PlayerHandle(i)},
-			Peers:      []lockstep.Peer{{Addr: conns[1-i].ID(), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
+			Peers:      []rollstep.Peer{{Addr: conns[1-i].ID(), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
 			TurnPeriod: 100 * time.Millisecond,
 		}
 		if i == 0 { // the host of the stream
 			cfg.Spectators = []transport.PeerID{watcher.ID()}
-			cfg.Spectate = lockstep.StreamConfig{Delay: 10}
+			cfg.Spectate = rollstep.StreamConfig{Delay: 10}
 		}
 		cfg.Transport.Rand = rand.NewChaCha8([32]byte{byte(i)})
 		s, err := lockstep.NewSession(cfg, core.GameFunc[Counter, Order](step), Counter{}, conns[i])

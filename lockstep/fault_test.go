@@ -124,8 +124,8 @@ func TestPauseSameTurn(t *testing.T) {
 		}
 	}
 	st := m.peers[0].sess.Stats()
-	if st.Played >= st.Turns || st.Paused {
-		t.Fatalf("played %d of %d turns, paused %v", st.Played, st.Turns, st.Paused)
+	if st.Played >= st.Frames || st.Paused {
+		t.Fatalf("played %d of %d turns, paused %v", st.Played, st.Frames, st.Paused)
 	}
 	m.check()
 	t.Logf("paused at %d, resumed at %d", pauses[0][0].Frame, pauses[0][1].Frame)
@@ -164,7 +164,7 @@ func TestBlackout(t *testing.T) {
 	before := m.peers[0].sess.Frame()
 	m.run(5 * time.Second)
 	m.net.Heal()
-	if during := m.peers[0].sess.Frame() - before; during > 2*core.Frame(DefaultMaxDelay) {
+	if during := m.peers[0].sess.Frame() - before; during > 2*core.Frame(defaultMaxDelay) {
 		t.Fatalf("%d turns ran during the blackout", during)
 	}
 	m.run(12 * time.Second)
@@ -172,8 +172,8 @@ func TestBlackout(t *testing.T) {
 		if n := len(peerEvents(p, endpoint.EventDisconnected)); n != 0 {
 			t.Fatalf("peer %d dropped someone after a 1 s blackout", i)
 		}
-		if p.sess.Stats().MaxTurnStall < 500*ms {
-			t.Fatalf("peer %d: longest stall %v, want the blackout", i, p.sess.Stats().MaxTurnStall)
+		if p.sess.Stats().MaxStall < 500*ms {
+			t.Fatalf("peer %d: longest stall %v, want the blackout", i, p.sess.Stats().MaxStall)
 		}
 	}
 	if f := m.check(); f < 150 {
@@ -219,7 +219,7 @@ func TestLeave(t *testing.T) {
 func TestRefusedConfig(t *testing.T) {
 	m := newMatch(t, 2, 16, sim.LinkConfig{Latency: sim.Latency{Base: 10 * ms}}, Config{TurnPeriod: 50 * ms})
 	// Rebuild peer 1 with another game build.
-	c := m.peers[1].sess.cfg
+	c := m.peers[1].cfg
 	c.Game = [16]byte{9}
 	s, err := NewSession(c, core.GameFunc[tState, tInput](m.peers[1].step), tState{}, m.peers[1].conn)
 	if err != nil {

@@ -33,6 +33,7 @@ type tInput struct {
 // tPeer is one simulated peer of a match.
 type tPeer struct {
 	sess    *Session[tState, tInput]
+	cfg     Config // the config sess was made with
 	conn    *sim.Endpoint
 	sums    []uint64 // sums[f]: checksum after the game's step f, as last simulated
 	seq     uint32   // commands issued
@@ -120,7 +121,7 @@ func newMatch(t testing.TB, n int, seed uint64, link sim.LinkConfig, cfg Config,
 		if err != nil {
 			t.Fatalf("peer %d: %v", i, err)
 		}
-		p.sess = s
+		p.sess, p.cfg = s, c
 		m.peers = append(m.peers, p)
 	}
 	return m

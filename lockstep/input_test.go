@@ -44,7 +44,7 @@ func TestRequeueWhenDelayFalls(t *testing.T) {
 	for i, p := range m.peers {
 		// Issued commands are applied, still queued, or scheduled for the
 		// next D turns.
-		got, want := p.sess.State().Next[i], p.seq-uint32(p.sess.locals[0].inputs.n)
+		got, want := p.sess.State().Next[i], p.seq-uint32(p.sess.Stats().Queued)
 		if d := p.sess.Stats().Delay; got > want || got+uint32(d) < want {
 			t.Errorf("peer %d: %d own commands applied, want %d issued and not queued, less at most D=%d", i, got, want, d)
 		}
@@ -66,7 +66,7 @@ func TestNoTurnBeforeAllInputs(t *testing.T) {
 			t.Fatalf("peer %d: %d predicted inputs, %d rollbacks, %d saves", i, p.predicts,
 				st.Engine.Rollbacks, st.Engine.Saves)
 		}
-		if st.StalledTurns == 0 {
+		if st.StalledFrames == 0 {
 			t.Fatalf("peer %d never stalled: the test proves nothing", i)
 		}
 	}
@@ -116,7 +116,7 @@ func TestHostilePackets(t *testing.T) {
 	if f := m.check(); f < 150 {
 		t.Fatalf("only %d turns", f)
 	}
-	if st := m.peers[0].sess.ep.Stats(); st.Unknown == 0 {
+	if st := m.peers[0].sess.Stats().Transport; st.Unknown == 0 {
 		t.Fatal("no garbage datagram was counted")
 	}
 	if ps, _ := m.peers[1].sess.Peer(0); ps.Replayed == 0 {

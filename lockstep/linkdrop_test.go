@@ -18,11 +18,11 @@ func TestLinkDropIsNotFatal(t *testing.T) {
 	m := newMatch(t, 2, 8, sim.LinkConfig{Latency: sim.Latency{Base: 20 * ms}}, Config{TurnPeriod: 50 * ms})
 	down := func() bool { return m.now >= 2*time.Second && m.now < 3*time.Second }
 	p := m.peers[0]
-	s, err := NewSession(p.sess.cfg, core.GameFunc[tState, tInput](p.step), tState{}, &hostile.Unreachable{Conn: p.conn, Down: down})
+	s, err := NewSession(p.cfg, core.GameFunc[tState, tInput](p.step), tState{}, &hostile.Unreachable{Conn: p.conn, Down: down})
 	require.NoError(t, err)
 	p.sess = s
 	m.run(6 * time.Second) // fails the test on any Update error
-	ps, _ := s.ep.Peer(0)
+	ps, _ := s.Peer(0)
 	require.NotZero(t, ps.SendErrors, "no send failed")
 	require.Greater(t, m.check(), core.Frame(60), "turns agreed")
 }

@@ -5,6 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep"
+	"github.com/rollstep/rollstep/internal/probe"
+
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/core/replay"
 	"github.com/rollstep/rollstep/state"
@@ -94,13 +97,13 @@ func TestReadLogReplaysTheMatch(t *testing.T) {
 	}{
 		{"commands", Config{}},
 		{"hold", Config{HoldInputs: true}},
-		{"auto", Config{MaxPrediction: 4}},
+		{"auto", Config{Prediction: 4}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := tc.cfg
 			cfg.TurnPeriod, cfg.InputDelay, cfg.FixedDelay, cfg.LogRetention = 20*ms, 2, true, 8
 			m := newMatch(t, 2, 71, sim.LinkConfig{Latency: sim.Latency{Base: 15 * ms, Jitter: 5 * ms}}, cfg)
-			m.predicting = cfg.MaxPrediction > 0
+			m.predicting = cfg.Prediction > 0
 			m.lossyCommands = cfg.HoldInputs // a held command repeats: tState counts it as bad
 			testReplayFromLog(t, m, cfg)
 		})
@@ -114,12 +117,12 @@ func testReplayFromLog(t *testing.T, m *match, cfg Config) {
 	copies := 0
 	for m.now < 6*time.Second {
 		if m.now == 2*time.Second {
-			if err := m.peers[0].sess.eng.SetInputDelay(0, 7); err != nil { // D: 2 -> 7
+			if err := probe.SetInputDelay(m.peers[0].sess, 0, 7); err != nil { // D: 2 -> 7
 				t.Fatal(err)
 			}
 		}
 		if m.now == 4*time.Second {
-			_ = m.peers[0].sess.eng.SetInputDelay(0, 3) // and down again: inputs are re-queued
+			_ = probe.SetInputDelay(m.peers[0].sess, 0, 3) // and down again: inputs are re-queued
 		}
 		from := naive.Frames()
 		m.run(m.now + m.dt)
@@ -135,7 +138,7 @@ func testReplayFromLog(t *testing.T, m *match, cfg Config) {
 	for i, p := range m.peers {
 		rec := recs[i]
 		_, end := p.sess.LogRange()
-		if got := rec.Frames(); got != end || end < 200 || end+core.Frame(cfg.MaxPrediction) < p.sess.Frame() {
+		if got := rec.Frames(); got != end || end < 200 || end+core.Frame(cfg.Prediction) < p.sess.Frame() {
 			t.Fatalf("peer %d: replay of %d turns, log ends at %d, session at turn %d", i, got, end, p.sess.Frame())
 		}
 		var want uint64
@@ -202,13 +205,13 @@ func TestReadLogRange(t *testing.T) {
 		}
 	}
 	for _, keep := range []int{-1, 1<<20 + 1} {
-		c := Config{Players: 2, Local: []core.PlayerHandle{0}, Peers: []Peer{{Addr: 1, Players: []core.PlayerHandle{1}}}, LogRetention: keep}
+		c := Config{Mode: rollstep.Lockstep, Players: 2, Local: []core.PlayerHandle{0}, Peers: []Peer{{Addr: 1, Players: []core.PlayerHandle{1}}}, LogRetention: keep}
 		var ce *ConfigError
 		if err := c.Validate(); !errors.As(err, &ce) || ce.Field != "LogRetention" {
 			t.Errorf("LogRetention %d: Validate() = %v, want a ConfigError naming LogRetention", keep, err)
 		}
 	}
-	c := Config{Players: 2, Local: []core.PlayerHandle{0}, Peers: []Peer{{Addr: 1, Players: []core.PlayerHandle{1}}}, LogRetention: 1 << 20}
+	c := Config{Mode: rollstep.Lockstep, Players: 2, Local: []core.PlayerHandle{0}, Peers: []Peer{{Addr: 1, Players: []core.PlayerHandle{1}}}, LogRetention: 1 << 20}
 	if err := c.Validate(); err != nil {
 		t.Errorf("LogRetention 1<<20: %v", err)
 	}

@@ -35,7 +35,7 @@ func TestNoSoloStart(t *testing.T) {
 			cfg.Transport.HandshakeTimeout = 2 * time.Second
 			m := newMatch(t, 2, 4, sim.LinkConfig{Latency: sim.Latency{Base: 20 * ms}}, cfg)
 			if tc.token {
-				c := m.peers[1].sess.cfg
+				c := m.peers[1].cfg
 				c.Transport.Token++
 				c.Transport.Rand = rand.NewChaCha8([32]byte{9})
 				s, err := NewSession(c, core.GameFunc[tState, tInput](m.peers[1].step), tState{}, m.peers[1].conn)

@@ -33,7 +33,7 @@ func TestPaceLatencyBound(t *testing.T) {
 		t.Fatalf("turn period %v, want 150ms ±1ms", got)
 	}
 	st := m.peers[0].sess.Stats()
-	if st.StalledTurns == 0 || st.PeerStall[0] == 0 {
+	if st.StalledFrames == 0 || st.PeerStall[0] == 0 {
 		t.Fatalf("no stall recorded: %+v", st)
 	}
 	m.check()
@@ -100,9 +100,12 @@ func TestHigherDelayNeverStallsMore(t *testing.T) {
 // it, and every peer paces its 50 ms turns at 80 ms instead of stalling.
 func TestPaceFollowsSlowestCPU(t *testing.T) {
 	link := sim.LinkConfig{Latency: sim.Latency{Base: 10 * ms}}
-	m := newMatch(t, 3, 4, link, Config{TurnPeriod: 50 * ms, FixedDelay: true})
 	var fake time.Duration
-	m.peers[2].sess.cfg.StepClock = func() time.Duration { fake += 80 * ms; return fake }
+	m := newMatch(t, 3, 4, link, Config{TurnPeriod: 50 * ms, FixedDelay: true}, func(i int, c *Config) {
+		if i == 2 {
+			c.StepClock = func() time.Duration { fake += 80 * ms; return fake }
+		}
+	})
 	m.dt = ms
 	got := turnRate(m, 10*time.Second, 30*time.Second)
 	if got < 79*ms || got > 81*ms {
@@ -110,8 +113,8 @@ func TestPaceFollowsSlowestCPU(t *testing.T) {
 	}
 	for i, p := range m.peers {
 		st := p.sess.Stats()
-		if st.TurnPeriod != 80*ms || st.SlowestStep != 80*ms {
-			t.Errorf("peer %d: period %v slowest %v, want 80ms", i, st.TurnPeriod, st.SlowestStep)
+		if st.Period != 80*ms || st.SlowestStep != 80*ms {
+			t.Errorf("peer %d: period %v slowest %v, want 80ms", i, st.Period, st.SlowestStep)
 		}
 	}
 	m.check()

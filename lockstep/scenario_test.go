@@ -37,7 +37,7 @@ func TestScenarioAgreement(t *testing.T) {
 					t.Fatalf("only %d turns in 20s", f)
 				}
 				st := m.peers[0].sess.Stats()
-				t.Logf("%d turns, stall %v, D %d, cmds %d, period %v", f, st.Stall, st.Delay, m.peers[0].sess.State().Next[1], st.TurnPeriod)
+				t.Logf("%d turns, stall %v, D %d, cmds %d, period %v", f, st.Stall, st.Delay, m.peers[0].sess.State().Next[1], st.Period)
 			})
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep"
+
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/rollback"
 	"github.com/rollstep/rollstep/state"
@@ -38,7 +40,7 @@ func newSpectator(t *testing.T, m *match) *rollback.Spectator[tState, tInput] {
 func TestSpectatorWithStreamDelay(t *testing.T) {
 	const delay = 10
 	for _, w := range []int{0, 4} {
-		cfg := Config{TurnPeriod: 50 * ms, MaxPrediction: w}
+		cfg := Config{TurnPeriod: 50 * ms, Prediction: w}
 		link := sim.LinkConfig{Latency: sim.Latency{Base: 30 * ms, Jitter: 5 * ms}, Loss: 0.05}
 		m := newMatch(t, 2, 41, link, cfg, func(i int, c *Config) {
 			if i == 0 {
@@ -48,7 +50,7 @@ func TestSpectatorWithStreamDelay(t *testing.T) {
 		})
 		m.predicting, m.lossyCommands = w > 0, true
 		sp := newSpectator(t, m)
-		var spEvents []rollback.Event
+		var spEvents []rollstep.Event
 		run := func(end time.Duration) {
 			for m.now < end {
 				m.run(m.now + m.dt)
@@ -80,7 +82,7 @@ func TestSpectatorWithStreamDelay(t *testing.T) {
 		require.Greater(t, st[0].Acked, core.Frame(100))
 		joined := 0
 		for _, ev := range m.peers[0].events {
-			if _, ok := ev.(rollback.SpectatorJoinedEvent); ok {
+			if _, ok := ev.(core.SpectatorJoinedEvent); ok {
 				joined++
 			}
 		}
@@ -131,7 +133,7 @@ func TestSpectatorNeverHoldsPlayersBack(t *testing.T) {
 	require.True(t, st.Dropped && st.Left, "the frozen spectator was not dropped: %+v", st)
 	dropped := 0
 	for _, ev := range m.peers[0].events {
-		if e, ok := ev.(rollback.SpectatorLeftEvent); ok && e.Dropped {
+		if e, ok := ev.(core.SpectatorLeftEvent); ok && e.Dropped {
 			dropped++
 		}
 	}

@@ -22,6 +22,7 @@ type stepRecorder struct {
 	buf   []core.Input[tInput]
 	first map[core.Frame]bool
 	flips int
+	n     int // players
 }
 
 // drain reads every turn the log gained since the last call.
@@ -31,7 +32,7 @@ func (r *stepRecorder) drain(t *testing.T, s *Session[tState, tInput]) {
 	if r.next < start {
 		t.Fatalf("the log dropped turn %d before it was read (it holds %d..%d)", r.next, start, end)
 	}
-	n := s.cfg.Players
+	n := r.n
 	for ; r.next < end; r.next++ {
 		var err error
 		if r.buf, err = s.ReadSteps(r.next, r.buf[:0]); err != nil {
@@ -70,7 +71,7 @@ func (r *stepRecorder) drain(t *testing.T, s *Session[tState, tInput]) {
 func TestReadStepsReplaysTheMatch(t *testing.T) {
 	// In auto mode the controller covers 20 ms with delay and predicts
 	// the rest of the 60 ms.
-	auto := Config{MaxPrediction: 6, InputDelay: 1, DelayBudget: 20 * ms}
+	auto := Config{Prediction: 6, InputDelay: 1, DelayBudget: 20 * ms}
 	link := sim.LinkConfig{Latency: sim.Latency{Base: 15 * ms, Jitter: 5 * ms}}
 	slow := sim.LinkConfig{Latency: sim.Latency{Base: 60 * ms, Jitter: 10 * ms}}
 	for _, tc := range []struct {
@@ -82,16 +83,16 @@ func TestReadStepsReplaysTheMatch(t *testing.T) {
 		{"pause", Config{}, link, true},
 		{"ticks", Config{TicksPerTurn: 3}, link, false},
 		{"pause auto", auto, slow, true},
-		{"pause ticks auto", Config{MaxPrediction: 6, InputDelay: 1, DelayBudget: 20 * ms, TicksPerTurn: 3}, slow, true},
+		{"pause ticks auto", Config{Prediction: 6, InputDelay: 1, DelayBudget: 20 * ms, TicksPerTurn: 3}, slow, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := tc.cfg
 			cfg.TurnPeriod, cfg.LogRetention = 20*ms, 8
-			if cfg.MaxPrediction == 0 {
+			if cfg.Prediction == 0 {
 				cfg.InputDelay, cfg.FixedDelay = 2, true
 			}
 			m := newMatch(t, 2, 73, tc.link, cfg)
-			m.predicting = cfg.MaxPrediction > 0
+			m.predicting = cfg.Prediction > 0
 			m.lossyCommands = tc.pause // those scheduled for paused turns
 			testReplayFromSteps(t, m, cfg, tc.pause)
 		})
@@ -102,7 +103,7 @@ func testReplayFromSteps(t *testing.T, m *match, cfg Config, pause bool) {
 	var recs []*stepRecorder
 	for range m.peers {
 		recs = append(recs, &stepRecorder{rec: newLogRecorder(t, m, cfg),
-			buf: make([]core.Input[tInput], 0, 2*max(1, cfg.TicksPerTurn)), first: map[core.Frame]bool{}})
+			buf: make([]core.Input[tInput], 0, 2*max(1, cfg.TicksPerTurn)), first: map[core.Frame]bool{}, n: len(m.peers)})
 	}
 	perTurn := newLogRecorder(t, m, cfg) // what ReadLog alone records
 	buf := make([]core.Input[tInput], 0, 2)
@@ -134,11 +135,11 @@ func testReplayFromSteps(t *testing.T, m *match, cfg Config, pause bool) {
 		r, s := recs[i], p.sess
 		st := s.Stats()
 		_, end := s.LogRange()
-		if r.next != end || end < 150 || end+core.Frame(cfg.MaxPrediction) < s.Frame() {
+		if r.next != end || end < 150 || end+core.Frame(cfg.Prediction) < s.Frame() {
 			t.Fatalf("peer %d: replay of %d turns, log ends at %d, session at turn %d", i, r.next, end, s.Frame())
 		}
-		if pause && (st.Played > st.Turns-30 || st.Paused) {
-			t.Fatalf("peer %d: played %d of %d turns, paused %v: the test proves nothing", i, st.Played, st.Turns, st.Paused)
+		if pause && (st.Played > st.Frames-30 || st.Paused) {
+			t.Fatalf("peer %d: played %d of %d turns, paused %v: the test proves nothing", i, st.Played, st.Frames, st.Paused)
 		}
 		var want uint64
 		if end == s.Frame() {

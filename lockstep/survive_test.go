@@ -19,7 +19,7 @@ func TestAutoSurvivesLeave(t *testing.T) {
 		for seed := range uint64(4) {
 			t.Run(fmt.Sprintf("kill=%v/seed=%d", kill, seed), func(t *testing.T) {
 				link := sim.LinkConfig{Latency: sim.Latency{Base: 50 * ms, Jitter: 5 * ms}}
-				m := newMatch(t, 2, 90+seed, link, Config{TurnPeriod: time.Second / 60, MaxPrediction: 8})
+				m := newMatch(t, 2, 90+seed, link, Config{TurnPeriod: time.Second / 60, Prediction: 8})
 				m.predicting = true
 				m.dt = 4 * ms
 				m.run(3*time.Second + time.Duration(seed)*7*ms)

@@ -4,8 +4,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep"
+
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/rollback"
 	"github.com/rollstep/rollstep/transport/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -20,7 +21,7 @@ import (
 // session was before) the gap stays.
 func TestTimesyncInAuto(t *testing.T) {
 	gap := func(disable bool) (core.Frame, *match) {
-		cfg := Config{TurnPeriod: 20 * ms, MaxPrediction: 8, InputDelay: 1, DelayBudget: 20 * ms,
+		cfg := Config{TurnPeriod: 20 * ms, Prediction: 8, InputDelay: 1, DelayBudget: 20 * ms,
 			Timesync: TimesyncConfig{Disable: disable}}
 		m := newMatch(t, 2, 43, sim.LinkConfig{Latency: sim.Latency{Base: 50 * ms}}, cfg)
 		m.predicting = true
@@ -43,20 +44,37 @@ func TestTimesyncInAuto(t *testing.T) {
 	require.Zero(t, m.peers[0].sess.Stats().Waited, "the peer behind waited")
 	waits := 0
 	for _, ev := range m.peers[1].events {
-		if e, ok := ev.(rollback.TimesyncEvent); ok && e.Wait > 0 && e.Applied {
+		if e, ok := ev.(rollstep.TimesyncEvent); ok && e.Wait > 0 && e.Applied {
 			waits++
 		}
 	}
 	require.NotZero(t, waits, "no TimesyncEvent on the peer ahead")
 }
 
-// TestTimesyncManualIsRefused: a lockstep session has no Wait to apply a
-// manual recommendation, so Timesync.Manual is a configuration error, not
-// a setting that silently turns waits off.
-func TestTimesyncManualIsRefused(t *testing.T) {
-	c := Config{Players: 2, Local: []core.PlayerHandle{0}, Peers: []Peer{{Addr: 1, Players: []core.PlayerHandle{1}}},
-		MaxPrediction: 8, Timesync: TimesyncConfig{Manual: true}}
-	var ce *ConfigError
-	require.ErrorAs(t, c.Validate(), &ce)
-	require.Equal(t, "Timesync.Manual", ce.Field)
+// TestTimesyncManualInAuto: with Timesync.Manual an auto session reports
+// the waits it recommends but does not wait by itself; Session.Wait
+// applies one, as in every mode that predicts.
+func TestTimesyncManualInAuto(t *testing.T) {
+	cfg := Config{TurnPeriod: 20 * ms, Prediction: 8, InputDelay: 1, DelayBudget: 20 * ms,
+		Timesync: TimesyncConfig{Manual: true}}
+	m := newMatch(t, 2, 43, sim.LinkConfig{Latency: sim.Latency{Base: 50 * ms}}, cfg)
+	m.predicting = true
+	m.run(2 * time.Second)
+	m.peers[1].dead = true
+	m.run(m.now + time.Second)
+	m.peers[1].dead = false
+	m.run(m.now + 5*time.Second)
+	reported := 0
+	for _, ev := range m.peers[1].events {
+		if e, ok := ev.(rollstep.TimesyncEvent); ok && e.Wait > 0 {
+			require.False(t, e.Applied, "a manual recommendation was applied")
+			reported++
+		}
+	}
+	require.NotZero(t, reported, "no wait recommended to the peer ahead")
+	require.Zero(t, m.peers[1].sess.Stats().Waited, "the session waited by itself")
+	require.NoError(t, m.peers[1].sess.Wait(3))
+	m.run(m.now + time.Second)
+	require.Equal(t, uint64(3), m.peers[1].sess.Stats().Waited)
+	m.check()
 }

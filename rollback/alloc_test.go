@@ -21,8 +21,8 @@ func TestSteadyStateUpdateAllocatesNothing(t *testing.T) {
 	allocs := testing.AllocsPerRun(200, func() {
 		now += m.render
 		m.net.RunUntil(now)
-		for _, nd := range m.nodes {
-			_ = nd.s.AddLocalInput(nd.s.cfg.Local[0], m.input(nd.s.cfg.Local[0], nd.s.Frame()))
+		for i, nd := range m.nodes {
+			_ = nd.s.AddLocalInput(core.PlayerHandle(i), m.input(core.PlayerHandle(i), nd.s.Frame()))
 			if err := nd.s.Update(now); err != nil {
 				t.Fatal(err)
 			}

@@ -22,8 +22,8 @@ func BenchmarkSessionFrame(b *testing.B) {
 	for b.Loop() {
 		now += m.render
 		m.net.RunUntil(now)
-		for _, nd := range m.nodes {
-			p := nd.s.cfg.Local[0]
+		for i, nd := range m.nodes {
+			p := core.PlayerHandle(i)
 			_ = nd.s.AddLocalInput(p, m.input(p, nd.s.Frame()))
 			_ = nd.s.Update(now)
 			nd.s.Events()

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep/core"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/rollstep/rollstep/transport/dtls"
@@ -74,9 +76,9 @@ func TestDTLSListenerNeedsNoWait(t *testing.T) {
 				done = false
 				continue
 			}
-			_ = nd.s.AddLocalInput(nd.s.cfg.Local[0], m.input(nd.s.cfg.Local[0], nd.s.Frame()))
+			_ = nd.s.AddLocalInput(core.PlayerHandle(i), m.input(core.PlayerHandle(i), nd.s.Frame()))
 			require.NoError(t, nd.s.Update(now), "node %d Update at %v", i, now)
-			nd.events = append(nd.events, nd.s.Events()...)
+			nd.events = keep(nd.events, nd.s.Events())
 			if c, ok := nd.s.ConfirmedFrame(); !ok || c < 30 {
 				done = false
 			}

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/rollstep/rollstep"
+
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/core/replay"
 	"github.com/rollstep/rollstep/rollback"
@@ -39,7 +41,7 @@ func Example() {
 		conn := net.NewEndpoint() // transport.PeerID i
 		cfg := rollback.Config{
 			Local: []core.PlayerHandle{core.PlayerHandle(i)},
-			Peers: []rollback.Peer{{Addr: transport.PeerID(1 - i), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
+			Peers: []rollstep.Peer{{Addr: transport.PeerID(1 - i), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
 		}
 		cfg.Transport.Token = 42
 		cfg.Transport.Rand = rand.NewChaCha8([32]byte{byte(i)}) // handshake nonces; nil means crypto/rand
@@ -57,7 +59,7 @@ func Example() {
 				panic(err)
 			}
 			for _, ev := range s.Events() {
-				if _, ok := ev.(rollback.StartedEvent); ok {
+				if _, ok := ev.(core.StartedEvent); ok {
 					fmt.Printf("session %d started\n", i)
 				}
 			}
@@ -114,7 +116,7 @@ func ExampleSession_ReadLog() {
 	for i := range sessions {
 		cfg := rollback.Config{
 			Local:        []core.PlayerHandle{core.PlayerHandle(i)},
-			Peers:        []rollback.Peer{{Addr: transport.PeerID(1 - i), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
+			Peers:        []rollstep.Peer{{Addr: transport.PeerID(1 - i), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
 			LogRetention: 60, // more frames than are confirmed between two Updates
 		}
 		cfg.Transport.Token, cfg.Transport.Rand = 42, rand.NewChaCha8([32]byte{byte(i)})

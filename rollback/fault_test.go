@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep/internal/probe"
+
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
@@ -106,7 +108,7 @@ func (m *match) sendAs(from, to int, seqAhead uint64, msg *core.Message[core.Slo
 		peer--
 	}
 	seq := m.nodes[from].s.Stats().Transport.Peers[peer].PacketsSent + seqAhead
-	key, _, ok := m.nodes[from].s.ep.PeerKeys(peer)
+	key, _, ok := probe.PeerKeys(m.nodes[from].s, peer)
 	if !ok {
 		m.t.Fatalf("node %d has no key for peer %d yet", from, peer)
 	}

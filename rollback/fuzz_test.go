@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep/internal/probe"
+
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/transport/sim"
 )
@@ -76,11 +78,11 @@ func FuzzSpectatorAcks(f *testing.F) {
 			for k := 0; k+4 <= len(data) && k < 4*64; k += 4 {
 				ack := core.Frame(int32(binary.LittleEndian.Uint32(data[k:])))
 				if forge {
-					host.stream.Receive(0, &core.Message[core.Slot[uint16]]{Held: [core.MaxPlayers]core.Frame{ack}})
+					probe.StreamReceive(host, 0, ack)
 				}
 				w.run(t, m, m.render)
 				st := host.Stats().Spectators[0]
-				if _, end := host.eng.LogRange(); st.Acked > end || st.Acked < 0 {
+				if _, end := host.LogRange(); st.Acked > end || st.Acked < 0 {
 					t.Fatalf("ack %d: the host holds %d acknowledged, outside the frames it logged (up to %d)", ack, st.Acked, end)
 				}
 			}

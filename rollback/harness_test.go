@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep"
+
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/state"
 	"github.com/rollstep/rollstep/transport"
@@ -64,7 +66,7 @@ func seedReader(seed uint64) *rand.ChaCha8 {
 
 // testConfig returns node i's Config of an n-node match.
 func testConfig(n, i int, seed uint64) Config {
-	c := Config{Players: n, Local: []core.PlayerHandle{core.PlayerHandle(i)}, Game: [16]byte{'t'}}
+	c := Config{Mode: rollstep.Rollback, Players: n, Local: []core.PlayerHandle{core.PlayerHandle(i)}, Game: [16]byte{'t'}}
 	for j := range n {
 		if j != i {
 			c.Peers = append(c.Peers, Peer{Addr: transport.PeerID(j), Players: []core.PlayerHandle{core.PlayerHandle(j)}})
@@ -114,7 +116,7 @@ func (m *match) step(now time.Duration) {
 		if nd.mute || nd.closed {
 			continue
 		}
-		for _, p := range nd.s.cfg.Local {
+		if p := core.PlayerHandle(i); true {
 			if err := nd.s.AddLocalInput(p, m.input(p, nd.s.Frame())); err != nil {
 				m.t.Fatalf("node %d AddLocalInput: %v", i, err)
 			}
@@ -123,7 +125,7 @@ func (m *match) step(now time.Duration) {
 		if err := nd.s.Update(local); err != nil {
 			m.t.Fatalf("node %d Update(%v): %v", i, local, err)
 		}
-		nd.events = append(nd.events, nd.s.Events()...)
+		nd.events = keep(nd.events, nd.s.Events())
 	}
 }
 
@@ -208,4 +210,16 @@ func (m *match) count(i int, match func(Event) bool) int {
 		}
 	}
 	return n
+}
+
+// keep appends evs to dst, copying each *StallEvent (valid only until the
+// next Events call) into a value.
+func keep(dst, evs []Event) []Event {
+	for _, ev := range evs {
+		if st, ok := ev.(*rollstep.StallEvent); ok {
+			ev = *st
+		}
+		dst = append(dst, ev)
+	}
+	return dst
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep/internal/probe"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -44,7 +46,7 @@ func TestHostileNetwork(t *testing.T) {
 			if insider {
 				peer := m.nodes[1].s
 				sign = func(p []byte) (wire.Key, uint64, bool) {
-					send, _, ok := peer.ep.PeerKeys(0)
+					send, _, ok := probe.PeerKeys(peer, 0)
 					seq := peer.Stats().Transport.Peers[0].PacketsSent + 2
 					if wire.PacketType(p).Handshake() {
 						return wire.NewKey(testToken), seq, true

@@ -64,10 +64,10 @@ func (m *socketMatch) play(d time.Duration, attack func(), done func() bool) {
 	for end := m.now() + d; m.now() < end && !done(); <-tick.C {
 		attack()
 		for i, nd := range m.nodes {
-			p := nd.s.cfg.Local[0]
+			p := core.PlayerHandle(i)
 			_ = nd.s.AddLocalInput(p, m.input(p, nd.s.Frame()))
 			require.NoError(m.t, nd.s.Update(m.now()), "node %d Update", i)
-			nd.events = append(nd.events, nd.s.Events()...)
+			nd.events = keep(nd.events, nd.s.Events())
 		}
 	}
 }

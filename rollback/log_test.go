@@ -62,7 +62,9 @@ func TestReadLogRecordsTheMatch(t *testing.T) {
 		rec := recs[i]
 		_, end := nd.s.LogRange()
 		c, _ := nd.s.ConfirmedFrame()
-		if rec.Frames() != end || end != c+1 || (i < 2 && end < 400) {
+		// Inputs that arrived in the latest Update confirm a frame that is
+		// logged when the next frame runs.
+		if rec.Frames() != end || end < c || end > c+1 || (i < 2 && end < 400) {
 			t.Fatalf("node %d: replay of %d frames, log ends at %d, confirmed %d", i, rec.Frames(), end, c)
 		}
 		if got, want := state.Checksum(rec.State()), nd.game.sums[end-1]; got != want {

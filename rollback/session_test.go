@@ -75,7 +75,7 @@ func TestHandshakeRefusesOtherGameBuild(t *testing.T) {
 			if err := nd.s.Update(now); err != nil && !errors.Is(err, ErrRefused) {
 				t.Fatal(err)
 			}
-			nd.events = append(nd.events, nd.s.Events()...)
+			nd.events = keep(nd.events, nd.s.Events())
 		}
 	}
 	for i, nd := range m.nodes {
@@ -121,7 +121,7 @@ func TestEffectsPlayOnceDespiteRollbacks(t *testing.T) {
 		}
 	}
 	m.checkAgreement()
-	eng := m.nodes[0].s.eng
+	eng := m.nodes[0].s
 	_, logEnd := eng.LogRange()
 	c := logEnd - 1
 	// The oracle: the confirmed inputs on a SyncTest, which never
@@ -217,11 +217,11 @@ func TestDelayPolicyRaisesAndLowersD(t *testing.T) {
 	}}
 	m := newMatch(t, 2, 8, link, nil)
 	m.run(10 * time.Second)
-	if d := m.nodes[0].s.InputDelay(); d != 2 {
+	if d := m.nodes[0].s.Stats().Delay; d != 2 {
 		t.Errorf("D at 200 ms = %d, want 2", d)
 	}
 	m.run(15 * time.Second)
-	if d := m.nodes[0].s.InputDelay(); d != 0 {
+	if d := m.nodes[0].s.Stats().Delay; d != 0 {
 		t.Errorf("D back at 15 ms = %d, want 0", d)
 	}
 	var seen []int

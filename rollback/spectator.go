@@ -2,8 +2,11 @@ package rollback
 
 import (
 	"fmt"
-	"github.com/rollstep/rollstep/internal/stream"
 	"time"
+
+	"github.com/rollstep/rollstep"
+	"github.com/rollstep/rollstep/internal/stream"
+	"github.com/rollstep/rollstep/transport/wire"
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/core/pace"
@@ -72,8 +75,8 @@ type Spectator[S any, I comparable] struct {
 	bufs       [2]S
 	view, prev *S
 	play       []core.FrameEffect
-	events     []Event
-	spare      []Event
+	events     []rollstep.Event
+	spare      []rollstep.Event
 }
 
 // NewSpectator returns a spectator of the host at cfg.Host over conn,
@@ -96,8 +99,8 @@ func NewSpectator[S any, I comparable](cfg SpectatorConfig, game core.Game[S, I]
 		return &core.ConfigError{Field: field, Reason: fmt.Sprintf(format, args...)}
 	}
 	switch {
-	case cfg.TickRate < 1 || cfg.TickRate > maxTickRate:
-		return nil, bad("TickRate", "%d is outside 1..%d", cfg.TickRate, maxTickRate)
+	case cfg.TickRate < 1 || cfg.TickRate > 1000:
+		return nil, bad("TickRate", "%d is outside 1..%d", cfg.TickRate, 1000)
 	case cfg.Buffer < 0 || cfg.Buffer > 1024:
 		return nil, bad("Buffer", "%d is outside 0..1024", cfg.Buffer)
 	case cfg.MaxStepsPerUpdate < 1 || cfg.MaxStepsPerUpdate > 64:
@@ -116,7 +119,7 @@ func NewSpectator[S any, I comparable](cfg SpectatorConfig, game core.Game[S, I]
 		return nil, err
 	}
 	tc := cfg.Transport
-	tc.Digest, err = digest[I](cfg.Players, cfg.TickRate, cfg.ChecksumInterval, cfg.Game)
+	tc.Digest, err = wire.DigestOf[core.Slot[I]](cfg.Players, cfg.TickRate, cfg.ChecksumInterval, cfg.Game)
 	if err != nil {
 		return nil, bad("Game", "%v", err)
 	}
@@ -138,8 +141,8 @@ func NewSpectator[S any, I comparable](cfg SpectatorConfig, game core.Game[S, I]
 	sp.bufs[0], sp.bufs[1] = initial, initial
 	sp.view, sp.prev = &sp.bufs[0], &sp.bufs[1]
 	sp.play = make([]core.FrameEffect, 0, 64)
-	sp.events = make([]Event, 0, 8)
-	sp.spare = make([]Event, 0, 8)
+	sp.events = make([]rollstep.Event, 0, 8)
+	sp.spare = make([]rollstep.Event, 0, 8)
 	return sp, nil
 }
 
@@ -173,7 +176,7 @@ func (sp *Spectator[S, I]) Effects() []core.FrameEffect { return sp.play }
 // (StreamStartedEvent, StreamEndedEvent) they are the match's as the
 // spectator replays it: core.PauseEvent, core.SpeedEvent and
 // core.DisconnectEvent.
-func (sp *Spectator[S, I]) Events() []Event {
+func (sp *Spectator[S, I]) Events() []rollstep.Event {
 	ev := sp.events
 	sp.events, sp.spare = sp.spare[:0], ev
 	return ev
@@ -193,17 +196,17 @@ func (sp *Spectator[S, I]) Stats() core.Stats {
 // slice is owned by the spectator and overwritten by the next call.
 func (sp *Spectator[S, I]) Transport() endpoint.Stats { return sp.ep.Stats() }
 
-// Close closes the Conn. Later calls return ErrClosed.
+// Close closes the Conn. Later calls return rollstep.ErrClosed.
 func (sp *Spectator[S, I]) Close() error {
 	if sp.closed {
-		return ErrClosed
+		return rollstep.ErrClosed
 	}
 	sp.closed = true
 	return sp.ep.Close()
 }
 
-func (sp *Spectator[S, I]) event(ev Event) {
-	if len(sp.events) < maxQueuedEvents {
+func (sp *Spectator[S, I]) event(ev rollstep.Event) {
+	if len(sp.events) < 4096 { // bounded, as a session's
 		sp.events = append(sp.events, ev)
 	}
 }

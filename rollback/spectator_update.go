@@ -3,6 +3,8 @@ package rollback
 import (
 	"time"
 
+	"github.com/rollstep/rollstep"
+
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/transport/endpoint"
 )
@@ -14,7 +16,7 @@ import (
 // ErrStreamEnded; Conn errors are returned as they are.
 func (sp *Spectator[S, I]) Update(now time.Duration) error {
 	if sp.closed {
-		return ErrClosed
+		return rollstep.ErrClosed
 	}
 	if sp.ended {
 		return ErrStreamEnded

@@ -49,7 +49,7 @@ func TestTranscripts(t *testing.T) {
 					e := st.Engine
 					c, _ := nd.s.ConfirmedFrame()
 					fmt.Fprintf(&b, "  node %d: frame %d confirmed %d rollbacks %d resim %d stall %dms D %d waited %d\n",
-						i, e.Frame, c, e.Rollbacks, e.ResimFrames, e.StallTime.Milliseconds(), st.Delay, st.Waited)
+						i, e.Frame, c, e.Rollbacks, e.ResimFrames, st.Stall.Milliseconds(), st.Delay, st.Waited)
 					for _, ev := range nd.events[logged[i]:] {
 						fmt.Fprintf(&b, "    %s\n", describe(ev))
 					}

@@ -120,12 +120,12 @@ func playUDP(t *testing.T, link sim.LinkConfig) {
 		}
 		done := true
 		for i, nd := range m.nodes {
-			p := nd.s.cfg.Local[0]
+			p := core.PlayerHandle(i)
 			_ = nd.s.AddLocalInput(p, m.input(p, nd.s.Frame()))
 			if err := nd.s.Update(now); err != nil {
 				t.Fatalf("node %d Update: %v", i, err)
 			}
-			nd.events = append(nd.events, nd.s.Events()...)
+			nd.events = keep(nd.events, nd.s.Events())
 			if c, ok := nd.s.ConfirmedFrame(); !ok || c < frames {
 				done = false
 			}

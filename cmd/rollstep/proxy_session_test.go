@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep"
+
 	"github.com/rollstep/rollstep/cmd/rollstep/internal/udpproxy"
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/examples/fighter"
@@ -53,7 +55,7 @@ func (g *recordingFighter) Step(s *fighter.State, in []core.Input[fighter.Input]
 type proxiedPeer struct {
 	s      *rollback.Session[fighter.State, fighter.Input]
 	game   *recordingFighter
-	events []rollback.Event
+	events []rollstep.Event
 }
 
 // listenLoopback opens a UDP socket on a free port of 127.0.0.1, closed
@@ -111,7 +113,7 @@ func newProxiedPeer(t *testing.T, i int, conn transport.Conn, frames core.Frame)
 	cfg := rollback.Config{
 		Players:  2,
 		Local:    []core.PlayerHandle{core.PlayerHandle(i)},
-		Peers:    []rollback.Peer{{Addr: transport.PeerID(1 - i), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
+		Peers:    []rollstep.Peer{{Addr: transport.PeerID(1 - i), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
 		TickRate: 60,
 		Game:     [16]byte{'f', 'i', 'g', 'h', 't', 'e', 'r'},
 		Transport: endpoint.Config{
@@ -215,7 +217,7 @@ func TestRollbackThroughProxy(t *testing.T) {
 			switch e := ev.(type) {
 			case core.DesyncEvent[fighter.State]:
 				t.Errorf("peer %d: desync with peer %d at frame %d", i, e.Peer, e.Frame)
-			case rollback.PeerLostEvent:
+			case core.PeerLostEvent:
 				t.Errorf("peer %d: lost peer %d: %+v", i, e.Peer, e)
 			}
 		}
@@ -297,7 +299,7 @@ func TestFirstContactThroughProxy(t *testing.T) {
 			switch e := ev.(type) {
 			case core.DesyncEvent[fighter.State]:
 				t.Errorf("peer %d: desync with peer %d at frame %d", i, e.Peer, e.Frame)
-			case rollback.PeerLostEvent:
+			case core.PeerLostEvent:
 				t.Errorf("peer %d: lost peer %d: %+v", i, e.Peer, e)
 			}
 		}

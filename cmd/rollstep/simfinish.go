@@ -23,7 +23,7 @@ func finish(o *simOptions, m simMode, netw *sim.Network, peers []*simPeer, end t
 	for _, p := range peers {
 		st := p.sess.Stats()
 		rep := p.report
-		rep.StallSeconds = round3(stallTotal(p.sess).Seconds())
+		rep.StallSeconds = round3(p.sess.Stats().Stall.Seconds())
 		switch n := len(p.trace.steps); {
 		case target > 1 && p.end > p.start:
 			rep.TurnMsMean = round3(float64((p.end-p.start)/time.Microsecond) / 1000 / float64(target-1))

@@ -88,7 +88,7 @@ type span struct{ from, to time.Duration }
 // bot, and what the run records about it.
 type simPeer struct {
 	ep       *sim.Endpoint
-	sess     rollstep.Session[units.State, units.Order]
+	sess     *rollstep.Session[units.State, units.Order]
 	bot      *units.Bot
 	fed      core.Frame // the frame the bot last gave an input for, plus one
 	finalSum *finalChecksum
@@ -224,7 +224,7 @@ func (p *simPeer) host(i int, now time.Duration, target int32) error {
 		p.rolls = st.Engine.Rollbacks
 		p.trace.rolls = append(p.trace.rolls, now)
 	}
-	if total := stallTotal(p.sess); total > p.stall {
+	if total := p.sess.Stats().Stall; total > p.stall {
 		p.trace.stalls = append(p.trace.stalls, span{now - (total - p.stall), now})
 		p.stall = total
 	}
@@ -239,15 +239,6 @@ func (p *simPeer) events(i int, now time.Duration) {
 			p.event(i, ev)
 		}
 	}
-}
-
-// stallTotal returns the time the session has waited for remote inputs
-// so far: lockstep's per-turn stall accounting, or the engine's.
-func stallTotal(s rollstep.Session[units.State, units.Order]) time.Duration {
-	if l, ok := rollstep.AsLockstep(s); ok {
-		return l.Stats().Stall
-	}
-	return s.Stats().Engine.StallTime
 }
 
 // recordDW appends D and W to the report when they change.

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/rollstep/rollstep"
+
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/lockstep"
 	"github.com/rollstep/rollstep/state"
@@ -17,14 +19,14 @@ import (
 // SessionConfig returns the lockstep configuration of the peer playing
 // player local in a match of players players, one player per peer, where
 // addrs[p] is the transport address of player p's peer (addrs[local] is
-// not used). The turn lasts period (0: lockstep.DefaultTurnPeriod) and is
+// not used). The turn lasts period (0: (time.Second / rollstep.DefaultLockstepRate)) and is
 // one tick; inputs are command-style, so the zero Command fills the turns
 // in which a player gives none.
 func SessionConfig(players, local int, addrs []transport.PeerID, period time.Duration) lockstep.Config {
 	cfg := lockstep.Config{Players: players, Local: []core.PlayerHandle{core.PlayerHandle(local)}, TurnPeriod: period, Game: Build}
 	for p := range players {
 		if p != local && p < len(addrs) {
-			cfg.Peers = append(cfg.Peers, lockstep.Peer{Addr: addrs[p], Players: []core.PlayerHandle{core.PlayerHandle(p)}})
+			cfg.Peers = append(cfg.Peers, rollstep.Peer{Addr: addrs[p], Players: []core.PlayerHandle{core.PlayerHandle(p)}})
 		}
 	}
 	return cfg
@@ -40,7 +42,7 @@ type SimConfig struct {
 	Units int
 	// Turns is the number of turns to play; 0 means 600.
 	Turns int
-	// TurnPeriod is the turn length; 0 means lockstep.DefaultTurnPeriod.
+	// TurnPeriod is the turn length; 0 means (time.Second / rollstep.DefaultLockstepRate).
 	TurnPeriod time.Duration
 	// Latency and Jitter set every link's one-way delay.
 	Latency, Jitter time.Duration
@@ -115,7 +117,7 @@ type simPeer struct {
 func PlaySim(cfg SimConfig) (*SimResult, error) {
 	cfg.Players = cmp.Or(cfg.Players, 4)
 	cfg.Turns = cmp.Or(cfg.Turns, 600)
-	cfg.TurnPeriod = cmp.Or(cfg.TurnPeriod, lockstep.DefaultTurnPeriod)
+	cfg.TurnPeriod = cmp.Or(cfg.TurnPeriod, (time.Second / rollstep.DefaultLockstepRate))
 	cfg.BotEvery = cmp.Or(cfg.BotEvery, 4)
 	initial, err := New(cfg.Players, cfg.Units, cfg.Seed)
 	if err != nil {
@@ -173,7 +175,7 @@ func PlaySim(cfg SimConfig) (*SimResult, error) {
 		st := p.sess.Stats()
 		res.Peers = append(res.Peers, PeerResult{
 			Upload: float64(netw.Outbound(p.ep.ID()).Sent.Bytes) / now.Seconds(),
-			Stall:  st.Stall, StalledTurns: st.StalledTurns, Delay: st.Delay,
+			Stall:  st.Stall, StalledTurns: st.StalledFrames, Delay: st.Delay,
 			Checksum: state.Checksum(&p.game.Final), Desyncs: st.Engine.Desyncs,
 		})
 		p.sess.Close()
@@ -186,7 +188,7 @@ func PlaySim(cfg SimConfig) (*SimResult, error) {
 func (p *simPeer) host(i int, now time.Duration) error {
 	if f := p.sess.Frame(); f >= p.fed {
 		err := p.sess.AddLocalInput(core.PlayerHandle(i), p.bot.Next(p.sess.State()))
-		if err != nil && !errors.Is(err, core.ErrInputDiscarded) && !errors.Is(err, lockstep.ErrQueueFull) {
+		if err != nil && !errors.Is(err, core.ErrInputDiscarded) && !errors.Is(err, rollstep.ErrQueueFull) {
 			return err
 		}
 		p.fed = f + 1

@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rollstep/rollstep"
+
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/core/replay"
-	"github.com/rollstep/rollstep/lockstep"
 	"github.com/rollstep/rollstep/transport/wire"
 )
 
@@ -22,12 +23,12 @@ var Build = replay.VersionHash("rollstep/examples/rts sim 1")
 const ReplayKeyframes = 600
 
 // NewRecorder returns a replay recorder for a match of players players
-// with turns of period (0: lockstep.DefaultTurnPeriod), from initial:
+// with turns of period (0: (time.Second / rollstep.DefaultLockstepRate)), from initial:
 // a checksum every 10 turns, a keyframe every ReplayKeyframes. The
 // recorder steps its own copy of the game, so recording doubles the
 // simulation's CPU cost.
 func NewRecorder(players int, period time.Duration, seed uint64, initial *State) (*replay.Recorder[State, Command], error) {
-	rate := max(1, int(time.Second/cmp.Or(period, lockstep.DefaultTurnPeriod)))
+	rate := max(1, int(time.Second/cmp.Or(period, (time.Second/rollstep.DefaultLockstepRate))))
 	match, err := wire.DigestOf[Command](players, rate, 1, Build)
 	if err != nil {
 		return nil, err

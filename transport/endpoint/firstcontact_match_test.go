@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep"
+
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/lockstep"
 	"github.com/rollstep/rollstep/rollback"
@@ -99,7 +101,7 @@ func TestRollbackFirstContactSeats(t *testing.T) {
 				p.Addr = addrs[j]
 			}
 			up = append(up, p)
-			cfg.Peers = append(cfg.Peers, rollback.Peer{Addr: p.ID, Players: []core.PlayerHandle{core.PlayerHandle(j)}})
+			cfg.Peers = append(cfg.Peers, rollstep.Peer{Addr: p.ID, Players: []core.PlayerHandle{core.PlayerHandle(j)}})
 		}
 		conn, err := udp.New(socks[i], udp.Config{Peers: up, AcceptUnknown: true})
 		if err != nil {
@@ -212,14 +214,14 @@ func TestFrontEndsSendSeats(t *testing.T) {
 		{"rollback", func(conn transport.Conn) (session, error) {
 			cfg := rollback.Config{Players: 3, Local: []core.PlayerHandle{2}, Transport: endpoint.Config{Token: token}}
 			for _, p := range peers {
-				cfg.Peers = append(cfg.Peers, rollback.Peer{Addr: transport.PeerID(p), Players: []core.PlayerHandle{p}})
+				cfg.Peers = append(cfg.Peers, rollstep.Peer{Addr: transport.PeerID(p), Players: []core.PlayerHandle{p}})
 			}
 			return rollback.NewSession[seatState, uint16](cfg, core.GameFunc[seatState, uint16](step), seatState{}, conn)
 		}},
 		{"lockstep", func(conn transport.Conn) (session, error) {
 			cfg := lockstep.Config{Players: 3, Local: []core.PlayerHandle{2}, Transport: endpoint.Config{Token: token}}
 			for _, p := range peers {
-				cfg.Peers = append(cfg.Peers, lockstep.Peer{Addr: transport.PeerID(p), Players: []core.PlayerHandle{p}})
+				cfg.Peers = append(cfg.Peers, rollstep.Peer{Addr: transport.PeerID(p), Players: []core.PlayerHandle{p}})
 			}
 			return lockstep.NewSession[seatState, uint16](cfg, core.GameFunc[seatState, uint16](step), seatState{}, conn)
 		}},

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/rollstep/rollstep"
+
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/examples/fighter"
 	"github.com/rollstep/rollstep/rollback"
@@ -70,7 +72,7 @@ func (r *Recorder) Step(s *fighter.State, in []core.Input[fighter.Input], fx *co
 type Counts struct {
 	Desyncs   int // core.DesyncEvent
 	SyncTests int // core.SyncTestEvent (rollstep_synctest builds)
-	Lost      int // rollback.PeerLostEvent
+	Lost      int // core.PeerLostEvent
 	Hits      int // EffectHit
 	Blocks    int // EffectBlock
 	KOs       int // EffectKO
@@ -97,7 +99,7 @@ func Config(player int, addr transport.PeerID, token uint64, spectators []transp
 	c := rollback.Config{
 		Players:    2,
 		Local:      []core.PlayerHandle{core.PlayerHandle(player)},
-		Peers:      []rollback.Peer{{Addr: addr, Players: []core.PlayerHandle{core.PlayerHandle(1 - player)}}},
+		Peers:      []rollstep.Peer{{Addr: addr, Players: []core.PlayerHandle{core.PlayerHandle(1 - player)}}},
 		TickRate:   TickRate,
 		Game:       GameID,
 		Spectators: spectators,
@@ -141,7 +143,7 @@ func (p *Peer) Tick(now time.Duration) error {
 			p.Counts.Desyncs++
 		case core.SyncTestEvent:
 			p.Counts.SyncTests++
-		case rollback.PeerLostEvent:
+		case core.PeerLostEvent:
 			p.Counts.Lost++
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rollstep/rollstep"
+
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/core/replay"
 	"github.com/rollstep/rollstep/examples/internal/secret"
@@ -116,7 +118,7 @@ func hostUDP(o *options, w io.Writer, sess *lockstep.Session[rts.State, rts.Comm
 	start := time.Now()
 	var fed core.Frame
 	var doneAt time.Duration
-	var st lockstep.Stats
+	var st rollstep.Stats
 	var sent []uint64 // bytes sent to each peer, IP and UDP headers included
 	desyncs, dropped := 0, 0
 	for {
@@ -126,7 +128,7 @@ func hostUDP(o *options, w io.Writer, sess *lockstep.Session[rts.State, rts.Comm
 		}
 		if f := sess.Frame(); f >= fed {
 			err := sess.AddLocalInput(core.PlayerHandle(o.player), bot.Next(sess.State()))
-			if err != nil && !errors.Is(err, core.ErrInputDiscarded) && !errors.Is(err, lockstep.ErrQueueFull) {
+			if err != nil && !errors.Is(err, core.ErrInputDiscarded) && !errors.Is(err, rollstep.ErrQueueFull) {
 				return err
 			}
 			fed = f + 1
@@ -168,7 +170,7 @@ func hostUDP(o *options, w io.Writer, sess *lockstep.Session[rts.State, rts.Comm
 		}
 		fmt.Fprintf(w, "to player %d: upload %.0f B/s, waited %.3f s for it\n", to, float64(b)/doneAt.Seconds(), st.PeerStall[i].Seconds())
 	}
-	fmt.Fprintf(w, "upload %.0f B/s, stall %.3f s (%d turns), D=%d, %v wall time\n", float64(total)/doneAt.Seconds(), st.Stall.Seconds(), st.StalledTurns, st.Delay, doneAt.Round(time.Millisecond))
+	fmt.Fprintf(w, "upload %.0f B/s, stall %.3f s (%d turns), D=%d, %v wall time\n", float64(total)/doneAt.Seconds(), st.Stall.Seconds(), st.StalledFrames, st.Delay, doneAt.Round(time.Millisecond))
 	if desyncs > 0 {
 		return fmt.Errorf("%d desyncs detected", desyncs)
 	}

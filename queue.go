@@ -1,4 +1,4 @@
-package lockstep
+package rollstep
 
 import "github.com/rollstep/rollstep/core"
 

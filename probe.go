@@ -1,0 +1,31 @@
+package rollstep
+
+import (
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/probe"
+	"github.com/rollstep/rollstep/transport/wire"
+)
+
+// probed is what the test hooks of internal/probe need of a Session.
+type probed interface {
+	peerKeys(p core.PeerID) (send, recv wire.Key, ok bool)
+	setInputDelay(p core.PlayerHandle, d int) error
+	engineState() any
+	streamAck(i int, acked core.Frame)
+}
+
+func init() {
+	probe.PeerKeys = func(s any, p core.PeerID) (wire.Key, wire.Key, bool) { return s.(probed).peerKeys(p) }
+	probe.SetInputDelay = func(s any, p core.PlayerHandle, d int) error { return s.(probed).setInputDelay(p, d) }
+	probe.EngineState = func(s any) any { return s.(probed).engineState() }
+	probe.StreamReceive = func(s any, i int, acked core.Frame) { s.(probed).streamAck(i, acked) }
+}
+
+func (s *Session[S, I]) peerKeys(p core.PeerID) (wire.Key, wire.Key, bool) { return s.ep.PeerKeys(p) }
+func (s *Session[S, I]) setInputDelay(p core.PlayerHandle, d int) error {
+	return s.eng.SetInputDelay(p, d)
+}
+func (s *Session[S, I]) engineState() any { return s.eng.State() }
+func (s *Session[S, I]) streamAck(i int, acked core.Frame) {
+	s.stream.Receive(i, &core.Message[core.Slot[I]]{Held: [core.MaxPlayers]core.Frame{acked}})
+}

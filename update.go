@@ -1,0 +1,456 @@
+package rollstep
+
+import (
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/core/delay"
+	"github.com/rollstep/rollstep/transport/endpoint"
+	"github.com/rollstep/rollstep/transport/wire"
+)
+
+// Update does one round of the session's work at now, a monotonic time
+// chosen by the host (the session reads no clock):
+//
+//  1. it reads every datagram that arrived, then runs the connection's
+//     timers (handshake, keep-alives, timeouts), so a datagram that
+//     arrived before now is heard before a timeout can fire, and turns
+//     what they report into life-cycle events;
+//  2. once every player's peer is connected, it runs the frames the fixed
+//     timestep owes (at most Config.MaxStepsPerUpdate, the rest in later
+//     calls) whose inputs are held or may be predicted, scheduling each
+//     local player's input D frames ahead; a correction that arrived is
+//     applied first (rollback and re-simulation). A due frame that cannot
+//     run stalls (StallEvent), and the session repeats its messages every
+//     Config.ResendInterval;
+//  3. it sends what the engine produced to every peer and streams
+//     confirmed frames to spectators, and refreshes State, Previous and
+//     Effects.
+//
+// It returns the first error of the Conn that ends the match (a transient
+// one, such as an unreachable network, is counted and retried), ErrClosed,
+// an error matching ErrRefused from the moment a handshake is refused
+// (wrapping the *endpoint.HandshakeError that names the differing field),
+// and the *endpoint.HandshakeTimeoutError of a peer whose handshake timed
+// out before the match started (unless Config.SoloStart). Bad datagrams
+// are counted, never returned. In steady state it allocates nothing.
+func (s *Session[S, I]) Update(now time.Duration) error {
+	if s.closed {
+		return ErrClosed
+	}
+	s.effects, s.cancelled = s.effects[:0], s.cancelled[:0]
+	if s.end.Ended() {
+		return nil
+	}
+	s.now = max(s.now, now)
+	_, err := s.ep.Poll(now, &s.rx)
+	if terr := s.ep.Tick(now); err == nil {
+		err = terr
+	}
+	s.watch.Route(s.ep.Events(), s.started)
+	if s.watch.Refused != nil {
+		return s.watch.Refused
+	}
+	if !s.started {
+		if !s.playersReady() {
+			// Spectators already connected hear that the host is alive.
+			if len(s.cfg.Spectators) > 0 && (!s.streamed || now-s.streamedAt >= s.cfg.TurnPeriod) {
+				s.streamed, s.streamedAt = true, now
+				if serr := s.stream.Send(now, s.eng, s.ep); err == nil {
+					err = serr
+				}
+			}
+			return err
+		}
+		s.started = true
+		s.event(core.StartedEvent{At: now})
+		s.pacer.Update(now) // starts the frame clock
+		s.winStart = now
+		return err
+	}
+	before := s.pacer.Stalled()
+	s.pacer.Update(now)
+	s.chargeStall(s.pacer.Stalled() - before)
+	var last *core.Ready[I]
+	ranAny := false
+	for !s.timesyncWait(now) && s.pacer.Granted() > 0 {
+		r, ran := s.frame(now)
+		if r != nil {
+			last = r
+		}
+		ranAny = ranAny || ran
+		if !ran {
+			break
+		}
+	}
+	if last != nil && (ranAny || !s.sent || now-s.lastSend >= s.cfg.ResendInterval) {
+		if serr := s.send(now, last); err == nil {
+			err = serr
+		}
+	}
+	if s.end.Reached(s.eng) {
+		s.event(core.MatchEndedEvent{Frame: s.end.At})
+		if lerr := s.ep.Leave(now, wire.LeaveEnded, s.end.At); err == nil {
+			err = lerr
+		}
+	}
+	return err
+}
+
+// frame tries to run the current frame. It returns what the engine's
+// Advance produced, if it was called, and whether the frame ran.
+func (s *Session[S, I]) frame(now time.Duration) (*core.Ready[I], bool) {
+	f := s.eng.Frame()
+	// A frame's inputs are made when it runs, not when it is due: a frame
+	// that cannot run schedules nothing, so the lockstep pace is
+	// max(T, L/D). It only repeats the messages (see Update).
+	waiting := s.eng.WaitingFor()
+	if waiting != 0 {
+		s.pacer.Block()
+		s.waiting = waiting
+		s.frameWaiting |= waiting
+	} else if !s.addedOK || s.added != f {
+		if s.lower() {
+			s.event(core.DelayEvent{Frame: f, Delay: s.delayNow(), Prediction: s.eng.Prediction(), RTT: s.rtt})
+		}
+		s.addedOK, s.added = s.addLocal(), f
+	}
+	var t0 time.Duration
+	if s.cfg.StepClock != nil {
+		t0 = s.cfg.StepClock()
+	}
+	r := s.eng.Advance(now)
+	var cpu time.Duration
+	if s.cfg.StepClock != nil {
+		cpu = s.cfg.StepClock() - t0
+	}
+	s.collect(r)
+	switch {
+	case r.Stepped:
+		s.view, s.prev = s.prev, s.view
+		*s.view = *s.eng.State()
+	case r.RolledBack:
+		*s.view = *s.eng.State()
+	}
+	if !r.Stepped {
+		s.pacer.Block() // the engine refused the local input (no acks), or the frame's inputs are missing
+		return r, false
+	}
+	if waiting != 0 { // the pacer was blocked above: grant the frame again
+		s.pacer.Update(now)
+	}
+	stall, _ := s.pacer.Step()
+	if d := min(stall, s.excused); d > 0 { // a timesync wait, not a stall
+		stall, s.excused = stall-d, s.excused-d
+	}
+	s.stats.LastStall = stall
+	if stall > 0 {
+		s.stats.StalledFrames++
+		s.stats.MaxStall = max(s.stats.MaxStall, stall)
+		s.winStall += stall
+		// A pointer into a slab reused every Update: boxing the value
+		// would allocate once per stalled frame.
+		if len(s.events) < maxQueuedEvents {
+			s.stalls = append(s.stalls, StallEvent{Frame: f, Stall: stall, Waiting: s.frameWaiting})
+			s.event(&s.stalls[len(s.stalls)-1])
+		} else {
+			s.stats.DroppedEvents++
+		}
+	}
+	s.waiting, s.frameWaiting = 0, 0
+	s.winStep = max(s.winStep, cpu)
+	if r.RolledBack && r.Resimulated >= s.ctl.DeepDepth() {
+		s.winDeep++
+	}
+	s.observeSystem()
+	s.timesyncFrame(now)
+	s.winFrames++
+	// A window closes after DelayWindow frames, or after as long as they
+	// take at full pace, so that stalls (fewer frames) are acted on soon.
+	if s.winFrames >= s.cfg.DelayWindow || now-s.winStart >= time.Duration(s.cfg.DelayWindow)*s.cfg.TurnPeriod {
+		s.control()
+		s.winStart = now
+	}
+	return r, true
+}
+
+// addLocal schedules one input of every local player for frame Frame()+D.
+// A queued input the engine discards (the frame already has one) stays
+// queued for the next frame, unless it is the zero I, which carries
+// nothing; D is lowered only where that costs nothing (see lower). While
+// the game is paused, queued game inputs wait (the zero I is scheduled)
+// and only commands go out. It returns false if the engine refused an
+// input for want of acknowledgements (retry later).
+func (s *Session[S, I]) addLocal() bool {
+	ok := true
+	queue := !s.cfg.held() && !s.Paused()
+	var zero I
+	for i := range s.locals {
+		l := &s.locals[i]
+		in, queued := l.held, false
+		if queue {
+			in, queued = l.inputs.peek()
+		}
+		_ = s.eng.SetStepReport(l.player, s.report) // l.player is local
+		switch err := s.eng.AddLocalInput(l.player, in); err {
+		case nil:
+			if queued {
+				l.inputs.pop()
+			}
+		case core.ErrInputDiscarded:
+			switch {
+			case queued && in == zero:
+				l.inputs.pop() // it carries nothing: the frame already has an input
+			case queued:
+				s.stats.Requeued++
+			}
+		default:
+			ok = false
+		}
+	}
+	return ok
+}
+
+// collect keeps what one Advance produced for the caller. A disconnect
+// the other peers agreed on before this one noticed stops the session
+// talking to the owner even if its endpoint still hears it (so hearing it
+// later is a split), and reports the owner lost.
+func (s *Session[S, I]) collect(r *core.Ready[I]) {
+	s.effects = append(s.effects, r.Effects...)
+	s.cancelled = append(s.cancelled, r.Cancelled...)
+	for _, ev := range r.Events {
+		s.event(ev)
+		d, ok := ev.(core.DisconnectEvent)
+		for i, p := range s.cfg.Peers {
+			if id := core.PeerID(i); ok && owns(p, d.Player) {
+				if st := s.ep.State(id); st == endpoint.StateConnected || st == endpoint.StateInterrupted {
+					_ = s.ep.Disconnect(id) // id is in the table
+					s.ts.Forget(i)
+					s.event(core.PeerLostEvent{Peer: id, Agreed: true})
+				}
+			}
+		}
+	}
+}
+
+// owns reports whether peer p owns player q.
+func owns(p Peer, q core.PlayerHandle) bool {
+	for _, x := range p.Players {
+		if x == q {
+			return true
+		}
+	}
+	return false
+}
+
+// send sends the messages of r, the latest Advance's (Update does so once
+// per Update that ran a frame, and at most every ResendInterval
+// otherwise), and streams to spectators.
+func (s *Session[S, I]) send(now time.Duration, r *core.Ready[I]) error {
+	s.sent, s.lastSend = true, now
+	err := s.ep.Send(now, r.Messages)
+	if serr := s.stream.Send(now, s.eng, s.ep); err == nil {
+		err = serr
+	}
+	return err
+}
+
+// playersReady reports whether no player's peer is still handshaking
+// (spectators never hold the match back).
+func (s *Session[S, I]) playersReady() bool {
+	for i := range s.cfg.Peers {
+		if s.ep.State(core.PeerID(i)) == endpoint.StateHandshaking {
+			return false
+		}
+	}
+	return true
+}
+
+// receiver routes decoded input messages: from player peers to the engine
+// (and timesync), from spectators to the stream.
+type receiver[S any, I comparable] struct{ s *Session[S, I] }
+
+// Receive implements endpoint.Receiver.
+func (r *receiver[S, I]) Receive(now time.Duration, from core.PeerID, m *core.Message[core.Slot[I]]) error {
+	s := r.s
+	if n := core.PeerID(len(s.cfg.Peers)); from >= n {
+		s.stream.Receive(int(from-n), m)
+		return nil
+	}
+	if err := s.eng.Receive(now, from, m); err != nil {
+		return err
+	}
+	if s.syncing() {
+		held := core.Frame(0)
+		for _, p := range s.cfg.Peers[from].Players {
+			held = max(held, m.Held[p])
+		}
+		s.ts.Observe(int(from), m.Frame, held, now)
+	}
+	return nil
+}
+
+// syncing reports whether timesync runs: wherever the session predicts,
+// unless disabled.
+func (s *Session[S, I]) syncing() bool { return s.cfg.Prediction > 0 && !s.cfg.Timesync.Disable }
+
+// timesyncFrame samples the advantage over every connected peer after a
+// frame and, at the end of a window, acts on the recommendation.
+func (s *Session[S, I]) timesyncFrame(now time.Duration) {
+	if !s.syncing() {
+		return
+	}
+	f := s.eng.Frame()
+	for i := range s.cfg.Peers {
+		if ps, ok := s.ep.Peer(core.PeerID(i)); ok && ps.State == endpoint.StateConnected && ps.RTTSamples > 0 {
+			s.ts.Sample(i, f, now, ps.RTT/2)
+		} else if ok && ps.State != endpoint.StateConnected && ps.State != endpoint.StateHandshaking {
+			s.ts.Forget(i) // lost or left: never waited for
+		}
+	}
+	if ev, ok := s.ts.Tick(); ok {
+		s.lastSync, s.hasSync = ev, true
+		if ev.Wait > 0 {
+			s.event(ev)
+		}
+		if ev.Applied {
+			s.waitLeft = min(s.waitLeft+ev.Wait, s.cfg.Timesync.MaxWait)
+		}
+	}
+}
+
+// timesyncWait runs a wait timesync (or Wait) asked for: it reports
+// whether the session skips its frames now, the time blocked not being
+// owed.
+func (s *Session[S, I]) timesyncWait(now time.Duration) bool {
+	if !s.syncWait && s.waitLeft > 0 {
+		s.syncWait, s.waitEnd = true, now+time.Duration(s.waitLeft)*s.pacer.Period()
+		s.waitFrom = s.pacer.Stalled()
+		s.stats.Waited += uint64(s.waitLeft)
+		s.waitLeft = 0
+	}
+	if !s.syncWait {
+		return false
+	}
+	if now < s.waitEnd {
+		s.pacer.Block()
+		return true
+	}
+	s.syncWait = false
+	d := s.pacer.Stalled() - s.waitFrom
+	s.excused += d
+	s.waitTime += d
+	return false
+}
+
+// chargeStall adds d of stall to every peer waited for.
+func (s *Session[S, I]) chargeStall(d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	for i := range s.peerStall {
+		if s.waiting&(1<<i) != 0 {
+			s.peerStall[i] += d
+		}
+	}
+}
+
+// observeSystem sets the pacing period from the game speed and the
+// slowest step time.
+func (s *Session[S, I]) observeSystem() {
+	speed := s.eng.Control().Speed
+	period := max(s.cfg.TurnPeriod*100/time.Duration(speed), s.slowestStep(), time.Microsecond)
+	if period != s.pacer.Period() {
+		_ = s.pacer.SetPeriod(period) // positive
+		s.ts.SetPeriod(period)        // timesync counts advantage in frames of this length
+	}
+}
+
+// slowestStep returns the largest step time any player reports.
+func (s *Session[S, I]) slowestStep() time.Duration {
+	var m uint16
+	for p := range s.cfg.Players {
+		m = max(m, s.eng.StepReport(core.PlayerHandle(p)))
+	}
+	return time.Duration(m) * stepUnit
+}
+
+// control closes a delay-controller window: it updates the step-time
+// report and asks the controller for D (and W in Auto). The RTT is the
+// largest smoothed RTT of a connected peer, in every mode.
+func (s *Session[S, I]) control() {
+	s.report = uint16(min((s.winStep+stepUnit-1)/stepUnit, 65535))
+	m := delay.Measurement{FramePeriod: s.pacer.Period(), Frames: s.winFrames, Stall: s.winStall, DeepRollbacks: s.winDeep}
+	for i := range s.cfg.Peers {
+		if ps, ok := s.ep.Peer(core.PeerID(i)); ok && ps.State == endpoint.StateConnected && ps.RTTSamples > 0 {
+			m.AddPeer(ps.RTT, ps.Jitter)
+		}
+	}
+	s.winFrames, s.winStall, s.winDeep, s.winStep = 0, 0, 0, 0
+	s.rtt = m.RTT
+	if s.cfg.FixedDelay {
+		return
+	}
+	rec := s.ctl.Update(m)
+	if !rec.Changed {
+		return
+	}
+	if s.cfg.Mode == Auto {
+		_ = s.eng.SetPrediction(rec.Prediction) // within Prediction
+	}
+	s.lowerTo = -1
+	if rec.Delay < s.delayNow() && !s.cfg.held() {
+		s.lowerTo = rec.Delay // applied frame by frame, see lower
+		if rec.Prediction == s.eng.Prediction() {
+			return
+		}
+	} else if rec.Delay != s.delayNow() || s.cfg.Mode == Auto {
+		s.setDelay(rec.Delay)
+	} else {
+		return
+	}
+	s.event(core.DelayEvent{Frame: s.eng.Frame(), Delay: s.delayNow(), Prediction: s.eng.Prediction(), RTT: s.rtt})
+}
+
+// lower takes D one frame closer to a pending lowering (lowerTo) if every
+// local queue is empty, and reports whether it did. Lowering D by k leaves
+// k frames that already have their input, so the input queued for the
+// first of them waits a frame; with a player who gives one input per
+// frame it would wait for ever, and every lowering would add a frame of
+// lag behind a smaller D. So command-style inputs lower D only at a frame
+// with nothing queued, where the frames skipped lose nothing (a zero
+// input, which carries nothing, is dropped: see addLocal).
+func (s *Session[S, I]) lower() bool {
+	if s.lowerTo < 0 {
+		return false
+	}
+	var zero I
+	for i := range s.locals {
+		l := &s.locals[i]
+		if in, _ := l.inputs.peek(); l.inputs.n > 1 || in != zero {
+			return false
+		}
+	}
+	d := s.delayNow() - 1 // one frame skipped per empty frame
+	if d <= s.lowerTo {
+		d, s.lowerTo = s.lowerTo, -1
+	}
+	s.setDelay(d)
+	return true
+}
+
+// setDelay sets every local player's D to d (within MaxDelay).
+func (s *Session[S, I]) setDelay(d int) {
+	for i := range s.locals {
+		_ = s.eng.SetInputDelay(s.locals[i].player, d)
+	}
+}
+
+// delayNow returns the local players' D.
+func (s *Session[S, I]) delayNow() int {
+	if len(s.locals) == 0 {
+		return s.ctl.Current().Delay
+	}
+	d, _ := s.eng.InputDelay(s.locals[0].player)
+	return d
+}
