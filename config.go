@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/internal/lifecycle"
 	"github.com/rollstep/rollstep/internal/stream"
 	"github.com/rollstep/rollstep/internal/timesync"
 	"github.com/rollstep/rollstep/transport"
@@ -48,9 +47,13 @@ var ErrInvalidConfig = core.ErrInvalidConfig
 // refused and why, and matches ErrInvalidConfig.
 type ConfigError = core.ConfigError
 
-// Peer is one remote peer of the match: its transport address and the
-// players it owns. Its index in Config.Peers is its core.PeerID.
-type Peer = lifecycle.Peer
+// Peer is one remote peer of the match: its transport address on the
+// session's Conn and the players whose inputs it produces. Its index in
+// Config.Peers is its core.PeerID.
+type Peer struct {
+	Addr    transport.PeerID
+	Players []core.PlayerHandle
+}
 
 // StreamConfig tunes the stream to spectators: Delay holds every frame
 // back this many frames after it is confirmed, so a spectator cannot relay

@@ -9,7 +9,6 @@ import (
 	"github.com/rollstep/rollstep/core/delay"
 	"github.com/rollstep/rollstep/core/pace"
 	"github.com/rollstep/rollstep/fixed"
-	"github.com/rollstep/rollstep/internal/lifecycle"
 	"github.com/rollstep/rollstep/internal/stream"
 	"github.com/rollstep/rollstep/internal/timesync"
 	"github.com/rollstep/rollstep/state"
@@ -81,8 +80,8 @@ type Session[S any, I comparable] struct {
 	view, prev *S // State and Previous: copies the game cannot write into the engine
 
 	started, closed bool
-	end             lifecycle.End   // EndAt, or a peer's end
-	watch           lifecycle.Watch // the player peers' life cycle; its Refused ends the match before it starts
+	end             matchEnd // EndAt, or a peer's end
+	refused         error    // set by route: the match cannot start
 	now, lastSend   time.Duration
 	sent            bool       // something was sent, at lastSend
 	added           core.Frame // the local inputs made at frame added are scheduled, if addedOK
@@ -135,9 +134,7 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 	if !c.held() {
 		eng.SetPredictor(predictNone[I])
 	}
-	rate := max(1, min(65535, int(time.Second/c.TurnPeriod)))
-	ep, err := lifecycle.NewEndpoint[I](lifecycle.Match{Players: c.Players, TickRate: rate, Steps: c.TicksPerTurn,
-		Checksums: c.ChecksumInterval, Game: c.Game, Local: c.Local, Peers: c.Peers, Spectators: c.Spectators}, c.Transport, conn)
+	ep, err := newEndpoint[I](&c, conn)
 	if err != nil {
 		return nil, err
 	}
@@ -165,7 +162,6 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 		s.locals = append(s.locals, local[I]{player: p, inputs: newRing[I](c.MaxQueuedInputs)})
 	}
 	s.rx.s = s
-	s.watch = lifecycle.NewWatch(c.Peers, eng, &s.end, &s.stream, &s.ts, ErrRefused, c.SoloStart, s.event)
 	s.ts = timesync.New(c.Timesync, c.TurnPeriod, len(c.Peers))
 	s.stream.Init(c.Players, len(c.Spectators), c.Spectate, len(c.Peers), s.event)
 	return s, nil
@@ -371,14 +367,14 @@ func (s *Session[S, I]) EndAt(f core.Frame) error {
 	if s.closed {
 		return ErrClosed
 	}
-	if err := s.end.Set(s.eng, f); err != nil {
+	if err := s.end.set(s.eng, f); err != nil {
 		return fmt.Errorf("%w: frame %d, the session is at frame %d", ErrEndPassed, f, s.eng.Frame())
 	}
 	return nil
 }
 
 // Ended reports whether the match ended (core.MatchEndedEvent).
-func (s *Session[S, I]) Ended() bool { return s.end.Ended() }
+func (s *Session[S, I]) Ended() bool { return s.end.done }
 
 // Close sends a Leave to every peer and closes the Conn. Later calls
 // return ErrClosed.

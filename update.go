@@ -39,7 +39,7 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 		return ErrClosed
 	}
 	s.effects, s.cancelled = s.effects[:0], s.cancelled[:0]
-	if s.end.Ended() {
+	if s.end.done {
 		return nil
 	}
 	s.now = max(s.now, now)
@@ -47,9 +47,9 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 	if terr := s.ep.Tick(now); err == nil {
 		err = terr
 	}
-	s.watch.Route(s.ep.Events(), s.started)
-	if s.watch.Refused != nil {
-		return s.watch.Refused
+	s.route(s.ep.Events())
+	if s.refused != nil {
+		return s.refused
 	}
 	if !s.started {
 		if !s.playersReady() {
@@ -88,9 +88,9 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 			err = serr
 		}
 	}
-	if s.end.Reached(s.eng) {
-		s.event(core.MatchEndedEvent{Frame: s.end.At})
-		if lerr := s.ep.Leave(now, wire.LeaveEnded, s.end.At); err == nil {
+	if s.end.reached(s.eng) {
+		s.event(core.MatchEndedEvent{Frame: s.end.at})
+		if lerr := s.ep.Leave(now, wire.LeaveEnded, s.end.at); err == nil {
 			err = lerr
 		}
 	}

@@ -47,6 +47,13 @@ func TestDropAfterTimeout(t *testing.T) {
 					t.Fatalf("peer %d: disconnect events %+v", i, ev)
 				}
 				noticed = append(noticed, ev[0].At)
+				// The nearest survivor times the dead peer out itself; the
+				// others learn of it first through the agreement.
+				for _, e := range p.events {
+					if l, ok := e.(core.PeerLostEvent); ok && l.Agreed != (i > 0) {
+						t.Errorf("peer %d: %+v, want Agreed %v", i, l, i > 0)
+					}
+				}
 				var got []core.DisconnectEvent
 				for _, e := range p.events {
 					if d, ok := e.(core.DisconnectEvent); ok {

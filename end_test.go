@@ -1,4 +1,4 @@
-package lifecycle
+package rollstep
 
 import (
 	"testing"
@@ -25,26 +25,26 @@ func (e *fakeEngine) SetEnd(f core.Frame) error {
 	return nil
 }
 
-func TestEnd(t *testing.T) {
+func TestMatchEnd(t *testing.T) {
 	e := &fakeEngine{frame: 10}
-	var x End
-	require.False(t, x.Reached(e), "no end set")
-	require.ErrorIs(t, x.Set(e, 9), ErrPassed)
-	require.NoError(t, x.Set(e, 20))
+	var x matchEnd
+	require.False(t, x.reached(e), "no end set")
+	require.ErrorIs(t, x.set(e, 9), core.ErrOutOfRange)
+	require.NoError(t, x.set(e, 20))
 	require.Equal(t, core.Frame(20), e.end)
-	x.Adopt(e, 30) // one is set: a peer's does not replace it
-	require.Equal(t, core.Frame(20), x.At)
+	x.adopt(e, 30) // one is set: a peer's does not replace it
+	require.Equal(t, core.Frame(20), x.at)
 
 	e.frame, e.confirmed, e.anyConfirmed, e.delivered = 20, 18, true, 20
-	require.False(t, x.Reached(e), "frame 19 not confirmed")
+	require.False(t, x.reached(e), "frame 19 not confirmed")
 	e.confirmed, e.delivered = 19, 19
-	require.False(t, x.Reached(e), "a peer lacks our input of frame 19")
+	require.False(t, x.reached(e), "a peer lacks our input of frame 19")
 	e.delivered = 25
-	require.True(t, x.Reached(e))
-	require.False(t, x.Reached(e), "reported twice")
-	require.True(t, x.Ended())
+	require.True(t, x.reached(e))
+	require.False(t, x.reached(e), "reported twice")
+	require.True(t, x.done)
 
-	var y End
-	y.Adopt(&fakeEngine{frame: 40}, 30) // already simulated: not adopted
-	require.False(t, y.Reached(&fakeEngine{frame: 40, confirmed: 39, anyConfirmed: true, delivered: 40}))
+	var y matchEnd
+	y.adopt(&fakeEngine{frame: 40}, 30) // already simulated: not adopted
+	require.False(t, y.reached(&fakeEngine{frame: 40, confirmed: 39, anyConfirmed: true, delivered: 40}))
 }

@@ -1,0 +1,129 @@
+package rollstep
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/transport"
+	"github.com/rollstep/rollstep/transport/endpoint"
+	"github.com/rollstep/rollstep/transport/wire"
+)
+
+// newEndpoint returns the endpoint of a session of c (defaults filled in)
+// over conn: the match's digest (of slots of I), this session's seat and
+// its peers' (so a host learns several peers' addresses from their
+// Hellos; spectators, after the players' peers, have none). It returns
+// the digest's error, which names its field, or the endpoint's.
+func newEndpoint[I comparable](c *Config, conn transport.Conn) (*endpoint.Endpoint[core.Slot[I]], error) {
+	rate := max(1, min(65535, int(time.Second/c.TurnPeriod)))
+	dg, err := wire.DigestOf[core.Slot[I]](c.Players, rate, c.ChecksumInterval, c.Game)
+	if err != nil {
+		return nil, err
+	}
+	dg.ExtraSteps = uint8(c.TicksPerTurn - 1) // 1..64
+	tc := c.Transport
+	tc.Digest = dg
+	addrs := make([]transport.PeerID, 0, len(c.Peers)+len(c.Spectators))
+	tc.Seat, tc.Seats = wire.SeatOf(c.Local...), make([]wire.Seat, len(c.Peers)+len(c.Spectators))
+	for i, p := range c.Peers {
+		addrs = append(addrs, p.Addr)
+		tc.Seats[i] = wire.SeatOf(p.Players...)
+	}
+	addrs = append(addrs, c.Spectators...)
+	return endpoint.New[core.Slot[I]](tc, conn, addrs)
+}
+
+// route turns the endpoint's events since the last call into the match's
+// life cycle: a spectator's go to the stream; a player peer's become
+// core's ConnectedEvent, RefusedEvent, InterruptedEvent, ResumedEvent,
+// SplitEvent and PeerLostEvent, the engine's disconnects, a peer's agreed
+// end adopted, and the error that keeps the match from starting (refused,
+// or a handshake timeout without SoloStart).
+func (s *Session[S, I]) route(evs []endpoint.Event) {
+	n := core.PeerID(len(s.cfg.Peers))
+	for _, e := range evs {
+		if e.Peer >= n {
+			s.stream.PeerEvent(int(e.Peer-n), e)
+			continue
+		}
+		switch e.Kind {
+		case endpoint.EventConnected:
+			s.event(core.ConnectedEvent{Peer: e.Peer})
+		case endpoint.EventRefused:
+			if s.refused == nil {
+				s.refused = fmt.Errorf("%w: %w", ErrRefused, e.Err)
+			}
+			s.event(core.RefusedEvent{Peer: e.Peer, Err: e.Err})
+		case endpoint.EventInterrupted:
+			s.event(core.InterruptedEvent{Peer: e.Peer})
+		case endpoint.EventResumed:
+			s.event(core.ResumedEvent{Peer: e.Peer})
+		case endpoint.EventSplit:
+			at := core.Frame(-1)
+			if f, ok := s.eng.Disconnected(s.cfg.Peers[e.Peer].Players[0]); ok {
+				at = f
+			}
+			s.event(core.SplitEvent{Peer: e.Peer, Frame: at})
+		case endpoint.EventDisconnected, endpoint.EventLeft:
+			if e.Kind == endpoint.EventLeft && e.Reason == wire.LeaveEnded {
+				s.end.adopt(s.eng, e.Frame)
+			}
+			if !s.started && !s.cfg.SoloStart && errors.Is(e.Err, endpoint.ErrHandshakeTimeout) && s.refused == nil {
+				s.refused = e.Err // the match never starts without this peer
+			}
+			_ = s.eng.DisconnectPeer(e.Peer) // e.Peer is a player peer
+			s.ts.Forget(int(e.Peer))
+			s.event(core.PeerLostEvent{Peer: e.Peer, Left: e.Kind == endpoint.EventLeft, Reason: e.Reason, Err: e.Err})
+		}
+	}
+}
+
+// endEngine is what matchEnd needs of the engine.
+type endEngine interface {
+	Frame() core.Frame
+	ConfirmedFrame() (core.Frame, bool)
+	Delivered() core.Frame
+	SetEnd(f core.Frame) error
+}
+
+// matchEnd is the agreed end of a match: the first frame not played, at,
+// once set (pending), and whether it was reached (done).
+type matchEnd struct {
+	at            core.Frame
+	pending, done bool
+}
+
+// set ends the match at frame f; it fails if the engine simulated f.
+func (x *matchEnd) set(e endEngine, f core.Frame) error {
+	if err := e.SetEnd(f); err != nil {
+		return err
+	}
+	x.at, x.pending = f, true
+	return nil
+}
+
+// adopt takes a peer's end f, unless an end is set already.
+func (x *matchEnd) adopt(e endEngine, f core.Frame) {
+	if !x.pending {
+		_ = x.set(e, f)
+	}
+}
+
+// reached reports, once, that the end is reached everywhere: every frame
+// before it is simulated and confirmed, and every peer holds this
+// session's inputs for them.
+func (x *matchEnd) reached(e endEngine) bool {
+	if !x.pending || x.done {
+		return false
+	}
+	if c, ok := e.ConfirmedFrame(); x.at > 0 && (!ok || c < x.at-1) {
+		return false
+	}
+	if e.Frame() < x.at || e.Delivered() < x.at {
+		return false
+	}
+	x.done = true
+	return true
+}
