@@ -170,8 +170,9 @@ type Config struct {
 	// Game identifies the game build in the handshake digest.
 	Game [16]byte
 	// Timesync tunes the frame-advantage balancing of Rollback and Auto: a
-	// peer that runs ahead of another makes it roll back more, so it waits
-	// a few frames. Lockstep needs none (it never runs ahead).
+	// peer that runs ahead of another gets the other's inputs later in its
+	// own frames, so it predicts further and rolls back deeper; it waits a
+	// few frames instead. Lockstep needs none (it never runs ahead).
 	Timesync TimesyncConfig
 
 	// Transport configures the connection: Token, timeouts (a peer silent

@@ -1,61 +1,262 @@
 // Package rollstep is deterministic multiplayer netcode: peers exchange
-// only inputs, and every peer runs the same deterministic simulation. One
-// sans-IO engine (package core) with two settings, input delay D and
-// prediction window W, serves every mode (docs/architecture.md §1):
+// only their players' inputs, and every peer runs the same deterministic
+// simulation, so a match costs the bandwidth of its inputs whatever the
+// size of the game's state.
 //
-//   - Lockstep (D ≥ 1, adaptive; W = 0): no turn runs before every input
-//     for it is held. Suits RTS games and large states. Package lockstep.
-//   - Rollback (D 0–2, W = 8): missing inputs are predicted and a
-//     misprediction is repaired by loading a saved state and
-//     re-simulating. Suits fighting games and small states. Package
-//     rollback.
-//   - Auto (D and W adaptive): input delay covers the latency while the
-//     felt lag fits a budget (100 ms by default); prediction covers the
-//     rest, up to W = 8. The session moves between the two at any frame
-//     as the link changes: at 20 ms it is lockstep, at 150 ms it predicts.
-//     It is the lockstep front end with a prediction window.
+// A match is played through a Session, one implementation for every mode.
+// NewSession(cfg, game, initial, conn) returns a *Session whatever
+// Config.Mode says. The mode is only a policy over the sans-IO engine of
+// package core, which two numbers govern: the input delay D (an input
+// given at frame f is scheduled for frame f+D) and the prediction window W
+// (how many frames the session may run past the newest frame whose inputs
+// it holds, predicting the missing ones and repairing a wrong prediction
+// by loading a saved state and simulating again). See
+// docs/architecture.md §1.
 //
-// This package picks the front end per match: NewSession with Config.Mode
-// returns a Session, the interface every front end satisfies, pause and
-// game speed included; Config.Spectators streams to spectators in every
-// mode. AsLockstep and AsRollback reach the front end's own methods and
-// Stats (rollback's Wait for manual timesync, lockstep's Peer). Every mode speaks one
-// protocol, so peers of one match may run different modes: a Rollback
-// fighter, a Lockstep peer on a good link and an Auto peer can share it;
-// the handshake compares only what must agree (players, tick rate, input
-// type, steps per frame, checksum interval, game build).
+// # Modes
 //
-// # Match configuration
+//   - Lockstep: W = 0 and D ≥ 1, adapted to the link (1 to 16 by
+//     default). No frame (a turn, in this mode) runs before every input for
+//     it has arrived, so nothing is predicted, saved or simulated twice.
+//     Inputs are queued commands by default, at 10 turns per second. It
+//     suits RTS games and large states; package lockstep explains its
+//     pacing.
+//   - Rollback: W = 8 by default (Config.Prediction) and D between 0 and
+//     2, chosen from the measured round trip. Inputs are held state, at 60
+//     frames per second by default. It suits fighting games and small
+//     states; package rollback explains prediction and timesync, and holds
+//     the spectator client and the sync test.
+//   - Auto: D covers the latency while the lag it adds fits
+//     Config.DelayBudget (100 ms by default) and prediction covers the
+//     rest, up to Config.Prediction frames (8 by default). The session
+//     moves between the two at any frame as the link changes: at 20 ms it
+//     plays as lockstep, at 150 ms it predicts. Inputs are queued by
+//     default, as in Lockstep.
 //
-// Peers either pre-agree on the match (players, tick rate, checksum
-// interval, game build: every session handshake compares a digest of them
-// and refuses a mismatch, naming the field) or negotiate it: the authority
-// (player 0) offers a MatchConfig with NewOffer, each follower adopts it
-// through the callback of NewAccept, and the offer is repeated until
-// acknowledged, under loss. Every peer then builds the initial state from
-// the agreed config and its session with Config.Game set to the config's
-// Digest, over the same Conn.
+// Nothing else depends on the mode: the handshake, the life cycle and its
+// events, Stats and stall accounting, pause and game speed, the agreed end
+// of a match, spectators and the input log work the same way in all
+// three. Timesync runs wherever the session predicts (Rollback and Auto).
+// The zero Mode, ModeUnknown, is refused with an error matching ErrMode,
+// so a forgotten Mode never becomes a silent default; lockstep.NewSession
+// and rollback.NewSession fill it in for their modes.
+//
+// # Configuration
+//
+// Config configures every mode. Mode, Peers and, for a peer that plays,
+// Local must be set; every other zero field takes the default its comment
+// gives for the mode (the Default constants), all filled in at one place.
+// Config.Validate, and NewSession, report the first problem: an error
+// matching ErrMode, a *ConfigError naming the field (it matches
+// ErrInvalidConfig), or the transport's *endpoint.ConfigError.
+//
+// The match fields must agree on every peer, whatever mode each runs:
+// Players, the frame period (TickRate or TurnPeriod), TicksPerTurn,
+// ChecksumInterval, Game and the input type. The handshake compares a
+// digest of them and refuses a peer that differs, naming the field. Peers
+// either pre-agree on the match or negotiate it: the authority (player 0)
+// offers a MatchConfig with NewOffer, each follower adopts it through the
+// callback of NewAccept, and the offer is repeated until acknowledged,
+// under loss. Every peer then builds the initial state from the agreed
+// config and its session with Config.Game set to the config's Digest, over
+// the same Conn.
 //
 // # Host loop
+//
+// A Session is not safe for concurrent use, starts no goroutine and reads
+// no clock other than Config.StepClock: the game loop drives it.
 //
 //  0. Optionally negotiate the match: call Negotiation.Update(now) each
 //     frame until it reports done.
 //  1. Build the session: NewSession(cfg, game, initial, conn), where every
 //     peer builds initial the same way and conn is a transport.Conn
-//     (transport/udp, transport/dtls, or transport/sim in tests).
-//  2. Each frame of the game loop, read the clock once: now.
-//  3. Give each local player's input: AddLocalInput.
-//  4. Update(now): receive, simulate as far as the mode allows, send.
-//  5. Play Effects (stop the cancelled ones); handle Events.
-//  6. Render Lerp(Previous(), State(), Fraction()); never write them.
-//  7. At the end, Close.
+//     (transport/udp, transport/dtls, or transport/sim in tests). The
+//     session owns conn from then on.
+//  2. Each frame of the game loop, read a monotonic clock once: now.
+//  3. Give each local player's input with AddLocalInput (see Inputs).
+//  4. Call Update(now): it receives, runs the frames that are due and may
+//     run (after a rollback, if a correction arrived), and sends.
+//  5. Play the effects of Effects and stop the cancelled ones; handle
+//     Events; to record a replay, feed the input log to a recorder.
+//  6. Render the game's blend of Previous() and State() by Fraction().
+//     Both are copies owned by the session: read them, never write them
+//     or keep them past the next Update.
+//  7. At the end, call EndAt with the same frame on every peer, or Close
+//     to leave at once.
 //
-// # Common denominator
+// # Inputs
 //
-// Stats here are the counters both front ends have (the engine's, D and
-// W); each front end's own Stats say more. Events are the front end's
-// event values (Event is any); the life cycle of peers, spectators, pause,
-// speed and timesync is reported with the same core types in every mode
-// (core.ConnectedEvent, core.PeerLostEvent, core.SplitEvent,
-// core.PauseEvent, …).
+// AddLocalInput takes a local player's input in one of two styles; the
+// value is copied.
+//
+// Queued, or command-style (Lockstep and Auto by default): an input is a
+// command, such as an order to a group of units. Each frame takes the
+// oldest queued input of every local player, or the zero I (no command)
+// when none is queued, and schedules it D frames ahead, so the game adds
+// an input whenever the player acts. At most Config.MaxQueuedInputs (32 by
+// default) wait; beyond that AddLocalInput returns ErrQueueFull. Remote
+// inputs are predicted as the zero I, and a frame the engine fills when D
+// rises carries the zero I, so no command is ever applied twice.
+//
+// Held, or state-style (always in Rollback, in the other modes with
+// Config.HoldInputs): an input is what the player holds, such as a stick
+// and its buttons. AddLocalInput sets it, once per rendered frame before
+// Update, and every frame schedules the newest. Remote inputs are
+// predicted by repeating the last one (core.RepeatLast), and a filled
+// frame repeats the previous input.
+//
+// SetPredictor replaces the prediction in either style. The game's Step
+// gets the inputs of a frame in player order, each with its status
+// (core.InputConfirmed, core.InputPredicted, core.InputFilled,
+// core.InputDisconnected).
+//
+// # Pacing and stalls
+//
+// Frames are paced by a fixed timestep (package core/pace) at the frame
+// period: TurnPeriod, or one second over TickRate. One Update runs at most
+// Config.MaxStepsPerUpdate frames, so a hitch is caught up over the
+// following Updates (Config.MaxCatchUp bounds the debt). A frame that is
+// due but cannot run, because its inputs are missing and may not be
+// predicted, stalls: the session repeats its messages every
+// Config.ResendInterval, and when the frame runs it reports a *StallEvent
+// and counts the wait in Stats, per frame and per peer waited for. The
+// schedule slips by the stall instead of catching it up. Every player's
+// inputs carry its machine's step time (measured with Config.StepClock),
+// and every peer paces frames at the slowest step time reported when it
+// exceeds the period, rather than stalling on that machine.
+//
+// # Life cycle of a match
+//
+// A match goes through the same stages in every mode, each reported as an
+// event of package core:
+//
+//   - Handshake. The first Update starts a handshake with every peer; each
+//     that completes raises core.ConnectedEvent. A peer that differs in a
+//     match field is refused: core.RefusedEvent, and from then on Update
+//     returns an error matching ErrRefused that wraps the
+//     *endpoint.HandshakeError naming the field. A DTLS listener waits for
+//     its clients inside Update, as a UDP session waits for Hellos, so the
+//     host needs no wait loop of its own.
+//   - Start. Once every player's peer is connected, core.StartedEvent
+//     reports that frame 0 may run (Started); spectators never hold the
+//     start back. No match starts alone by accident: when a peer's
+//     handshake does not finish within Transport.HandshakeTimeout, Update
+//     fails with its *endpoint.HandshakeTimeoutError, which says what
+//     arrived from the peer's address, unless Config.SoloStart lets the
+//     match start without it (its players disconnected from frame 0).
+//   - Running. A peer silent for the interrupt timeout raises
+//     core.InterruptedEvent, and core.ResumedEvent if it is heard again.
+//     Transient send errors (an unreachable network, a refused port) are
+//     counted in the peer's SendErrors (Peer) and retried by the protocol;
+//     Update returns only errors that end the match.
+//   - Lost. A peer silent for Transport.DisconnectTimeout, or one that
+//     left, raises core.PeerLostEvent: Left and Reason (a core.LeaveReason)
+//     when it sent a Leave, Agreed when the other peers agreed it was gone
+//     before this session noticed. The peers that remain agree on one frame
+//     from which its players' inputs are core.InputDisconnected
+//     (core.DisconnectEvent, the same frame everywhere) and play on.
+//   - Split. A peer lost to silence that is heard again raises
+//     core.SplitEvent with the frame it was dropped at: each side played
+//     on without the other from that frame, and the peer stays dropped.
+//   - Ended. EndAt ends the match at an agreed frame (core.MatchEndedEvent;
+//     see Ending a match), after which Update does nothing. Close leaves at
+//     once: the other peers see a core.PeerLostEvent with Reason
+//     core.LeaveQuit.
+//
+// # Events
+//
+// Events returns the events raised since its previous call, in order:
+// one set of types in every mode, read with a type switch. Besides the
+// life cycle above, there are *StallEvent (a pointer, valid until the next
+// Events call, so that a stalled frame allocates nothing), the engine's
+// events (core.DesyncEvent, core.DesyncFieldsEvent naming the fields that
+// differ, core.EquivocationEvent, core.DisconnectEvent,
+// core.EffectsDroppedEvent, core.PauseEvent, core.SpeedEvent),
+// core.DelayEvent when D or W changes, core.SpectatorJoinedEvent and
+// core.SpectatorLeftEvent, and TimesyncEvent where the session predicts
+// (with Config.Timesync.Manual the game applies it with Wait; see package
+// rollback).
+// At most 4096 are kept between two calls; the rest are counted in
+// Stats.DroppedEvents.
+//
+//	for _, ev := range s.Events() {
+//		switch e := ev.(type) {
+//		case *rollstep.StallEvent:
+//			// e.Stall: how long frame e.Frame waited; e.Waiting: for whom
+//		case core.PeerLostEvent:
+//			// e.Peer is gone; its players' inputs are disconnected
+//		case core.DesyncFieldsEvent:
+//			// e.Paths name the fields of the state that differ
+//		}
+//	}
+//
+// # Stats
+//
+// Stats returns the session's counters, one type in every mode: the
+// engine's (Engine: rollbacks, frames simulated again, desyncs, and per
+// peer the round trip and traffic), the transport's (Transport), the
+// current D and W (Delay, Prediction), the frames run and played (Frames,
+// Played), the current frame period (Period), the stalls (Stall,
+// StalledFrames, LastStall, MaxStall, and PeerStall per peer), the frames
+// timesync waited (Waited, Timesync), the step times (StepTime,
+// SlowestStep), the input queue (Queued, Requeued), the spectators, and
+// the pause state and speed. Peer returns one peer's connection counters
+// and life-cycle state.
+//
+// # Pause and game speed
+//
+// Pause, Resume and SetSpeed are commands on behalf of a local player.
+// Each rides the player's next input, so every peer, whatever its mode,
+// applies it at the same frame and reports a core.PauseEvent or
+// core.SpeedEvent once that frame is confirmed. While paused, frames keep
+// running (inputs, timesync and checksums flow) but the game's Step is not
+// called, and queued inputs wait for the resume. At a speed of p percent
+// a frame lasts 100/p of the frame period, on the spectators too.
+//
+// # Ending a match
+//
+// EndAt(f) makes f the first frame not played: the session runs no frame
+// from f on and leaves once every frame before f is confirmed and every
+// peer holds this session's inputs for them, so the first peer to stop
+// strands nobody (core.MatchEndedEvent, Ended). Every peer's game calls
+// it with the same f, decided from the simulation (a round timer, a
+// score); a peer whose game has not called it adopts the f of the first
+// peer that ends, unless it has already simulated frame f. A frame
+// already simulated is refused with an
+// error matching ErrEndPassed, so a predicting session should call EndAt
+// at least W frames ahead, or from confirmed state.
+//
+// # Spectators
+//
+// A session streams its confirmed frames to the addresses in
+// Config.Spectators, Config.Spectate.Delay frames late if asked, so that a
+// spectator cannot relay what it sees to a player in time to matter. The
+// spectators are extra peers of the session's Conn that never hold the
+// match back: one that lags more than Spectate.MaxLag frames is dropped
+// (core.SpectatorLeftEvent with Dropped). rollback.NewSpectator plays the
+// stream of a session of any mode, pauses and speed changes included.
+//
+// # Replays
+//
+// The input log records a match. Set Config.LogRetention to more frames
+// than are confirmed between two Updates and, after every Update, call the
+// AddLog method of a core/replay Recorder with the session. AddLog reads
+// ReadSteps, the inputs of every call of the game's Step in each confirmed
+// frame (none for a paused frame, TicksPerTurn otherwise), so the replay
+// reproduces the match however it was paused and however many Steps a
+// frame ran. The log holds confirmed frames only, with the inputs of each
+// frame's final simulation, never a prediction; a wrapper of the game's
+// Step would also see the predictions that a rollback later replaced.
+// LogRange gives the frames the log holds, and ReadLog a frame's inputs
+// as Step got them on its first tick, which replays the match too when it
+// never paused and TicksPerTurn is 1.
+//
+// # Mixed modes
+//
+// Every mode speaks one protocol, and D and W are local choices that no
+// other peer needs to know, so the peers of one match may run different
+// modes: a Rollback fighter, a Lockstep peer on a good link and an Auto
+// peer can share it (Example_mixedModes). They must agree only on the
+// match fields, so give them the same TickRate: Lockstep's default
+// differs from the others'.
 package rollstep

@@ -14,8 +14,8 @@ import (
 // TestTimesyncInAuto: in auto mode a peer frozen for a second (its
 // process stopped) catches up the turns it owes when it runs again, while
 // the other, which stalled, slipped its schedule: the frozen one ends up
-// ahead, by as much as its prediction window allows, predicts more and
-// makes the other roll back more, for good. Timesync, as in rollback,
+// ahead, by as much as its prediction window allows, and predicts further
+// and rolls back deeper, for good. Timesync, as in rollback,
 // makes the peer that is ahead, and only it, wait until both run the same
 // turn at the same moment. With timesync disabled (as every lockstep
 // session was before) the gap stays.

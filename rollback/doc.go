@@ -1,123 +1,112 @@
-// Package rollback is rollstep's GGPO-style front end: a session predicts
-// the inputs of remote players, runs ahead of them by up to W frames
-// (the prediction window, 8 by default), and when a real input differs
-// from its prediction it loads the state saved before that frame and
-// re-simulates, within the same Update. It suits fighting games and other
-// games with a small state; see docs/architecture.md §1 and §6.
+// Package rollback starts GGPO-style rollstep sessions, and holds the
+// spectator client and the sync test. A rollback session predicts the
+// inputs of remote players and runs ahead of them by up to W frames (the
+// prediction window, 8 by default); when a real input differs from its
+// prediction, it loads the state saved before that frame and simulates
+// again, within the same Update. It suits fighting games and other games
+// with a small state; see docs/architecture.md §1.
 //
-// A Session is a thin policy over the one engine of package core, with
-// W > 0 and a small input delay D (0 to 2 frames, chosen once a second
-// by the delay policy of core/delay from the measured round trip unless
-// fixed). The engine does the prediction, rollback, confirmation, desync
-// detection and disconnect agreement; the session adds the game loop's
-// fixed timestep (core/pace), the network (transport/endpoint over a
-// transport.Conn: handshake, keep-alives, timeouts), timesync, the
-// spectator stream and the events the game sees.
+// Config and Session are rollstep.Config and rollstep.Session, the one
+// session of every mode; package rollstep documents it: the host loop,
+// inputs, the life cycle of a match, events, Stats, pause and speed,
+// EndAt, spectators and replays. NewSession is rollstep.NewSession with
+// Config.Mode set to rollstep.Rollback when it is unset; any other mode is
+// refused with a *rollstep.ConfigError. This page describes what is
+// particular to rollback.
 //
-// # Host loop
+// # What rollback mode sets
 //
-// Each rendered frame:
+// With the zero values of Config, a rollback session runs 60 frames per
+// second (rollstep.DefaultFrameRate) with W = 8 (Config.Prediction, at
+// most 64) and a small input delay D, 0 to 2 frames (Config.MaxDelay),
+// chosen once a second by the delay policy of core/delay from the
+// measured round trip, unless Config.FixedDelay keeps Config.InputDelay.
+// Inputs are always held state: a game calls AddLocalInput once per
+// rendered frame with what the player holds, and every frame simulated
+// until the next call uses it. A session repeats its messages every half
+// frame while stalled (Config.ResendInterval) and catches up at most one
+// second after a hitch (Config.MaxCatchUp); beyond that the schedule
+// slips and timesync rebalances the peers.
 //
-//  1. Read the clock once: now (a monotonic time.Duration; the session
-//     reads no clock itself).
-//  2. For each local player, read the device and call AddLocalInput with
-//     the input the player holds. Every frame simulated until the next
-//     call uses it.
-//  3. Call Update(now). It receives, runs the timers, simulates the frames
-//     the fixed timestep owes (at most Config.MaxStepsPerUpdate; a long
-//     hitch is caught up over the following calls), rolls back when a
-//     correction arrived, and sends.
-//  4. Play the effects Effects returns and stop the cancelled ones; they
-//     are delivered once per frame even when a frame is re-simulated.
-//  5. Handle Events: desyncs, disconnects, timesync recommendations, ...
-//     To record a replay, drain ReadLog into a core/replay Recorder.
-//  6. Render Previous and State blended by Fraction. Both are copies:
-//     rendering can read them but never write the simulation.
+// # Prediction and rollback
 //
-// To end the match at a frame every peer reaches, call EndAt with the
-// same frame on every peer; the session leaves once every peer holds what
-// it needs (MatchEndedEvent, Ended). Close sends a Leave to every peer at
-// once and closes the Conn.
+// The engine of package core does the prediction, the rollback, the
+// confirmation, the desync detection and the disconnect agreement; the
+// session adds the fixed timestep, the network and timesync. A missing
+// remote input is predicted by repeating the player's last one
+// (core.RepeatLast; Session.SetPredictor replaces it), and the game's Step
+// sees it with status core.InputPredicted. A frame is confirmed once every
+// input for it has arrived (ConfirmedFrame); predicted frames may follow
+// it. A correction is applied before the next frame runs: the session loads
+// the state saved before the first wrong frame and simulates up to the
+// current one again (Stats.Engine counts rollbacks and the frames
+// simulated again).
 //
-// # Starting
-//
-// Every peer is configured with the same match (players, tick rate,
-// checksum interval, game build and input type); the endpoint compares a
-// digest of it in the handshake and refuses a mismatch naming the field
-// (RefusedEvent, then Update returns ErrRefused). Frame 0 runs once every
-// peer is connected (StartedEvent). A peer whose handshake times out
-// fails Update with its *endpoint.HandshakeTimeoutError instead, unless
-// Config.SoloStart lets the match start without it. The initial state is built by the
-// game from the shared match parameters on every peer.
+// The effects of a frame are delivered once: Effects returns the new ones
+// to play and those an earlier Update delivered that the new simulation no
+// longer emits, to stop. State and Previous are copies, so rendering can
+// read them but never write into a simulation that may be rolled back.
+// When W is used up, the session stops and waits for inputs: a stall
+// (*rollstep.StallEvent), which, as in every mode, slips the schedule
+// rather than being caught up.
 //
 // # Timesync
 //
-// A peer that runs ahead of another makes it roll back more. Every
-// message carries the sender's current frame, which, unlike the frame of
-// its newest input, does not depend on the sender's D. Each tick the
-// session estimates every peer's frame now from the newest one reported,
-// half the smoothed round trip and the time since it arrived, averages
-// its advantage over a window (one second), and when it is at least
-// TimesyncConfig.MinAdvantage frames raises a TimesyncEvent and skips
-// that many frame periods (at most MaxWait), unless Manual is set, in
-// which case the game calls Wait. Arithmetic is in int64 nanoseconds,
-// clamped to ±MaxAdvantage frames, so a peer paused for hours overflows
-// nothing. A stall (W exhausted) also slips the local schedule: the
-// fixed timestep does not catch up time spent waiting for inputs.
+// Peers should simulate the same frame at the same moment. When one runs
+// ahead of another, say after its process was frozen and caught up, the
+// other's inputs reach it later in its own frames: it predicts further and
+// rolls back deeper than the link requires, and stalls sooner at the end
+// of its window, for the rest of the match.
+// So a session that predicts (Rollback and Auto) measures its frame
+// advantage over its peers and, when it is ahead, waits.
 //
-// # Pause and game speed
-//
-// Pause, Resume and SetSpeed are commands of the engine's control channel
-// (see package core): each rides the local player's next input, so every
-// peer, whatever its mode, pauses, resumes or changes speed at the same
-// frame and reports a core.PauseEvent or core.SpeedEvent once the frame is
-// confirmed. A prediction carries no command; a late one is corrected by
-// rollback like any input. While paused, frames keep running (inputs,
-// timesync and checksums flow) but the game's Step is not called; at a
-// speed of p percent a frame lasts 100/p of the tick period, on the
-// spectators too.
-//
-// # Disconnects
-//
-// A peer silent for the interrupt timeout raises InterruptedEvent (and
-// ResumedEvent if heard again); silent for the disconnect timeout, or
-// leaving, it raises PeerLostEvent, and the engines of the remaining
-// peers agree on the frame from which its players' inputs are
-// disconnected (core.DisconnectEvent, the same frame everywhere). A peer
-// lost to silence that is heard again raises SplitEvent: each side played
-// on without the other from the frame it dropped it. Transient send
-// errors (an unreachable network, a refused port) are counted, not
-// returned.
+// Every message carries the sender's current frame which, unlike the
+// frame of its newest input, does not depend on the sender's D. Each
+// frame the session estimates every peer's frame now from the newest one
+// reported, half the smoothed round trip and the time since it arrived,
+// and averages its advantage over a window (one second of frames by
+// default). When the average is at least Config.Timesync.MinAdvantage
+// frames (2), it raises a rollstep.TimesyncEvent naming the peer it is
+// furthest ahead of and the frames to wait, at most Timesync.MaxWait (8)
+// per window, and skips that many frame periods. With Timesync.Manual it
+// only raises the event, and the game applies it with Session.Wait (which
+// returns rollstep.ErrNotStarted before the match started);
+// Timesync.Disable turns it off. Skipped periods are not caught up, and
+// they count in Stats.Waited, not as stalls; Stats.Timesync holds the
+// newest window's estimate. The arithmetic is in int64 nanoseconds, with
+// samples clamped to ±65536 frames, so a peer paused for hours overflows
+// nothing.
 //
 // # Spectators
 //
-// A host lists spectators' addresses in Config.Spectators; each runs
-// NewSpectator against the host. The host streams only confirmed inputs,
-// optionally StreamConfig.Delay frames late, and never waits for a
-// spectator: one more than StreamConfig.MaxLag frames behind is dropped.
-// A spectator plays at the tick rate and catches up faster, at most
-// MaxStepsPerUpdate frames per Update, when it has fallen behind. When the
-// host leaves, is lost, or drops it, a StreamEndedEvent ends it cleanly.
-// The host may be a session of any mode: a lockstep host streams the same
-// slots (SpectatorConfig.TickRate is then its turn rate).
+// A host lists its spectators' addresses in Config.Spectators (see
+// package rollstep); each spectator runs NewSpectator against the host.
+// The host may be a session of any mode. SpectatorConfig's Players,
+// TickRate, StepsPerFrame, ChecksumInterval and Game must equal the
+// host's, since the handshake compares them; for a lockstep host TickRate
+// is its turn rate and StepsPerFrame its TicksPerTurn.
 //
-// # Recording replays
-//
-// The input log is the way to record a match: set Config.LogRetention to
-// more frames than are confirmed between two Updates and, after every
-// Update, read the frames from the recorder's end to LogRange's end with
-// ReadLog into a core/replay Recorder (or call its AddLog with the
-// session), as ExampleSession_ReadLog shows. The log holds confirmed
-// frames only, with exactly the inputs the game's Step got in each
-// frame's final simulation, never a prediction, so the replay reproduces
-// the match; a wrapper of the game's Step would also see the predicted
-// simulations that a rollback later replaced.
+// A Spectator plays the host's confirmed inputs: it never predicts and
+// never rolls back, so its Effects are final. It plays at the tick rate,
+// keeps SpectatorConfig.Buffer frames (2) unplayed to absorb jitter, and
+// catches up faster, at most MaxStepsPerUpdate (8) frames per Update, when
+// more have arrived. The host streams Config.Spectate.Delay frames late if
+// asked and never waits for a spectator: one more than Spectate.MaxLag
+// frames behind is dropped. Its Events report StreamStartedEvent once
+// connected, the match's core.PauseEvent, core.SpeedEvent and
+// core.DisconnectEvent as it replays them, and a StreamEndedEvent when
+// the host leaves (EndLeft), is lost (EndLost), drops it (EndDropped) or
+// refuses the handshake (EndRefused); Update returns ErrStreamEnded from
+// then on.
 //
 // # Sync test
 //
 // NewSyncTest runs a game with every player local and, after every frame,
-// rolls back CheckDistance frames, re-simulates and compares checksums; a
-// *SyncTestError names the first frame and the fields that differ. The
+// rolls back SyncTestConfig.CheckDistance frames, simulates them again and
+// compares the checksums; a *SyncTestError names the first frame and the
+// fields that differ. Use it in development builds and tests to prove the
+// game's Step deterministic before it meets a network. The
 // rollstep_synctest build tag turns the same check on inside every
-// Session (core.DefaultSyncTest), reported as core.SyncTestEvent.
+// session whose prediction window allows it, in Rollback and Auto mode
+// (core.DefaultSyncTest), reported as core.SyncTestEvent.
 package rollback

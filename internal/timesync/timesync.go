@@ -8,9 +8,8 @@ import (
 
 // Timesync
 //
-// A rollback peer that runs ahead of another predicts more and makes the
-// other roll back more, so peers should simulate the same frame at the
-// same moment. Each message a peer sends carries its current frame
+// A peer that runs ahead of another predicts further and rolls back
+// deeper, so peers should simulate the same frame at the same moment. Each message a peer sends carries its current frame
 // (core.Message.Frame): not the frame its newest input is for, which is
 // its current frame plus its input delay D. Using the input frame, as
 // GGPO's timesync did, makes a peer with a larger D look ahead and tells
