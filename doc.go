@@ -112,7 +112,7 @@
 //
 // # Pacing and stalls
 //
-// Frames are paced by a fixed timestep (package core/pace) at the frame
+// Frames are paced by a fixed timestep at the frame
 // period: TurnPeriod, or one second over TickRate. One Update runs at most
 // Config.MaxStepsPerUpdate frames, so a hitch is caught up over the
 // following Updates (Config.MaxCatchUp bounds the debt). A frame that is
@@ -240,7 +240,7 @@
 //
 // The input log records a match. Set Config.LogRetention to more frames
 // than are confirmed between two Updates and, after every Update, call the
-// AddLog method of a core/replay Recorder with the session. AddLog reads
+// AddLog method of a replay Recorder with the session. AddLog reads
 // ReadSteps, the inputs of every call of the game's Step in each confirmed
 // frame (none for a paused frame, TicksPerTurn otherwise), so the replay
 // reproduces the match however it was paused and however many Steps a

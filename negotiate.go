@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport"
-	"github.com/rollstep/rollstep/transport/wire"
 )
 
 // MaxParams is the most bytes of opaque game parameters a MatchConfig
@@ -91,7 +91,7 @@ type NegotiationConfig struct {
 // its acknowledgement, since it only starts after adopting, so the
 // authority completes even when every acknowledgement is lost. Like a
 // session it is driven by Update(now), reads no clock and starts no
-// goroutine. Its packets are wire.Match packets (transport/wire, type 7),
+// goroutine. Its packets are wire.Match packets (internal/wire, type 7),
 // authenticated with the token, which never travels; a session's endpoint
 // drops late ones.
 type Negotiation struct {

@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/rollstep/rollstep/internal/hostile"
+	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport"
-	"github.com/rollstep/rollstep/transport/wire"
 )
 
 // queueConn is a Conn that delivers queued datagrams from one address and

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
-	"github.com/rollstep/rollstep/transport/wire"
 )
 
 var offered = MatchConfig{Players: 3, TickRate: 20, Seed: 0xfeed, Game: [16]byte{1, 2, 3}, Params: []byte("map=canyon;units=300")}

@@ -3,7 +3,7 @@ package rollstep
 import (
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/probe"
-	"github.com/rollstep/rollstep/transport/wire"
+	"github.com/rollstep/rollstep/internal/wire"
 )
 
 // probed is what the test hooks of internal/probe need of a Session.

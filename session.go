@@ -6,15 +6,15 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/core/delay"
-	"github.com/rollstep/rollstep/core/pace"
 	"github.com/rollstep/rollstep/fixed"
+	"github.com/rollstep/rollstep/internal/delay"
+	"github.com/rollstep/rollstep/internal/pace"
 	"github.com/rollstep/rollstep/internal/stream"
 	"github.com/rollstep/rollstep/internal/timesync"
+	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/state"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/endpoint"
-	"github.com/rollstep/rollstep/transport/wire"
 )
 
 // The session's errors.

@@ -4,9 +4,9 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/core/delay"
+	"github.com/rollstep/rollstep/internal/delay"
+	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport/endpoint"
-	"github.com/rollstep/rollstep/transport/wire"
 )
 
 // Update does one round of the session's work at now, a monotonic time

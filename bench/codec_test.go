@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/transport/wire"
+	"github.com/rollstep/rollstep/internal/wire"
 )
 
 // codecMessage is a steady-state message of a 2-player rollback match at
@@ -25,7 +25,7 @@ func codecMessage() *core.Message[core.Slot[uint16]] {
 	return m
 }
 
-// BenchmarkCodec encodes and decodes codecMessage with transport/wire's
+// BenchmarkCodec encodes and decodes codecMessage with internal/wire's
 // Codec. It reports the packet size in bytes (B/packet, without IP and UDP
 // headers) beside the time; neither side may allocate.
 func BenchmarkCodec(b *testing.B) {

@@ -21,8 +21,8 @@ const MaxInputSize = 512
 var ErrConfigMismatch = errors.New("core: match config mismatch")
 
 // ConfigDigest is the part of a match configuration that every peer must
-// share: the transport's handshake exchanges it (transport/wire) and a
-// replay stores it (core/replay). Unlike a hash it keeps the fields, so a
+// share: the transport's handshake exchanges it (internal/wire) and a
+// replay stores it (replay). Unlike a hash it keeps the fields, so a
 // mismatch can be reported by name. Build one with DigestOf; compare two
 // with Compare. The zero value is valid as a value but matches no real
 // configuration.

@@ -122,7 +122,7 @@
 // holds at most two such copies at once, shared by frame, released when
 // that search ends or the peer is gone. A query with 64 hashes and four
 // answers take at most 626 bytes of a packet (see package
-// transport/wire). The search runs only after a desync: it allocates, the
+// internal/wire). The search runs only after a desync: it allocates, the
 // steady state does not.
 //
 // # Disconnects

@@ -62,7 +62,7 @@ type Message[I comparable] struct {
 	HasEcho   bool          // Echo and EchoDelay are valid
 	// NoStamp reports that the message carries no round-trip timing:
 	// receivers ignore Stamp, Echo and EchoDelay. The wire sends the timing
-	// in only some packets to keep the others small (see transport/wire's
+	// in only some packets to keep the others small (see internal/wire's
 	// StampDue), and a message decoded from one without it has NoStamp set
 	// and Stamp, Echo and EchoDelay zero. Engines never set it.
 	NoStamp bool

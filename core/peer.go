@@ -91,7 +91,7 @@ func (q *peer[I]) init(c Config, players []PlayerHandle) {
 // observeRTT folds one round-trip sample into the smoothed RTT and its
 // mean deviation (RFC 6298 gains, integer arithmetic). The sample stands
 // for the last k messages received from the peer (k >= 1): the wire sends
-// the timing in only some packets (transport/wire's StampDue), and
+// the timing in only some packets (internal/wire's StampDue), and
 // folding the sample in k times keeps the estimate moving at the same pace
 // per message as when every message carries one, which the front ends'
 // delay control is tuned for. With a sample in every message, k is 1.

@@ -26,9 +26,8 @@
 //
 // Each turn, every local player's oldest queued input (AddLocalInput; the
 // zero I if none) is scheduled D turns ahead and sent to every peer. A
-// turn runs when T has passed since the previous one (the fixed-timestep
-// accumulator of package core/pace, bounded to Config.MaxStepsPerUpdate
-// turns per Update) and every input for it is held. A turn's inputs are
+// turn runs when T has passed since the previous one (a fixed-timestep
+// accumulator, bounded to Config.MaxStepsPerUpdate turns per Update) and every input for it is held. A turn's inputs are
 // made when it runs, not when it is due, so with one-way latency L the
 // pace settles at max(T, L/D, Tcpu), Tcpu being the slowest machine's
 // step time: with T = 100 ms, D = 2 and L = 300 ms, a turn's inputs arrive
@@ -50,7 +49,7 @@
 //
 // Every Config.DelayWindow turns (about a second, or as long as that many
 // turns take at full pace, so stalls are acted on soon) the session gives
-// the controller of package core/delay the round trip to the slowest peer,
+// its delay controller the round trip to the slowest peer,
 // its jitter and the window's stall time. D rises at once when stalls
 // appear and falls by one only after sustained slack, between
 // Config.MinDelay (1) and Config.MaxDelay (16); Config.FixedDelay keeps it
@@ -125,7 +124,7 @@
 // # Recording replays
 //
 // Set Config.LogRetention to more turns than run between two Updates and,
-// after every Update, call a core/replay Recorder's AddLog with the
+// after every Update, call a replay Recorder's AddLog with the
 // session. AddLog reads ReadSteps, which gives the inputs of every call of
 // the game's Step in a turn: none when the game was paused, TicksPerTurn
 // calls otherwise, the first with the turn's inputs and the others with

@@ -8,9 +8,9 @@ import (
 	"github.com/rollstep/rollstep/internal/probe"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
-	"github.com/rollstep/rollstep/transport/wire"
 )
 
 // tapConn is a peer's sim.Endpoint that keeps a copy of every datagram

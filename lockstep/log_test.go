@@ -9,7 +9,7 @@ import (
 	"github.com/rollstep/rollstep/internal/probe"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/core/replay"
+	"github.com/rollstep/rollstep/replay"
 	"github.com/rollstep/rollstep/state"
 	"github.com/rollstep/rollstep/transport/sim"
 )

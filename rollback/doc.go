@@ -19,7 +19,7 @@
 // With the zero values of Config, a rollback session runs 60 frames per
 // second (rollstep.DefaultFrameRate) with W = 8 (Config.Prediction, at
 // most 64) and a small input delay D, 0 to 2 frames (Config.MaxDelay),
-// chosen once a second by the delay policy of core/delay from the
+// chosen once a second by the session's delay policy from the
 // measured round trip, unless Config.FixedDelay keeps Config.InputDelay.
 // Inputs are always held state: a game calls AddLocalInput once per
 // rendered frame with what the player holds, and every frame simulated

@@ -9,7 +9,7 @@ import (
 	"github.com/rollstep/rollstep"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/core/replay"
+	"github.com/rollstep/rollstep/replay"
 	"github.com/rollstep/rollstep/rollback"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
@@ -107,7 +107,7 @@ func ExampleNewSyncTest() {
 
 // A host records a replay of its match from the session's input log:
 // after every Update it moves the newly confirmed frames into a
-// core/replay Recorder (rec.AddLog(s) does the same in one call). The
+// replay Recorder (rec.AddLog(s) does the same in one call). The
 // replay holds exactly the inputs each frame's final simulation used, so
 // it reproduces the match.
 func ExampleSession_ReadLog() {

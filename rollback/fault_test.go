@@ -7,9 +7,9 @@ import (
 	"github.com/rollstep/rollstep/internal/probe"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
-	"github.com/rollstep/rollstep/transport/wire"
 )
 
 func isType[T any](ev Event) bool { _, ok := ev.(T); return ok }

@@ -13,9 +13,9 @@ import (
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/hostile"
 	"github.com/rollstep/rollstep/internal/testenv"
+	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
-	"github.com/rollstep/rollstep/transport/wire"
 )
 
 // TestHostileNetwork runs every phase of package hostile against node 0 of

@@ -7,10 +7,10 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/fixed"
+	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/endpoint"
 	"github.com/rollstep/rollstep/transport/sim"
-	"github.com/rollstep/rollstep/transport/wire"
 )
 
 func TestTwoPeersAgreeOnPerfectLink(t *testing.T) {

@@ -6,11 +6,11 @@ import (
 
 	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/internal/stream"
-	"github.com/rollstep/rollstep/transport/wire"
+	"github.com/rollstep/rollstep/internal/wire"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/core/pace"
 	"github.com/rollstep/rollstep/fixed"
+	"github.com/rollstep/rollstep/internal/pace"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/endpoint"
 )

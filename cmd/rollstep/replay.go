@@ -16,7 +16,7 @@ import (
 	"slices"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/core/replay"
+	"github.com/rollstep/rollstep/replay"
 	"github.com/rollstep/rollstep/state"
 )
 

@@ -11,11 +11,11 @@ import (
 	"testing"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/core/replay"
 	"github.com/rollstep/rollstep/examples/fighter"
 	"github.com/rollstep/rollstep/examples/rts"
 	"github.com/rollstep/rollstep/examples/units"
-	"github.com/rollstep/rollstep/transport/wire"
+	"github.com/rollstep/rollstep/internal/wire"
+	"github.com/rollstep/rollstep/replay"
 )
 
 // maxReplayOutput bounds what rollstep replay info and verify may print

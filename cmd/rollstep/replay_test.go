@@ -8,14 +8,14 @@ import (
 	"testing"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/core/replay"
 	"github.com/rollstep/rollstep/examples/units"
-	"github.com/rollstep/rollstep/transport/wire"
+	"github.com/rollstep/rollstep/internal/wire"
+	"github.com/rollstep/rollstep/replay"
 )
 
-// farmUnits is the committed units replay of core/replay's farm; the
+// farmUnits is the committed units replay of replay's farm; the
 // test also pins that this command and the farm use one version hash.
-var farmUnits = filepath.Join("..", "..", "core", "replay", "testdata", "farm", "units-4p-1000u-600f.rsr")
+var farmUnits = filepath.Join("..", "..", "replay", "testdata", "farm", "units-4p-1000u-600f.rsr")
 
 // runReplayArgs runs rollstep replay in process.
 func runReplayArgs(args ...string) (code int, stdout, stderr string) {

@@ -1,12 +1,12 @@
 package main
 
 import (
-	"github.com/rollstep/rollstep/core/replay"
 	"github.com/rollstep/rollstep/examples/units"
+	"github.com/rollstep/rollstep/replay"
 )
 
 // unitsReplayVersion is the game version hash of examples/units replays.
-// core/replay's farm test records with the same string; change both when
+// replay's farm test records with the same string; change both when
 // the units simulation changes on purpose.
 var unitsReplayVersion = replay.VersionHash("github.com/rollstep/rollstep/examples/units sim 1")
 

@@ -37,7 +37,7 @@
 // through a SyncTest too, a golden checksum of a bot match pinned on every
 // target of the determinism matrix (amd64, 32-bit 386 or arm, arm64,
 // wasm), a match over
-// real UDP sockets, and a replay (package core/replay) of a netplay match
+// real UDP sockets, and a replay (package replay) of a netplay match
 // that re-simulates to the same checksums. BenchmarkFitsWindow gates the
 // step's cost with bench.FitsWindow: the worst rollback frame at W = 8
 // must fit half of a 60 Hz frame.

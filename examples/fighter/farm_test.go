@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/core/replay"
 	"github.com/rollstep/rollstep/examples/fighter"
 	"github.com/rollstep/rollstep/examples/fighter/internal/match"
+	"github.com/rollstep/rollstep/replay"
 )
 
 // The fighter's part of the replay farm: a recorded minute of netplay,

@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rollstep/rollstep/core/replay"
 	"github.com/rollstep/rollstep/examples/fighter"
 	"github.com/rollstep/rollstep/examples/fighter/internal/match"
+	"github.com/rollstep/rollstep/replay"
 	"github.com/rollstep/rollstep/state"
 )
 

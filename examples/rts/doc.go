@@ -75,6 +75,6 @@
 // The numbers (step cost at 1,000 and 10,000 units, upload per peer) are
 // in the documentation of the command in cmd/rts; they come from
 // BenchmarkStep and TestUploadIndependentOfUnits. NewRecorder and Host
-// record a replay of a match (package core/replay). The design is in
+// record a replay of a match (package replay). The design is in
 // docs/architecture.md (§1 and §6) of the repository.
 package rts

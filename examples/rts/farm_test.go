@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/core/replay"
+	"github.com/rollstep/rollstep/replay"
 )
 
 // The RTS's part of the replay farm: a recorded minute of a 3-player

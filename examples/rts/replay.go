@@ -8,8 +8,8 @@ import (
 	"github.com/rollstep/rollstep"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/core/replay"
-	"github.com/rollstep/rollstep/transport/wire"
+	"github.com/rollstep/rollstep/internal/wire"
+	"github.com/rollstep/rollstep/replay"
 )
 
 // Build identifies this game's simulation: in the lockstep handshake

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/core/replay"
 	"github.com/rollstep/rollstep/internal/testenv"
+	"github.com/rollstep/rollstep/replay"
 	"github.com/rollstep/rollstep/state"
 )
 

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport"
-	"github.com/rollstep/rollstep/transport/wire"
 )
 
 // A Capture keeps the first keptFirst datagrams it saw (the handshake,

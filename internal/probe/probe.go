@@ -5,7 +5,7 @@ package probe
 
 import (
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/transport/wire"
+	"github.com/rollstep/rollstep/internal/wire"
 )
 
 // The hooks; s is a *rollstep.Session of any type parameters.

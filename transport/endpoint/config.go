@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/transport/wire"
+	"github.com/rollstep/rollstep/internal/wire"
 )
 
 // Defaults for the zero fields of a Config.

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
-	"github.com/rollstep/rollstep/transport/wire"
 )
 
 func TestConfig(t *testing.T) {

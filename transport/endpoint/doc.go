@@ -161,6 +161,6 @@
 //
 // # Wire format
 //
-// Packets are those of package transport/wire; see its documentation for
+// Packets are those of package internal/wire; see its documentation for
 // the layout, the size bounds and the handshake's amplification rule.
 package endpoint

@@ -10,8 +10,8 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/rtt"
+	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport"
-	"github.com/rollstep/rollstep/transport/wire"
 )
 
 // Receiver takes the input messages an Endpoint decodes. *core.Engine

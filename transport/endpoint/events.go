@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/transport/wire"
+	"github.com/rollstep/rollstep/internal/wire"
 )
 
 // EventKind says what an Event reports. The zero value, EventUnknown, is

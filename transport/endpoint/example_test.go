@@ -6,10 +6,10 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/endpoint"
 	"github.com/rollstep/rollstep/transport/sim"
-	"github.com/rollstep/rollstep/transport/wire"
 )
 
 // printer is a Receiver that prints the messages it gets; a front end

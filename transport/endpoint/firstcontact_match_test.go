@@ -10,13 +10,13 @@ import (
 	"github.com/rollstep/rollstep"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/lockstep"
 	"github.com/rollstep/rollstep/rollback"
 	"github.com/rollstep/rollstep/state"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/endpoint"
 	"github.com/rollstep/rollstep/transport/udp"
-	"github.com/rollstep/rollstep/transport/wire"
 )
 
 // seatFrames is the number of frames every session of

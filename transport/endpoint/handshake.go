@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/transport/wire"
+	"github.com/rollstep/rollstep/internal/wire"
 )
 
 // The handshake, per peer. Each side sends a Hello with its own nonce,

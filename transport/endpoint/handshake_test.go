@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
-	"github.com/rollstep/rollstep/transport/wire"
 )
 
 var link20ms = sim.LinkConfig{Latency: sim.Latency{Base: 20 * time.Millisecond}}

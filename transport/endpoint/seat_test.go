@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport"
-	"github.com/rollstep/rollstep/transport/wire"
 )
 
 // seated returns an endpoint of seat 0 in a 4-player match over a

@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport"
-	"github.com/rollstep/rollstep/transport/wire"
 )
 
 // Send encodes each of the engine's messages (core.Ready.Messages) with the

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/internal/hostile"
+	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport"
-	"github.com/rollstep/rollstep/transport/wire"
 )
 
 // The modes of FuzzPollStrangers: what the endpoint's only peer, whose

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/transport/wire"
+	"github.com/rollstep/rollstep/internal/wire"
 )
 
 const ms = time.Millisecond

@@ -1,6 +1,6 @@
 // Package udp is a transport.Conn over a plain UDP socket (any
 // net.PacketConn), for matches that authenticate every packet with
-// transport/wire's tag keyed by the per-match session token rather than
+// internal/wire's tag keyed by the per-match session token rather than
 // with DTLS.
 //
 // # Design

@@ -28,7 +28,7 @@
 // players print the same final checksum; so does the spectator. A player
 // that lost the other during the match says so and exits with status 1:
 // the match did not end together. -replay FILE writes a replay of the
-// match (package core/replay), with a checksum every second, that
+// match (package replay), with a checksum every second, that
 // replay.Open and Replay.Verify check.
 package main
 
@@ -39,10 +39,10 @@ import (
 	"os"
 	"time"
 
-	"github.com/rollstep/rollstep/core/replay"
 	"github.com/rollstep/rollstep/examples/fighter"
 	"github.com/rollstep/rollstep/examples/fighter/internal/match"
 	"github.com/rollstep/rollstep/examples/internal/secret"
+	"github.com/rollstep/rollstep/replay"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }

@@ -9,9 +9,9 @@ import (
 	"net/netip"
 	"time"
 
-	"github.com/rollstep/rollstep/core/replay"
 	"github.com/rollstep/rollstep/examples/fighter/internal/match"
 	"github.com/rollstep/rollstep/examples/internal/secret"
+	"github.com/rollstep/rollstep/replay"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/dtls"
 	"github.com/rollstep/rollstep/transport/udp"

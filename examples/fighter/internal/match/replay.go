@@ -4,10 +4,10 @@ import (
 	"fmt"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/core/replay"
 	"github.com/rollstep/rollstep/examples/fighter"
+	"github.com/rollstep/rollstep/internal/wire"
+	"github.com/rollstep/rollstep/replay"
 	"github.com/rollstep/rollstep/state"
-	"github.com/rollstep/rollstep/transport/wire"
 )
 
 // ReplayConfig returns the replay configuration of a fighter match seeded

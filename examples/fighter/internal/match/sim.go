@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/core/replay"
 	"github.com/rollstep/rollstep/examples/fighter"
+	"github.com/rollstep/rollstep/replay"
 	"github.com/rollstep/rollstep/rollback"
 	"github.com/rollstep/rollstep/state"
 	"github.com/rollstep/rollstep/transport"

@@ -36,7 +36,7 @@
 // receive its last inputs. A player that dropped another during the match
 // says so and exits 1: the match did not end together.
 //
-// -replay FILE records a replay (package core/replay) of peer 0 (or of
+// -replay FILE records a replay (package replay) of peer 0 (or of
 // this player over UDP), written atomically; `rollstep replay info FILE`
 // describes it.
 //

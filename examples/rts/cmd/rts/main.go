@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rollstep/rollstep/core/replay"
 	"github.com/rollstep/rollstep/examples/internal/secret"
 	"github.com/rollstep/rollstep/examples/rts"
+	"github.com/rollstep/rollstep/replay"
 )
 
 func main() {

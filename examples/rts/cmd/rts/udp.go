@@ -12,10 +12,10 @@ import (
 	"github.com/rollstep/rollstep"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/core/replay"
 	"github.com/rollstep/rollstep/examples/internal/secret"
 	"github.com/rollstep/rollstep/examples/rts"
 	"github.com/rollstep/rollstep/lockstep"
+	"github.com/rollstep/rollstep/replay"
 	"github.com/rollstep/rollstep/state"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/udp"

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/rollstep/rollstep/core/replay"
+	"github.com/rollstep/rollstep/replay"
 )
 
 // TestTruncatedPrefixes checks that every proper prefix of a valid replay

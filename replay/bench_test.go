@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/core/replay"
 	"github.com/rollstep/rollstep/examples/units"
+	"github.com/rollstep/rollstep/replay"
 )
 
 // openUnitsFarm opens the committed units replay.

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/core/replay"
 	"github.com/rollstep/rollstep/examples/units"
+	"github.com/rollstep/rollstep/replay"
 )
 
 // The replay farm: recorded matches of the example games, committed under
@@ -19,7 +19,7 @@ import (
 // A change that alters a simulation fails TestReplayFarm until the replays
 // are re-recorded on purpose with
 //
-//	go test ./core/replay -run TestReplayFarm -rerecord
+//	go test ./replay -run TestReplayFarm -rerecord
 //
 // and the reason is given in the commit message.
 var rerecord = flag.Bool("rerecord", false, "re-record the replays under testdata/farm and the fuzz seed corpus")

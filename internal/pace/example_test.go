@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/rollstep/rollstep/core/pace"
+	"github.com/rollstep/rollstep/internal/pace"
 )
 
 func Example() {

@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/core/replay"
+	"github.com/rollstep/rollstep/replay"
 )
 
 // score is a tiny game: each player's input is added to its score.

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/core/replay"
+	"github.com/rollstep/rollstep/replay"
 )
 
 // TestOpenAllocatesInputsOnce: the input section that costs Open the most

@@ -44,7 +44,7 @@
 // example games on every target of the determinism matrix; re-record
 // them on purpose with
 //
-//	go test ./core/replay -run TestReplayFarm -rerecord
+//	go test ./replay -run TestReplayFarm -rerecord
 //
 // and give the reason in the commit message.
 //

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/core/replay"
+	"github.com/rollstep/rollstep/replay"
 )
 
 // tally is the small test game's state.
@@ -52,7 +52,7 @@ func (g tallyGame) Step(s *tally, in []core.Input[move], fx *core.Effects) {
 	s.Frame++
 }
 
-var tallyHash = replay.VersionHash("rollstep core/replay test tally 1")
+var tallyHash = replay.VersionHash("rollstep replay test tally 1")
 
 // tallyConfig returns a recorder config for players players.
 func tallyConfig(t testing.TB, players, n, k int) replay.Config {

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/core/replay"
 	"github.com/rollstep/rollstep/examples/units"
+	"github.com/rollstep/rollstep/replay"
 	"github.com/rollstep/rollstep/state"
 )
 
