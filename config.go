@@ -67,7 +67,7 @@ type StreamConfig = stream.Config
 // recommendation (0: one second of frames, at most 1024); MinAdvantage
 // the average advantage in frames from which waiting is recommended (0:
 // 2); MaxWait bounds the frames one recommendation asks to wait (0: 8);
-// Manual makes the session only report TimesyncEvents, which the game
+// Manual makes the session only report core.TimesyncEvents, which the game
 // applies with Session.Wait; Disable turns timesync off.
 type TimesyncConfig = timesync.Config
 

@@ -118,7 +118,7 @@
 // following Updates (Config.MaxCatchUp bounds the debt). A frame that is
 // due but cannot run, because its inputs are missing and may not be
 // predicted, stalls: the session repeats its messages every
-// Config.ResendInterval, and when the frame runs it reports a *StallEvent
+// Config.ResendInterval, and when the frame runs it reports a *core.StallEvent
 // and counts the wait in Stats, per frame and per peer waited for. The
 // schedule slips by the stall instead of catching it up. Every player's
 // inputs carry its machine's step time (measured with Config.StepClock),
@@ -167,13 +167,13 @@
 //
 // Events returns the events raised since its previous call, in order:
 // one set of types in every mode, read with a type switch. Besides the
-// life cycle above, there are *StallEvent (a pointer, valid until the next
+// life cycle above, there are *core.StallEvent (a pointer, valid until the next
 // Events call, so that a stalled frame allocates nothing), the engine's
 // events (core.DesyncEvent, core.DesyncFieldsEvent naming the fields that
 // differ, core.EquivocationEvent, core.DisconnectEvent,
 // core.EffectsDroppedEvent, core.PauseEvent, core.SpeedEvent),
 // core.DelayEvent when D or W changes, core.SpectatorJoinedEvent and
-// core.SpectatorLeftEvent, and TimesyncEvent where the session predicts
+// core.SpectatorLeftEvent, and core.TimesyncEvent where the session predicts
 // (with Config.Timesync.Manual the game applies it with Wait; see package
 // rollback).
 // At most 4096 are kept between two calls; the rest are counted in
@@ -181,7 +181,7 @@
 //
 //	for _, ev := range s.Events() {
 //		switch e := ev.(type) {
-//		case *rollstep.StallEvent:
+//		case *core.StallEvent:
 //			// e.Stall: how long frame e.Frame waited; e.Waiting: for whom
 //		case core.PeerLostEvent:
 //			// e.Peer is gone; its players' inputs are disconnected

@@ -72,7 +72,7 @@ type Session[S any, I comparable] struct {
 	syncWait          bool
 	waitFrom, excused time.Duration // pacer.Stalled() when the wait began
 	waitTime          time.Duration // all the time timesync waited
-	lastSync          TimesyncEvent
+	lastSync          core.TimesyncEvent
 	hasSync           bool
 
 	locals     []local[I]
@@ -104,7 +104,7 @@ type Session[S any, I comparable] struct {
 	// Events since the previous Events call (some point into stalls), and
 	// the buffers that call returned; what the latest Update emitted.
 	events, spare       []Event
-	stalls, spareStalls []StallEvent
+	stalls, spareStalls []core.StallEvent
 	specStats           []SpectatorStats
 	effects, cancelled  []core.FrameEffect
 }
@@ -153,7 +153,7 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 		cfg: c, eng: eng, ep: ep, pacer: pc, ctl: delay.New(pol, c.InputDelay), lowerTo: -1,
 		peerStall: make([]time.Duration, len(c.Peers)),
 		events:    make([]Event, 0, 16), spare: make([]Event, 0, 16),
-		stalls: make([]StallEvent, 0, c.MaxStepsPerUpdate), spareStalls: make([]StallEvent, 0, c.MaxStepsPerUpdate),
+		stalls: make([]core.StallEvent, 0, c.MaxStepsPerUpdate), spareStalls: make([]core.StallEvent, 0, c.MaxStepsPerUpdate),
 		effects: make([]core.FrameEffect, 0, 16), cancelled: make([]core.FrameEffect, 0, 16),
 	}
 	s.bufs[0], s.bufs[1] = initial, initial
@@ -242,7 +242,7 @@ func (s *Session[S, I]) SetSpeed(p core.PlayerHandle, percent int) error {
 func (s *Session[S, I]) Paused() bool { return s.eng.Control().Paused }
 
 // Wait asks the session to skip the next frames frame periods, as a
-// TimesyncEvent recommends when Config.Timesync.Manual is set. The skipped
+// core.TimesyncEvent recommends when Config.Timesync.Manual is set. The skipped
 // periods are not caught up later. It returns ErrNotStarted before the
 // match started and ErrClosed after Close.
 func (s *Session[S, I]) Wait(frames int) error {
@@ -291,7 +291,7 @@ func (s *Session[S, I]) Started() bool { return s.started }
 
 // Events returns the events raised since the previous call, in order,
 // and forgets them; at most 4096 are kept between calls (the rest are
-// counted in Stats.DroppedEvents). The slice, and the StallEvents it
+// counted in Stats.DroppedEvents). The slice, and the core.StallEvents it
 // points to, are the session's, valid until the next call of Events.
 func (s *Session[S, I]) Events() []Event {
 	ev := s.events

@@ -48,10 +48,10 @@ type Stats struct {
 	// (a wait for two peers counts for both).
 	PeerStall []time.Duration
 	// Waited is the number of frame periods timesync (or Wait) made the
-	// session skip; Timesync is the newest window's TimesyncEvent, valid
+	// session skip; Timesync is the newest window's core.TimesyncEvent, valid
 	// if HasTimesync, even with Wait 0.
 	Waited      uint64
-	Timesync    TimesyncEvent
+	Timesync    core.TimesyncEvent
 	HasTimesync bool
 	// StepTime is this machine's step time per frame as reported to the
 	// peers; SlowestStep the largest report of any player.

@@ -21,7 +21,7 @@ import (
 //     calls) whose inputs are held or may be predicted, scheduling each
 //     local player's input D frames ahead; a correction that arrived is
 //     applied first (rollback and re-simulation). A due frame that cannot
-//     run stalls (StallEvent), and the session repeats its messages every
+//     run stalls (core.StallEvent), and the session repeats its messages every
 //     Config.ResendInterval;
 //  3. it sends what the engine produced to every peer and streams
 //     confirmed frames to spectators, and refreshes State, Previous and
@@ -151,7 +151,7 @@ func (s *Session[S, I]) frame(now time.Duration) (*core.Ready[I], bool) {
 		// A pointer into a slab reused every Update: boxing the value
 		// would allocate once per stalled frame.
 		if len(s.events) < maxQueuedEvents {
-			s.stalls = append(s.stalls, StallEvent{Frame: f, Stall: stall, Waiting: s.frameWaiting})
+			s.stalls = append(s.stalls, core.StallEvent{Frame: f, Stall: stall, Waiting: s.frameWaiting})
 			s.event(&s.stalls[len(s.stalls)-1])
 		} else {
 			s.stats.DroppedEvents++

@@ -68,7 +68,7 @@
 // # Stalls and slow machines
 //
 // A due turn whose inputs are missing stalls. The session counts the wait
-// per turn (*rollstep.StallEvent, Stats.LastStall, Stats.StalledFrames,
+// per turn (*core.StallEvent, Stats.LastStall, Stats.StalledFrames,
 // Stats.MaxStall) and per peer waited for (Stats.PeerStall), and repeats
 // its messages every Config.ResendInterval (a quarter of a turn, at most
 // 50 ms, by default).
@@ -110,7 +110,7 @@
 // package rollback): a peer that runs ahead of another, say after its
 // process was frozen and caught up, waits a few turns instead of
 // predicting further, and rolling back deeper, than the link requires for
-// the rest of the match (Stats.Waited, rollstep.TimesyncEvent). Plain
+// the rest of the match (Stats.Waited, core.TimesyncEvent). Plain
 // Lockstep needs none: it never runs ahead.
 //
 // # Spectators

@@ -9,7 +9,7 @@ import (
 type (
 	Peer           = rollstep.Peer
 	Event          = rollstep.Event
-	StallEvent     = rollstep.StallEvent
+	StallEvent     = core.StallEvent
 	StreamConfig   = rollstep.StreamConfig
 	TimesyncConfig = rollstep.TimesyncConfig
 	ConfigError    = rollstep.ConfigError

@@ -4,8 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rollstep/rollstep"
-
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/transport/sim"
 	"github.com/stretchr/testify/require"
@@ -36,7 +34,7 @@ func TestTimesyncInAuto(t *testing.T) {
 	require.Zero(t, m.peers[0].sess.Stats().Waited, "the peer behind waited")
 	waits := 0
 	for _, ev := range m.peers[1].events {
-		if e, ok := ev.(rollstep.TimesyncEvent); ok && e.Wait > 0 && e.Applied {
+		if e, ok := ev.(core.TimesyncEvent); ok && e.Wait > 0 && e.Applied {
 			waits++
 		}
 	}
@@ -50,7 +48,7 @@ func TestTimesyncManualInAuto(t *testing.T) {
 	m := frozenAuto(t, TimesyncConfig{Manual: true}, 5*time.Second)
 	reported := 0
 	for _, ev := range m.peers[1].events {
-		if e, ok := ev.(rollstep.TimesyncEvent); ok && e.Wait > 0 {
+		if e, ok := ev.(core.TimesyncEvent); ok && e.Wait > 0 {
 			require.False(t, e.Applied, "a manual recommendation was applied")
 			reported++
 		}

@@ -47,7 +47,7 @@
 // longer emits, to stop. State and Previous are copies, so rendering can
 // read them but never write into a simulation that may be rolled back.
 // When W is used up, the session stops and waits for inputs: a stall
-// (*rollstep.StallEvent), which, as in every mode, slips the schedule
+// (*core.StallEvent), which, as in every mode, slips the schedule
 // rather than being caught up.
 //
 // # Timesync
@@ -66,7 +66,7 @@
 // reported, half the smoothed round trip and the time since it arrived,
 // and averages its advantage over a window (one second of frames by
 // default). When the average is at least Config.Timesync.MinAdvantage
-// frames (2), it raises a rollstep.TimesyncEvent naming the peer it is
+// frames (2), it raises a core.TimesyncEvent naming the peer it is
 // furthest ahead of and the frames to wait, at most Timesync.MaxWait (8)
 // per window, and skips that many frame periods. With Timesync.Manual it
 // only raises the event, and the game applies it with Session.Wait (which
@@ -92,11 +92,11 @@
 // catches up faster, at most MaxStepsPerUpdate (8) frames per Update, when
 // more have arrived. The host streams Config.Spectate.Delay frames late if
 // asked and never waits for a spectator: one more than Spectate.MaxLag
-// frames behind is dropped. Its Events report StreamStartedEvent once
+// frames behind is dropped. Its Events report core.StreamStartedEvent once
 // connected, the match's core.PauseEvent, core.SpeedEvent and
-// core.DisconnectEvent as it replays them, and a StreamEndedEvent when
-// the host leaves (EndLeft), is lost (EndLost), drops it (EndDropped) or
-// refuses the handshake (EndRefused); Update returns ErrStreamEnded from
+// core.DisconnectEvent as it replays them, and a core.StreamEndedEvent when
+// the host leaves (core.EndLeft), is lost (core.EndLost), drops it (core.EndDropped) or
+// refuses the handshake (core.EndRefused); Update returns ErrStreamEnded from
 // then on.
 //
 // # Sync test

@@ -216,7 +216,7 @@ func (m *match) count(i int, match func(Event) bool) int {
 // next Events call) into a value.
 func keep(dst, evs []Event) []Event {
 	for _, ev := range evs {
-		if st, ok := ev.(*rollstep.StallEvent); ok {
+		if st, ok := ev.(*core.StallEvent); ok {
 			ev = *st
 		}
 		dst = append(dst, ev)

@@ -11,7 +11,7 @@ type (
 	Peer                 = rollstep.Peer
 	Event                = rollstep.Event
 	StreamConfig         = rollstep.StreamConfig
-	TimesyncEvent        = rollstep.TimesyncEvent
+	TimesyncEvent        = core.TimesyncEvent
 	ConnectedEvent       = core.ConnectedEvent
 	RefusedEvent         = core.RefusedEvent
 	StartedEvent         = core.StartedEvent

@@ -50,7 +50,7 @@ type SpectatorConfig struct {
 // plays at the tick rate and catches up faster, at most
 // MaxStepsPerUpdate frames per Update, when it is behind. The host never
 // waits for it. When the host leaves, is lost or drops it, a
-// StreamEndedEvent ends it cleanly. Not safe for concurrent use.
+// core.StreamEndedEvent ends it cleanly. Not safe for concurrent use.
 type Spectator[S any, I comparable] struct {
 	cfg    SpectatorConfig
 	period time.Duration
@@ -173,7 +173,7 @@ func (sp *Spectator[S, I]) Effects() []core.FrameEffect { return sp.play }
 
 // Events returns the events raised since the previous call and forgets
 // them; the slice is valid until the next call. Besides the stream's
-// (StreamStartedEvent, StreamEndedEvent) they are the match's as the
+// (core.StreamStartedEvent, core.StreamEndedEvent) they are the match's as the
 // spectator replays it: core.PauseEvent, core.SpeedEvent and
 // core.DisconnectEvent.
 func (sp *Spectator[S, I]) Events() []rollstep.Event {
@@ -223,10 +223,10 @@ func (sp *Spectator[S, I]) held() core.Frame {
 }
 
 // end ends the stream once.
-func (sp *Spectator[S, I]) end(r EndReason, err error) {
+func (sp *Spectator[S, I]) end(r core.EndReason, err error) {
 	if sp.ended {
 		return
 	}
 	sp.ended = true
-	sp.event(StreamEndedEvent{Reason: r, Frame: sp.eng.Frame(), Err: err})
+	sp.event(core.StreamEndedEvent{Reason: r, Frame: sp.eng.Frame(), Err: err})
 }

@@ -33,20 +33,20 @@ func (sp *Spectator[S, I]) Update(now time.Duration) error {
 		case endpoint.EventConnected:
 			sp.connected, sp.heardAt = true, now
 			sp.pacer.Update(now)
-			sp.event(StreamStartedEvent{})
+			sp.event(core.StreamStartedEvent{})
 		case endpoint.EventRefused:
-			sp.end(EndRefused, e.Err)
+			sp.end(core.EndRefused, e.Err)
 		case endpoint.EventDisconnected:
-			sp.end(EndLost, e.Err)
+			sp.end(core.EndLost, e.Err)
 		case endpoint.EventLeft:
-			sp.end(EndLeft, nil)
+			sp.end(core.EndLeft, nil)
 		}
 	}
 	if !sp.connected || sp.ended {
 		return nil
 	}
 	if now-sp.heardAt >= sp.ep.Config().DisconnectTimeout {
-		sp.end(EndLost, nil) // keep-alives only: the stream itself stopped
+		sp.end(core.EndLost, nil) // keep-alives only: the stream itself stopped
 		return nil
 	}
 	n := sp.pacer.Update(now)
@@ -94,7 +94,7 @@ func (r *specReceiver[S, I]) Receive(now time.Duration, _ core.PeerID, m *core.M
 	players := sp.cfg.Players
 	all := uint16(1)<<players - 1
 	if m.Gone == all {
-		sp.end(EndDropped, nil)
+		sp.end(core.EndDropped, nil)
 		return nil
 	}
 	sp.heardAt = now

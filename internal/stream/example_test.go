@@ -11,7 +11,7 @@ import (
 // that claims frames it was never sent acknowledges nothing.
 func ExampleStreamer_Receive() {
 	var st stream.Streamer[core.Slot[uint16]]
-	st.Init(2, 1, stream.Config{Delay: 30, MaxLag: 600}, 1, func(ev any) { fmt.Printf("%+v\n", ev) })
+	st.Init(2, 1, stream.Config{Delay: 30, MaxLag: 600}, 1, func(ev core.Event) { fmt.Printf("%+v\n", ev) })
 	st.Receive(0, &core.Message[core.Slot[uint16]]{Held: [core.MaxPlayers]core.Frame{500}})
 	fmt.Printf("%+v\n", st.Stats(nil))
 	// Output:

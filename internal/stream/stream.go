@@ -61,8 +61,8 @@ type spectator struct {
 // (core.Slot of the game's input). The zero Streamer streams to nobody.
 type Streamer[I comparable] struct {
 	players int
-	base    int       // endpoint index of the first spectator
-	sink    func(any) // raises the stream's events
+	base    int              // endpoint index of the first spectator
+	sink    func(core.Event) // raises the stream's events
 	delay   core.Frame
 	maxLag  core.Frame
 	specs   []spectator
@@ -76,7 +76,7 @@ type Streamer[I comparable] struct {
 // Init prepares st to stream a match of players players to n spectators,
 // the endpoint's peers base, base+1, ..., raising its events through
 // sink.
-func (st *Streamer[I]) Init(players, n int, c Config, base int, sink func(any)) {
+func (st *Streamer[I]) Init(players, n int, c Config, base int, sink func(core.Event)) {
 	if n == 0 {
 		return
 	}

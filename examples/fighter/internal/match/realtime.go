@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/examples/fighter"
 	"github.com/rollstep/rollstep/rollback"
 	"github.com/rollstep/rollstep/state"
@@ -71,7 +72,7 @@ type SpectatorResult struct {
 	Frames   int           // frames replayed
 	Checksum uint64        // state.Checksum of the state after the last frame
 	Final    fighter.State // the state after the last frame
-	Reason   rollback.EndReason
+	Reason   core.EndReason
 }
 
 // RunSpectator replays host's match over conn until it has replayed frames
@@ -96,7 +97,7 @@ func RunSpectator(conn transport.Conn, host transport.PeerID, token uint64, fram
 			return nil, err
 		}
 		for _, ev := range sp.Events() {
-			if e, ok := ev.(rollback.StreamEndedEvent); ok {
+			if e, ok := ev.(core.StreamEndedEvent); ok {
 				res.Reason = e.Reason
 			}
 		}
