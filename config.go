@@ -167,7 +167,8 @@ type Config struct {
 	// frame may emit, over all its ticks; 0 means 16. Effects past it are
 	// not delivered and the session reports a core.EffectsDroppedEvent.
 	MaxEffectsPerFrame int
-	// Game identifies the game build in the handshake digest.
+	// Game identifies the game build in the handshake digest:
+	// core.GameVersion("fighter 1.4") makes one from a version string.
 	Game [16]byte
 	// Timesync tunes the frame-advantage balancing of Rollback and Auto: a
 	// peer that runs ahead of another gets the other's inputs later in its

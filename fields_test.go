@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
@@ -28,6 +29,37 @@ func TestEveryModeTakesEveryMatchField(t *testing.T) {
 			require.Greater(t, st.Frames, int64(100), "frames run")
 			// Step ran twice per frame: the game's own step counter says so.
 			require.Equal(t, 2*st.Frames, int64(peers[0].sess.State().Frame), fmt.Sprintf("steps of %d frames (%d agreed)", st.Frames, steps))
+		})
+	}
+}
+
+// TestChecksumOfConfirmedFrames: every peer reads the same checksum of a
+// confirmed frame, in every mode, without re-simulating anything; frames
+// not confirmed, not checksummed or too old have none.
+func TestChecksumOfConfirmedFrames(t *testing.T) {
+	for _, mode := range []Mode{Lockstep, Rollback, Auto} {
+		t.Run(mode.String(), func(t *testing.T) {
+			net, err := sim.New(sim.Config{Seed: 5, Link: sim.LinkConfig{Latency: sim.Latency{Base: 30 * ms}, Loss: 0.05}})
+			require.NoError(t, err)
+			peers := newPeers(t, net, Config{Mode: mode, TickRate: 50, ChecksumInterval: 2, HoldInputs: true})
+			var now time.Duration
+			play(t, net, peers, &now, 12*time.Second, 5*ms)
+			c0, ok0 := peers[0].sess.ConfirmedFrame()
+			c1, ok1 := peers[1].sess.ConfirmedFrame()
+			require.True(t, ok0 && ok1)
+			f := (min(c0, c1) - 2) / 2 * 2 // confirmed before the latest inputs
+			s0, ok0 := peers[0].sess.Checksum(f)
+			s1, ok1 := peers[1].sess.Checksum(f)
+			require.True(t, ok0 && ok1, "frame %d", f)
+			require.Equal(t, s0, s1, "frame %d", f)
+			_, ok := peers[0].sess.Checksum(f + 1)
+			require.False(t, ok, "an odd frame is not checksummed at interval 2")
+			_, ok = peers[0].sess.Checksum(c0 + 2)
+			require.False(t, ok, "a frame not confirmed")
+			require.Greater(t, f, core.Frame(2*200))
+			_, ok = peers[0].sess.Checksum(f - 2*200)
+			require.False(t, ok, "a frame older than the ring")
+			agree(t, peers)
 		})
 	}
 }

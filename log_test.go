@@ -14,7 +14,7 @@ import (
 // Session interface, into a replay Recorder after every round of
 // Updates; the replay verifies and ends at the confirmed state.
 func TestLogRecordsEveryMode(t *testing.T) {
-	build := replay.VersionHash("root test game")
+	build := core.GameVersion("root test game")
 	dg, err := core.DigestOf[gInput](2, 60, 0, build)
 	if err != nil {
 		t.Fatal(err)
@@ -59,7 +59,7 @@ func TestLogRecordsEveryMode(t *testing.T) {
 // one frame per log frame (ReadLog): a paused frame became a Step and a
 // turn of three ticks one Step, and the replay ended elsewhere.
 func TestAddLogReplaysPausesAndTicks(t *testing.T) {
-	build := replay.VersionHash("root test game")
+	build := core.GameVersion("root test game")
 	dg, err := core.DigestOf[gInput](2, 60, 0, build)
 	if err != nil {
 		t.Fatal(err)

@@ -285,6 +285,14 @@ func (s *Session[S, I]) Frame() core.Frame { return s.eng.Frame() }
 // predicted frames may follow it in the other modes.
 func (s *Session[S, I]) ConfirmedFrame() (f core.Frame, ok bool) { return s.eng.ConfirmedFrame() }
 
+// Checksum returns the checksum of the state after confirmed frame f, the
+// one every peer compares to detect a desync: equal sums mean equal
+// states. ok is false unless f is a multiple of Config.ChecksumInterval,
+// among the newest 128 such frames, and confirmed at a frame the session
+// ran: an input that arrived in the latest Update may confirm a frame
+// (ConfirmedFrame) whose checksum comes with the next frame run.
+func (s *Session[S, I]) Checksum(f core.Frame) (sum uint64, ok bool) { return s.eng.Checksum(f) }
+
 // Started reports whether the match has started: every peer's handshake
 // finished (or, with Config.SoloStart, timed out), and frame 0 may run.
 func (s *Session[S, I]) Started() bool { return s.started }

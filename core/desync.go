@@ -49,6 +49,22 @@ func (r *sumRing) get(f Frame, n int) (*sumEntry, bool) {
 	return s, s.ok && s.frame == f
 }
 
+// Checksum returns the checksum of the state after confirmed frame f, the
+// one every peer compares to detect a desync (the game's state together
+// with the match's pause and speed state). ok is false unless f is
+// checksummed (a multiple of Config.ChecksumInterval, with checksums on),
+// confirmed, and among the newest 128 checksummed frames.
+func (e *Engine[S, I]) Checksum(f Frame) (sum uint64, ok bool) {
+	if f < 0 || f >= e.checked || e.cfg.DisableChecksums {
+		return 0, false
+	}
+	s, ok := e.sums.get(f, e.cfg.ChecksumInterval)
+	if !ok {
+		return 0, false
+	}
+	return s.sum, true
+}
+
 // sumLog is the engine's own checksums.
 type sumLog = sumRing
 

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"strconv"
@@ -127,3 +128,13 @@ func (e *ConfigMismatchError) Error() string {
 
 // Is reports whether target is ErrConfigMismatch.
 func (e *ConfigMismatchError) Is(target error) bool { return target == ErrConfigMismatch }
+
+// GameVersion returns the first 16 bytes of the SHA-256 of version: the
+// game-build identifier that a session's Config.Game, a replay's
+// Config.Game and DigestOf take, so that peers (and replays) of different
+// builds refuse each other. Use a string that changes whenever the
+// simulation does, such as "fighter 1.4 sim 7".
+func GameVersion(version string) [16]byte {
+	sum := sha256.Sum256([]byte(version))
+	return [16]byte(sum[:16])
+}

@@ -85,7 +85,7 @@ func Example() {
 func ExampleSession_ReadSteps() {
 	net, _ := sim.New(sim.Config{Seed: 2, Link: sim.LinkConfig{Latency: sim.Latency{Base: 30 * time.Millisecond}}})
 	conns := []*sim.Endpoint{net.NewEndpoint(), net.NewEndpoint()}
-	game, build := core.GameFunc[Counter, Order](step), replay.VersionHash("counter")
+	game, build := core.GameFunc[Counter, Order](step), core.GameVersion("counter")
 	var sessions []*lockstep.Session[Counter, Order]
 	for i := range 2 {
 		cfg := lockstep.Config{Players: 2, Local: []core.PlayerHandle{core.PlayerHandle(i)},

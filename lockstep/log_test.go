@@ -18,7 +18,7 @@ import (
 var _ replay.Log[tInput] = (*Session[tState, tInput])(nil)
 
 // logBuild is the game version hash of the test game's replays.
-var logBuild = replay.VersionHash("lockstep test game")
+var logBuild = core.GameVersion("lockstep test game")
 
 // newLogRecorder returns a Recorder of a match of m's test game.
 func newLogRecorder(t *testing.T, m *match, cfg Config) *replay.Recorder[tState, tInput] {

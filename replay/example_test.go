@@ -23,7 +23,7 @@ func (scoreGame) Step(s *score, in []core.Input[int32], _ *core.Effects) {
 // Record a match, open the replay, seek into it and verify it; then show
 // that another build of the game is refused instead of diverging.
 func Example() {
-	build := replay.VersionHash("score 1.0")
+	build := core.GameVersion("score 1.0")
 	match, _ := core.DigestOf[int32](2, 60, 1, build)
 	rec, _ := replay.NewRecorder(replay.Config{Game: build, Match: match, KeyframeInterval: 50},
 		core.Game[score, int32](scoreGame{}), &score{})
@@ -49,7 +49,7 @@ func Example() {
 	fmt.Println("at frame", pl.Frame(), "points", pl.State().Points)
 	fmt.Println("verify:", rp.Verify(scoreGame{}))
 
-	_, err = replay.Open[score, int32](rec.Bytes(), replay.VersionHash("score 1.1"))
+	_, err = replay.Open[score, int32](rec.Bytes(), core.GameVersion("score 1.1"))
 	fmt.Println("other build refused:", errors.Is(err, replay.ErrMismatch))
 	// Output:
 	// frames 120 players 2 length 2s

@@ -27,7 +27,7 @@ var rerecord = flag.Bool("rerecord", false, "re-record the replays under testdat
 // unitsVersion is the game version hash of examples/units; cmd/rollstep
 // registers the same one. Change the string when the units simulation
 // changes on purpose, then re-record.
-var unitsVersion = replay.VersionHash("github.com/rollstep/rollstep/examples/units sim 1")
+var unitsVersion = core.GameVersion("github.com/rollstep/rollstep/examples/units sim 1")
 
 // farmGames verifies a replay of each game the farm knows, by game
 // version hash.

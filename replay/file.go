@@ -1,20 +1,10 @@
 package replay
 
 import (
-	"crypto/sha256"
 	"io"
 	"os"
 	"path/filepath"
 )
-
-// VersionHash returns the first 16 bytes of the SHA-256 of version: a
-// game version hash for Config.Game and core.DigestOf. Use a string that
-// changes whenever the simulation does, such as a module version plus a
-// simulation revision.
-func VersionHash(version string) [16]byte {
-	sum := sha256.Sum256([]byte(version))
-	return [16]byte(sum[:16])
-}
 
 // WriteFile writes what src writes (a Recorder or a Replay) to the file
 // name atomically: into a temporary file in the same directory, which is

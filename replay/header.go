@@ -37,7 +37,7 @@ type Header struct {
 	// Version is the format version of the file.
 	Version uint32
 	// Game is the game version hash of the build that recorded the
-	// replay, for example VersionHash of its version string.
+	// replay, for example core.GameVersion of its version string.
 	Game [16]byte
 	// Config is the digest of the match configuration: players, tick
 	// rate, input size and layout, checksum interval and game hash.

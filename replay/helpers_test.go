@@ -52,7 +52,7 @@ func (g tallyGame) Step(s *tally, in []core.Input[move], fx *core.Effects) {
 	s.Frame++
 }
 
-var tallyHash = replay.VersionHash("rollstep replay test tally 1")
+var tallyHash = core.GameVersion("rollstep replay test tally 1")
 
 // tallyConfig returns a recorder config for players players.
 func tallyConfig(t testing.TB, players, n, k int) replay.Config {

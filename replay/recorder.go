@@ -11,7 +11,7 @@ import (
 // Config says what a Recorder records.
 type Config struct {
 	// Game is the game version hash of the recording build (see
-	// VersionHash). Players of another build are refused the replay.
+	// core.GameVersion). Players of another build are refused the replay.
 	Game [16]byte
 	// Match is the match configuration digest, from core.DigestOf with
 	// the game's input type. Its Players is the number of players.

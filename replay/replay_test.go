@@ -113,7 +113,7 @@ func TestMismatchIsRefused(t *testing.T) {
 		field string
 	}{
 		{"game version", func() error {
-			_, err := replay.Open[tally, move](data, replay.VersionHash("another build"))
+			_, err := replay.Open[tally, move](data, core.GameVersion("another build"))
 			return err
 		}, "Game"},
 		{"state type", func() error { _, err := replay.Open[otherState, move](data, tallyHash); return err }, "StateLayout"},

@@ -122,7 +122,7 @@ func ExampleSession_ReadLog() {
 		cfg.Transport.Token, cfg.Transport.Rand = 42, rand.NewChaCha8([32]byte{byte(i)})
 		sessions[i], _ = rollback.NewSession[score, int16](cfg, adder{}, score{}, net.NewEndpoint())
 	}
-	build := replay.VersionHash("adder 1.0")
+	build := core.GameVersion("adder 1.0")
 	match, _ := core.DigestOf[int16](2, 60, 0, build) // the session's Players, TickRate, ChecksumInterval
 	rec, _ := replay.NewRecorder(replay.Config{Game: build, Match: match}, core.Game[score, int16](adder{}), &score{})
 	var in []core.Input[int16]

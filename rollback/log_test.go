@@ -24,7 +24,7 @@ func TestReadLogRecordsTheMatch(t *testing.T) {
 	const keep = 12
 	link := sim.LinkConfig{Latency: sim.Latency{Base: ms(30), Jitter: ms(10)}, Loss: 0.05}
 	m := newMatch(t, 3, 81, link, func(i int, c *Config) { c.LogRetention = keep })
-	build := replay.VersionHash("rollback test game")
+	build := core.GameVersion("rollback test game")
 	dg, err := core.DigestOf[uint16](3, 60, 0, build)
 	if err != nil {
 		t.Fatal(err)

@@ -36,7 +36,7 @@ type replayGame struct {
 //	func init() { registerReplayGame("examples/NAME", NAME.Version, NAME.Game{}) }
 //
 // where NAME.Version is the [16]byte game version hash its recorder
-// writes (replay.VersionHash of a version string).
+// writes (core.GameVersion of a version string).
 var replayGames = map[[16]byte]replayGame{}
 
 // registerReplayGame makes the replay commands know game, a core.Game with

@@ -16,7 +16,7 @@ import (
 // (peers of another build are refused instead of desyncing) and in
 // replays (a replay of another build is refused instead of diverging).
 // Change the string whenever the simulation changes.
-var Build = replay.VersionHash("rollstep/examples/rts sim 1")
+var Build = core.GameVersion("rollstep/examples/rts sim 1")
 
 // ReplayKeyframes is the keyframe interval of the replays NewRecorder
 // makes, in turns: a minute at the default turn length.

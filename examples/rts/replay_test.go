@@ -38,7 +38,7 @@ func TestReplayOfSimMatch(t *testing.T) {
 	}
 	played := float64(turns) / 10 // 100 ms turns
 	t.Logf("replay: %d bytes, %d turns (%.0f s of play) in %v: %.0f× real time", len(r.Replay), turns, played, wall.Round(ms), played/wall.Seconds())
-	if _, err := replay.Open[State, Command](r.Replay, replay.VersionHash("another build")); !errors.Is(err, replay.ErrMismatch) {
+	if _, err := replay.Open[State, Command](r.Replay, core.GameVersion("another build")); !errors.Is(err, replay.ErrMismatch) {
 		t.Errorf("another build: %v, want ErrMismatch", err)
 	}
 }
