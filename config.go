@@ -6,10 +6,10 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/endpoint"
 	"github.com/rollstep/rollstep/internal/stream"
 	"github.com/rollstep/rollstep/internal/timesync"
 	"github.com/rollstep/rollstep/transport"
-	"github.com/rollstep/rollstep/transport/endpoint"
 )
 
 // Defaults for the zero fields of a Config that depend on the mode.
@@ -152,7 +152,7 @@ type Config struct {
 	MaxCatchUp        time.Duration
 	// SoloStart lets the match start without a peer whose handshake timed
 	// out (its players disconnected from frame 0). By default Update then
-	// fails with the *endpoint.HandshakeTimeoutError, which says what
+	// fails with the *HandshakeTimeoutError, which says what
 	// arrived from the peer's address: a match never starts alone by
 	// accident.
 	SoloStart bool
@@ -177,9 +177,8 @@ type Config struct {
 	Timesync TimesyncConfig
 
 	// Transport configures the connection: Token, timeouts (a peer silent
-	// for DisconnectTimeout is dropped at an agreed frame) and Rand. Its
-	// Digest is ignored: the session computes it.
-	Transport endpoint.Config
+	// for DisconnectTimeout is dropped at an agreed frame) and Rand.
+	Transport transport.Config
 	// StepClock, when set, is read before and after the game's Steps of a
 	// frame to measure this machine's step time, which is reported to every
 	// peer so that pacing follows the slowest CPU. Nil means the step time
@@ -272,9 +271,8 @@ func (c Config) withDefaults() Config {
 }
 
 // Validate reports the first problem with c, defaults filled in: an error
-// matching ErrMode, a *ConfigError naming the field (the engine's
-// included), or the transport's *endpoint.ConfigError. It does not modify
-// c.
+// matching ErrMode or a *ConfigError naming the field (the engine's and
+// the transport's included). It does not modify c.
 func (c Config) Validate() error {
 	_, err := c.engineConfig()
 	return err
@@ -316,7 +314,18 @@ func (c Config) engineConfig() (core.Config, error) {
 	if err := cc.Validate(); err != nil {
 		return core.Config{}, err
 	}
-	return cc, d.Transport.Validate()
+	return cc, validTransport(d.Transport)
+}
+
+// validTransport reports t's first bad field as a *ConfigError naming it.
+func validTransport(t transport.Config) error {
+	var ce *endpoint.ConfigError
+	if err := endpoint.ConfigOf(t).Validate(); errors.As(err, &ce) {
+		return &ConfigError{Field: "Transport." + ce.Field, Reason: ce.Value + " " + ce.Reason}
+	} else if err != nil {
+		return &ConfigError{Field: "Transport", Reason: err.Error()}
+	}
+	return nil
 }
 
 // held reports whether inputs are state-style.

@@ -48,7 +48,7 @@
 // gives for the mode (the Default constants), all filled in at one place.
 // Config.Validate, and NewSession, report the first problem: an error
 // matching ErrMode, a *ConfigError naming the field (it matches
-// ErrInvalidConfig), or the transport's *endpoint.ConfigError.
+// ErrInvalidConfig; a transport field is named Transport.X).
 //
 // The match fields must agree on every peer, whatever mode each runs:
 // Players, the frame period (TickRate or TurnPeriod), TicksPerTurn,
@@ -134,14 +134,14 @@
 //     that completes raises core.ConnectedEvent. A peer that differs in a
 //     match field is refused: core.RefusedEvent, and from then on Update
 //     returns an error matching ErrRefused that wraps the
-//     *endpoint.HandshakeError naming the field. A DTLS listener waits for
+//     *HandshakeError naming the field. A DTLS listener waits for
 //     its clients inside Update, as a UDP session waits for Hellos, so the
 //     host needs no wait loop of its own.
 //   - Start. Once every player's peer is connected, core.StartedEvent
 //     reports that frame 0 may run (Started); spectators never hold the
 //     start back. No match starts alone by accident: when a peer's
 //     handshake does not finish within Transport.HandshakeTimeout, Update
-//     fails with its *endpoint.HandshakeTimeoutError, which says what
+//     fails with its *HandshakeTimeoutError, which says what
 //     arrived from the peer's address, unless Config.SoloStart lets the
 //     match start without it (its players disconnected from frame 0).
 //   - Running. A peer silent for the interrupt timeout raises

@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/endpoint"
 	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport"
-	"github.com/rollstep/rollstep/transport/endpoint"
 )
 
 // newEndpoint returns the endpoint of a session of c (defaults filled in)
@@ -23,7 +23,7 @@ func newEndpoint[I comparable](c *Config, conn transport.Conn) (*endpoint.Endpoi
 		return nil, err
 	}
 	dg.ExtraSteps = uint8(c.TicksPerTurn - 1) // 1..64
-	tc := c.Transport
+	tc := endpoint.ConfigOf(c.Transport)
 	tc.Digest = dg
 	addrs := make([]transport.PeerID, 0, len(c.Peers)+len(c.Spectators))
 	tc.Seat, tc.Seats = wire.SeatOf(c.Local...), make([]wire.Seat, len(c.Peers)+len(c.Spectators))

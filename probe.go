@@ -2,6 +2,7 @@ package rollstep
 
 import (
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/endpoint"
 	"github.com/rollstep/rollstep/internal/probe"
 	"github.com/rollstep/rollstep/internal/wire"
 )
@@ -12,12 +13,16 @@ type probed interface {
 	setInputDelay(p core.PlayerHandle, d int) error
 	engineState() any
 	streamAck(i int, acked core.Frame)
+	transportStats() endpoint.Stats
+	peerStats(p core.PeerID) endpoint.PeerStats
 }
 
 func init() {
 	probe.PeerKeys = func(s any, p core.PeerID) (wire.Key, wire.Key, bool) { return s.(probed).peerKeys(p) }
 	probe.SetInputDelay = func(s any, p core.PlayerHandle, d int) error { return s.(probed).setInputDelay(p, d) }
 	probe.EngineState = func(s any) any { return s.(probed).engineState() }
+	probe.Transport = func(s any) endpoint.Stats { return s.(probed).transportStats() }
+	probe.Peer = func(s any, p core.PeerID) endpoint.PeerStats { return s.(probed).peerStats(p) }
 	probe.StreamReceive = func(s any, i int, acked core.Frame) { s.(probed).streamAck(i, acked) }
 }
 
@@ -28,4 +33,9 @@ func (s *Session[S, I]) setInputDelay(p core.PlayerHandle, d int) error {
 func (s *Session[S, I]) engineState() any { return s.eng.State() }
 func (s *Session[S, I]) streamAck(i int, acked core.Frame) {
 	s.stream.Receive(i, &core.Message[core.Slot[I]]{Held: [core.MaxPlayers]core.Frame{acked}})
+}
+func (s *Session[S, I]) transportStats() endpoint.Stats { return s.ep.Stats() }
+func (s *Session[S, I]) peerStats(p core.PeerID) endpoint.PeerStats {
+	st, _ := s.ep.Peer(p)
+	return st
 }

@@ -8,13 +8,13 @@ import (
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/fixed"
 	"github.com/rollstep/rollstep/internal/delay"
+	"github.com/rollstep/rollstep/internal/endpoint"
 	"github.com/rollstep/rollstep/internal/pace"
 	"github.com/rollstep/rollstep/internal/stream"
 	"github.com/rollstep/rollstep/internal/timesync"
 	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/state"
 	"github.com/rollstep/rollstep/transport"
-	"github.com/rollstep/rollstep/transport/endpoint"
 )
 
 // The session's errors.
@@ -25,7 +25,7 @@ var (
 	// has Config.MaxQueuedInputs inputs waiting for a frame.
 	ErrQueueFull = errors.New("rollstep: input queue full")
 	// ErrRefused is matched by the error Update returns once a handshake
-	// was refused; it wraps the first refusal's *endpoint.HandshakeError,
+	// was refused; it wraps the first refusal's *HandshakeError,
 	// which names the differing field, as the core.RefusedEvent does.
 	ErrRefused = errors.New("rollstep: handshake refused")
 	// ErrNotStarted is returned by Wait before the match started.
@@ -111,8 +111,7 @@ type Session[S any, I comparable] struct {
 
 // NewSession returns a session of cfg.Mode at frame 0 whose game state is
 // a copy of initial, talking to cfg.Peers over conn. It validates cfg (an
-// error matching ErrMode, a *ConfigError or the transport's
-// *endpoint.ConfigError) and that S and I are arena-serializable (a
+// error matching ErrMode or a *ConfigError) and that S and I are arena-serializable (a
 // *state.ValidationError). conn is the session's from now on; Close
 // closes it. The handshake starts with the first Update.
 func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S, conn transport.Conn) (*Session[S, I], error) {
@@ -324,10 +323,6 @@ func (s *Session[S, I]) event(ev Event) {
 func (s *Session[S, I]) Effects() (play, cancel []core.FrameEffect) {
 	return s.effects, s.cancelled
 }
-
-// Peer returns the connection counters and life-cycle state of remote
-// peer p; ok is false if p is not a peer of the match.
-func (s *Session[S, I]) Peer(p core.PeerID) (st endpoint.PeerStats, ok bool) { return s.ep.Peer(p) }
 
 // LogRange returns the frames whose inputs the input log holds: start <=
 // f < end. Every frame below end is confirmed; end never decreases, and

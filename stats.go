@@ -5,7 +5,6 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/stream"
-	"github.com/rollstep/rollstep/transport/endpoint"
 )
 
 // SpectatorStats describes one spectator of a session: whether its
@@ -24,9 +23,6 @@ type Stats struct {
 	// packets of the transport (transport.HeaderOverhead counted per
 	// datagram, as transport/sim does).
 	Engine core.Stats
-	// Transport holds the endpoint's counters: per peer state and
-	// handshake, datagrams dropped by reason, transient send errors.
-	Transport endpoint.Stats
 	// Spectators has one entry per Config.Spectators entry.
 	Spectators []SpectatorStats
 	// Delay and Prediction are the local players' current D and W.
@@ -76,7 +72,6 @@ func (s *Session[S, I]) Stats() Stats {
 	st.Mode = s.cfg.Mode
 	st.Engine = s.eng.Stats()
 	s.ep.FillStats(&st.Engine)
-	st.Transport = s.ep.Stats()
 	st.Period = s.pacer.Period()
 	st.Stall = s.pacer.Stalled() - s.waitTime // timesync's waits are no stall
 	if s.syncWait {

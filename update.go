@@ -5,8 +5,8 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/delay"
+	"github.com/rollstep/rollstep/internal/endpoint"
 	"github.com/rollstep/rollstep/internal/wire"
-	"github.com/rollstep/rollstep/transport/endpoint"
 )
 
 // Update does one round of the session's work at now, a monotonic time
@@ -30,8 +30,8 @@ import (
 // It returns the first error of the Conn that ends the match (a transient
 // one, such as an unreachable network, is counted and retried), ErrClosed,
 // an error matching ErrRefused from the moment a handshake is refused
-// (wrapping the *endpoint.HandshakeError that names the differing field),
-// and the *endpoint.HandshakeTimeoutError of a peer whose handshake timed
+// (wrapping the *HandshakeError that names the differing field),
+// and the *HandshakeTimeoutError of a peer whose handshake timed
 // out before the match started (unless Config.SoloStart). Bad datagrams
 // are counted, never returned. In steady state it allocates nothing.
 func (s *Session[S, I]) Update(now time.Duration) error {

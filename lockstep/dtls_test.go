@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/endpoint"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/dtls"
-	"github.com/rollstep/rollstep/transport/endpoint"
 )
 
 // TestDTLSLeaveIsClean: two lockstep sessions over DTLS on loopback play

@@ -12,7 +12,6 @@ import (
 	"github.com/rollstep/rollstep/replay"
 	"github.com/rollstep/rollstep/rollback"
 	"github.com/rollstep/rollstep/transport"
-	"github.com/rollstep/rollstep/transport/endpoint"
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
@@ -161,7 +160,7 @@ func ExampleConfig_spectators() {
 	}
 	// The spectator plays any mode's stream: its tick rate is the turn rate.
 	sp, err := rollback.NewSpectator(rollback.SpectatorConfig{Host: conns[0].ID(), Players: 2, TickRate: 10,
-		Transport: endpoint.Config{Rand: rand.NewChaCha8([32]byte{9})}}, core.GameFunc[Counter, Order](step), Counter{}, watcher)
+		Transport: transport.Config{Rand: rand.NewChaCha8([32]byte{9})}}, core.GameFunc[Counter, Order](step), Counter{}, watcher)
 	if err != nil {
 		panic(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/fixed"
+	"github.com/rollstep/rollstep/internal/probe"
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
@@ -116,10 +117,10 @@ func TestHostilePackets(t *testing.T) {
 	if f := m.check(); f < 150 {
 		t.Fatalf("only %d turns", f)
 	}
-	if st := m.peers[0].sess.Stats().Transport; st.Unknown == 0 {
+	if st := probe.Transport(m.peers[0].sess); st.Unknown == 0 {
 		t.Fatal("no garbage datagram was counted")
 	}
-	if ps, _ := m.peers[1].sess.Peer(0); ps.Replayed == 0 {
+	if ps := probe.Peer(m.peers[1].sess, 0); ps.Replayed == 0 {
 		t.Fatal("no duplicated datagram was dropped as a replay")
 	}
 }

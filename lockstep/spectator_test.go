@@ -11,7 +11,6 @@ import (
 	"github.com/rollstep/rollstep/rollback"
 	"github.com/rollstep/rollstep/state"
 	"github.com/rollstep/rollstep/transport"
-	"github.com/rollstep/rollstep/transport/endpoint"
 	"github.com/rollstep/rollstep/transport/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -23,7 +22,7 @@ func newSpectator(t *testing.T, m *match) *rollback.Spectator[tState, tInput] {
 	watch := &tPeer{rng: rand.New(rand.NewPCG(1, 1))}
 	sp, err := rollback.NewSpectator(rollback.SpectatorConfig{
 		Host: m.peers[0].conn.ID(), Players: 2, TickRate: 20,
-		Transport: endpoint.Config{Token: 0x5eed, Rand: rand.NewChaCha8([32]byte{9})},
+		Transport: transport.Config{Token: 0x5eed, Rand: rand.NewChaCha8([32]byte{9})},
 	}, core.GameFunc[tState, tInput](watch.step), tState{}, m.net.NewEndpoint())
 	require.NoError(t, err)
 	return sp

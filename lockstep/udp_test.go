@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep/internal/probe"
+
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/testenv"
 	"github.com/rollstep/rollstep/transport/udp"
@@ -69,7 +71,7 @@ func TestRealUDP(t *testing.T) {
 	// real socket they must count what was sent and received.
 	for i, p := range peers {
 		st := p.sess.Stats().Engine.Peers[0]
-		ps, _ := p.sess.Peer(0)
+		ps := probe.Peer(p.sess, 0)
 		if st.BytesSent == 0 || st.PacketsSent == 0 || st.BytesReceived == 0 {
 			t.Errorf("peer %d: engine stats count %d B in %d packets sent, %d B received", i, st.BytesSent, st.PacketsSent, st.BytesReceived)
 		}

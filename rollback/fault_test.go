@@ -107,7 +107,7 @@ func (m *match) sendAs(from, to int, seqAhead uint64, msg *core.Message[core.Slo
 	if to > from {
 		peer--
 	}
-	seq := m.nodes[from].s.Stats().Transport.Peers[peer].PacketsSent + seqAhead
+	seq := probe.Transport(m.nodes[from].s).Peers[peer].PacketsSent + seqAhead
 	key, _, ok := probe.PeerKeys(m.nodes[from].s, peer)
 	if !ok {
 		m.t.Fatalf("node %d has no key for peer %d yet", from, peer)
@@ -148,11 +148,11 @@ func TestHostilePacketsMidMatch(t *testing.T) {
 	if !m.runUntil(m.nodes[0].s.Frame()+120, 5*time.Second) {
 		t.Fatal("no progress after the attack")
 	}
-	st := m.nodes[0].s.Stats()
-	p := st.Transport.Peers[0]
+	tr := probe.Transport(m.nodes[0].s)
+	p := tr.Peers[0]
 	t.Logf("dropped: unknown %d, malformed %d, wrong token %d, rejected %d, replayed %d",
-		st.Transport.Unknown, p.Malformed, p.WrongToken, p.Rejected, p.Replayed)
-	if st.Transport.Unknown == 0 || p.Malformed == 0 || p.WrongToken == 0 || p.Rejected == 0 {
+		tr.Unknown, p.Malformed, p.WrongToken, p.Rejected, p.Replayed)
+	if tr.Unknown == 0 || p.Malformed == 0 || p.WrongToken == 0 || p.Rejected == 0 {
 		t.Errorf("hostile packets not all counted: %+v", p)
 	}
 	if m.count(0, isType[PeerLostEvent]) != 0 {
@@ -220,7 +220,7 @@ func TestPartialPartitionDropsAtOneFrame(t *testing.T) {
 	if f, ok := dropped(partner)[core.PlayerHandle(gone)]; !ok || f != d0[core.PlayerHandle(gone)] {
 		t.Fatalf("node %d dropped player %d at %v, node 0 at %d", partner, gone, dropped(partner), d0[core.PlayerHandle(gone)])
 	}
-	if st := m.nodes[0].s.Stats().Transport.Peers[gone-1]; st.State.String() != "disconnected" {
+	if st := probe.Transport(m.nodes[0].s).Peers[gone-1]; st.State.String() != "disconnected" {
 		t.Errorf("node 0 still talks to node %d: state %v", gone, st.State)
 	}
 	m.nodes[gone].mute = true // it plays alone from here; compare the others

@@ -47,7 +47,7 @@ func TestHostileNetwork(t *testing.T) {
 				peer := m.nodes[1].s
 				sign = func(p []byte) (wire.Key, uint64, bool) {
 					send, _, ok := probe.PeerKeys(peer, 0)
-					seq := peer.Stats().Transport.Peers[0].PacketsSent + 2
+					seq := probe.Transport(peer).Peers[0].PacketsSent + 2
 					if wire.PacketType(p).Handshake() {
 						return wire.NewKey(testToken), seq, true
 					}

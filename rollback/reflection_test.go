@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep/internal/probe"
+
 	"github.com/stretchr/testify/assert"
 
 	"github.com/rollstep/rollstep/core"
@@ -57,13 +59,13 @@ func TestReflectionCostsNothing(t *testing.T) {
 	m.run(15 * time.Second)
 
 	st := m.nodes[0].s.Stats()
-	p := st.Transport.Peers[0]
+	p := probe.Transport(m.nodes[0].s).Peers[0]
 	t.Logf("node 0: frame %d, stall %v, wrong token %d, replayed %d, inputs received %d",
 		m.nodes[0].s.Frame(), st.Engine.StallTime, p.WrongToken, p.Replayed, p.InputsReceived)
 	assert.LessOrEqual(t, st.Engine.StallTime, time.Second, "stall in 15 s")
 	assert.Zero(t, p.Replayed, "genuine packets dropped as replays")
 	assert.Greater(t, p.WrongToken, uint64(500), "reflected packets that failed their tag")
 	assert.Greater(t, m.nodes[0].s.Frame(), core.Frame(800), "frames played in 15 s at 60 a second")
-	assert.Zero(t, m.nodes[1].s.Stats().Transport.Peers[0].Replayed)
+	assert.Zero(t, probe.Transport(m.nodes[1].s).Peers[0].Replayed)
 	m.checkAgreement()
 }

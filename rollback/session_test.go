@@ -9,7 +9,6 @@ import (
 	"github.com/rollstep/rollstep/fixed"
 	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport"
-	"github.com/rollstep/rollstep/transport/endpoint"
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
@@ -56,8 +55,9 @@ func TestConfigValidateNamesTheField(t *testing.T) {
 	}
 	bad := base
 	bad.Transport.InterruptTimeout = time.Hour
-	if err := bad.Validate(); !errors.Is(err, endpoint.ErrInvalidConfig) {
-		t.Errorf("bad transport config: %v, want endpoint.ErrInvalidConfig", err)
+	var ce *core.ConfigError
+	if err := bad.Validate(); !errors.As(err, &ce) || ce.Field != "Transport.InterruptTimeout" {
+		t.Errorf("bad transport config: %v, want a *core.ConfigError for Transport.InterruptTimeout", err)
 	}
 	if err := base.Validate(); err != nil {
 		t.Errorf("valid config: %v", err)

@@ -10,9 +10,9 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/fixed"
+	"github.com/rollstep/rollstep/internal/endpoint"
 	"github.com/rollstep/rollstep/internal/pace"
 	"github.com/rollstep/rollstep/transport"
-	"github.com/rollstep/rollstep/transport/endpoint"
 )
 
 // SpectatorConfig configures a Spectator. Players, TickRate,
@@ -41,8 +41,8 @@ type SpectatorConfig struct {
 	// MaxStepsPerUpdate bounds the frames one Update simulates, catch-up
 	// included; 0 means 8.
 	MaxStepsPerUpdate int
-	// Transport configures the endpoint, as in Config.
-	Transport endpoint.Config
+	// Transport configures the connection to the host, as in Config.
+	Transport transport.Config
 }
 
 // Spectator replays a match from the confirmed inputs one host streams
@@ -118,7 +118,7 @@ func NewSpectator[S any, I comparable](cfg SpectatorConfig, game core.Game[S, I]
 	if err != nil {
 		return nil, err
 	}
-	tc := cfg.Transport
+	tc := endpoint.ConfigOf(cfg.Transport)
 	tc.Digest, err = wire.DigestOf[core.Slot[I]](cfg.Players, cfg.TickRate, cfg.ChecksumInterval, cfg.Game)
 	if err != nil {
 		return nil, bad("Game", "%v", err)
@@ -184,17 +184,19 @@ func (sp *Spectator[S, I]) Events() []rollstep.Event {
 
 // Stats returns the replay engine's counters (Frames simulated, Stall
 // time waiting for the stream). Its Peers are internal and left empty;
-// see Transport for the link to the host.
+// see Host for the link to the host.
 func (sp *Spectator[S, I]) Stats() core.Stats {
 	st := sp.eng.Stats()
 	st.Peers = st.Peers[:0]
 	return st
 }
 
-// Transport returns the endpoint's counters for the link to the host
-// (Peers[0]): state, RTT, bytes and packets, dropped datagrams. Its
-// slice is owned by the spectator and overwritten by the next call.
-func (sp *Spectator[S, I]) Transport() endpoint.Stats { return sp.ep.Stats() }
+// Host returns what the connection knows of the host: its state, when it
+// was last heard, the round trip, send errors and dropped datagrams.
+func (sp *Spectator[S, I]) Host() transport.PeerStats {
+	st, _ := sp.ep.Summary(0) // the host is peer 0
+	return st
+}
 
 // Close closes the Conn. Later calls return rollstep.ErrClosed.
 func (sp *Spectator[S, I]) Close() error {

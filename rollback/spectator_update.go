@@ -6,7 +6,7 @@ import (
 	"github.com/rollstep/rollstep"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/transport/endpoint"
+	"github.com/rollstep/rollstep/internal/endpoint"
 )
 
 // Update does one round of the spectator's loop at now: it reads the

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep/internal/probe"
+
 	"github.com/rollstep/rollstep"
 
 	"github.com/rollstep/rollstep/cmd/rollstep/internal/udpproxy"
@@ -19,7 +21,6 @@ import (
 	"github.com/rollstep/rollstep/rollback"
 	"github.com/rollstep/rollstep/state"
 	"github.com/rollstep/rollstep/transport"
-	"github.com/rollstep/rollstep/transport/endpoint"
 	"github.com/rollstep/rollstep/transport/sim"
 	"github.com/rollstep/rollstep/transport/udp"
 )
@@ -116,7 +117,7 @@ func newProxiedPeer(t *testing.T, i int, conn transport.Conn, frames core.Frame)
 		Peers:    []rollstep.Peer{{Addr: transport.PeerID(1 - i), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
 		TickRate: 60,
 		Game:     [16]byte{'f', 'i', 'g', 'h', 't', 'e', 'r'},
-		Transport: endpoint.Config{
+		Transport: transport.Config{
 			Token: 0x9e0c_5e55_1015_0600,
 			Rand:  rand.NewChaCha8([32]byte{byte(i), 'p', 'r', 'o', 'x', 'y'}),
 		},
@@ -313,12 +314,12 @@ func TestFirstContactThroughProxy(t *testing.T) {
 	if !addr.IsValid() || addr == px.Addr().AddrPort() || addr == socks[0].LocalAddr().(*net.UDPAddr).AddrPort() {
 		t.Errorf("the host has peer A at %v, want the proxy's port for A", addr)
 	}
-	ts := peers[1].s.Stats().Transport.Peers[0]
+	ts := probe.Transport(peers[1].s).Peers[0]
 	if ts.FirstContacts != 1 || ts.Rebinds != 0 {
 		t.Errorf("host: FirstContacts %d, Rebinds %d; want 1, 0", ts.FirstContacts, ts.Rebinds)
 	}
 	t.Logf("%d frames agreed in %v; the host learnt A at %v; it dropped %d datagrams to A before (%d ambiguous Hellos)",
-		frames, elapsed.Round(time.Millisecond), addr, host.Stats().DroppedUnbound, peers[1].s.Stats().Transport.Ambiguous)
+		frames, elapsed.Round(time.Millisecond), addr, host.Stats().DroppedUnbound, probe.Transport(peers[1].s).Ambiguous)
 }
 
 // proxyResult is what a proxy's Run returned.

@@ -12,7 +12,7 @@ import (
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/examples/units"
 	"github.com/rollstep/rollstep/state"
-	"github.com/rollstep/rollstep/transport/endpoint"
+	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
@@ -299,7 +299,7 @@ func (o *simOptions) sessionConfig(m simMode, i int, eps []*sim.Endpoint) rollst
 		Local:            []core.PlayerHandle{core.PlayerHandle(i)},
 		ChecksumInterval: o.checkEvery,
 		Game:             [16]byte{'u', 'n', 'i', 't', 's'},
-		Transport: endpoint.Config{
+		Transport: transport.Config{
 			Token: o.seed*0x9e3779b97f4a7c15 + 1,
 			Rand:  rand.NewChaCha8(seedBytes(o.seed, i)),
 		},

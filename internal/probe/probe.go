@@ -5,6 +5,7 @@ package probe
 
 import (
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/endpoint"
 	"github.com/rollstep/rollstep/internal/wire"
 )
 
@@ -16,6 +17,9 @@ var (
 	SetInputDelay func(s any, p core.PlayerHandle, d int) error
 	// EngineState returns s's engine state, a *S.
 	EngineState func(s any) any
+	// Transport returns s's endpoint counters, and Peer those of peer p.
+	Transport func(s any) endpoint.Stats
+	Peer      func(s any, p core.PeerID) endpoint.PeerStats
 	// StreamReceive hands s's spectator stream an acknowledgement from
 	// spectator i acknowledging frames below acked.
 	StreamReceive func(s any, i int, acked core.Frame)

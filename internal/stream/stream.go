@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/transport/endpoint"
+	"github.com/rollstep/rollstep/internal/endpoint"
 )
 
 // The spectator stream

@@ -150,9 +150,8 @@ func hostUDP(o *options, w io.Writer, sess *lockstep.Session[rts.State, rts.Comm
 		}
 		if host.Done && doneAt == 0 {
 			doneAt, st = now, sess.Stats()
-			for i := range st.PeerStall {
-				ps, _ := sess.Peer(core.PeerID(i))
-				sent = append(sent, ps.WireBytesSent())
+			for _, ps := range st.Engine.Peers {
+				sent = append(sent, ps.BytesSent) // with IP and UDP headers
 			}
 		}
 		if host.Done && now-doneAt > time.Second {

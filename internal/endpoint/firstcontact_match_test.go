@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep/internal/probe"
+
 	"github.com/rollstep/rollstep"
 
 	"github.com/rollstep/rollstep/core"
@@ -15,7 +17,6 @@ import (
 	"github.com/rollstep/rollstep/rollback"
 	"github.com/rollstep/rollstep/state"
 	"github.com/rollstep/rollstep/transport"
-	"github.com/rollstep/rollstep/transport/endpoint"
 	"github.com/rollstep/rollstep/transport/udp"
 )
 
@@ -87,7 +88,7 @@ func TestRollbackFirstContactSeats(t *testing.T) {
 			Local:    []core.PlayerHandle{core.PlayerHandle(i)},
 			TickRate: 200,
 			Game:     [16]byte{'s', 'e', 'a', 't', 's'},
-			Transport: endpoint.Config{
+			Transport: transport.Config{
 				Token: 0x5ea7_5ea7_5ea7_5ea7,
 				Rand:  rand.NewChaCha8([32]byte{byte(i), 's', 'e', 'a', 't'}),
 			},
@@ -122,7 +123,7 @@ func TestRollbackFirstContactSeats(t *testing.T) {
 	for {
 		now := time.Since(start)
 		if now > 10*time.Second {
-			host := players[0].s.Stats().Transport
+			host := probe.Transport(players[0].s)
 			t.Fatalf("%d frames not confirmed in 10 s: frames %d, %d, %d; host: Ambiguous %d, WrongSeat %d", seatFrames,
 				players[0].s.Frame(), players[1].s.Frame(), players[2].s.Frame(), host.Ambiguous, host.WrongSeat)
 		}
@@ -152,7 +153,7 @@ func TestRollbackFirstContactSeats(t *testing.T) {
 		}
 	}
 	// The host adopted each client once, from its seat, and never guessed.
-	host := players[0].s.Stats().Transport
+	host := probe.Transport(players[0].s)
 	for i, ps := range host.Peers {
 		if ps.FirstContacts != 1 || ps.WrongSeat != 0 {
 			t.Errorf("host's peer %d: FirstContacts %d, WrongSeat %d; want 1, 0", i, ps.FirstContacts, ps.WrongSeat)
@@ -161,7 +162,7 @@ func TestRollbackFirstContactSeats(t *testing.T) {
 	if host.Ambiguous != 0 || host.WrongSeat != 0 {
 		t.Errorf("host: Ambiguous %d, WrongSeat %d; want 0, 0", host.Ambiguous, host.WrongSeat)
 	}
-	if c1 := players[1].s.Stats().Transport; c1.Peers[1].FirstContacts != 1 {
+	if c1 := probe.Transport(players[1].s); c1.Peers[1].FirstContacts != 1 {
 		t.Errorf("client 1's peer 1 (client 2): FirstContacts %d, want 1", c1.Peers[1].FirstContacts)
 	}
 	t.Logf("%d frames agreed in %v", seatFrames, time.Since(start).Round(time.Millisecond))
@@ -212,14 +213,14 @@ func TestFrontEndsSendSeats(t *testing.T) {
 		open func(conn transport.Conn) (session, error)
 	}{
 		{"rollback", func(conn transport.Conn) (session, error) {
-			cfg := rollback.Config{Players: 3, Local: []core.PlayerHandle{2}, Transport: endpoint.Config{Token: token}}
+			cfg := rollback.Config{Players: 3, Local: []core.PlayerHandle{2}, Transport: transport.Config{Token: token}}
 			for _, p := range peers {
 				cfg.Peers = append(cfg.Peers, rollstep.Peer{Addr: transport.PeerID(p), Players: []core.PlayerHandle{p}})
 			}
 			return rollback.NewSession[seatState, uint16](cfg, core.GameFunc[seatState, uint16](step), seatState{}, conn)
 		}},
 		{"lockstep", func(conn transport.Conn) (session, error) {
-			cfg := lockstep.Config{Players: 3, Local: []core.PlayerHandle{2}, Transport: endpoint.Config{Token: token}}
+			cfg := lockstep.Config{Players: 3, Local: []core.PlayerHandle{2}, Transport: transport.Config{Token: token}}
 			for _, p := range peers {
 				cfg.Peers = append(cfg.Peers, rollstep.Peer{Addr: transport.PeerID(p), Players: []core.PlayerHandle{p}})
 			}

@@ -40,7 +40,7 @@ func (ep *Endpoint[I]) sendMessage(now time.Duration, to core.PeerID, m *core.Me
 		return ErrUnknownPeer
 	}
 	q := &ep.peers[to]
-	if !q.state.live() {
+	if !live(q.state) {
 		q.st.Unsent++
 		return nil
 	}
@@ -243,7 +243,7 @@ func (ep *Endpoint[I]) Leave(now time.Duration, reason wire.LeaveReason, frame c
 	var first error
 	for i := range ep.peers {
 		q := &ep.peers[i]
-		if q.state.final() {
+		if final(q.state) {
 			continue
 		}
 		for range ep.cfg.LeaveCopies {
@@ -272,7 +272,7 @@ func (ep *Endpoint[I]) SendQuality(now time.Duration, p core.PeerID, qu *wire.Qu
 	if p < 0 || int(p) >= len(ep.peers) {
 		return ErrUnknownPeer
 	}
-	if !ep.peers[p].state.live() {
+	if !live(ep.peers[p].state) {
 		return nil
 	}
 	out, err := wire.AppendQuality(ep.sbuf[:0], ep.peers[p].sendKey(ep.key), ep.peers[p].seq, qu)

@@ -81,7 +81,7 @@ func TestHandshake(t *testing.T) {
 			for p := range core.PeerID(2) {
 				// Idle keep-alives at 50 % loss may leave 500 ms gaps:
 				// interruptions are fine, the handshake must come first.
-				if got := kinds(nd.events, p); len(got) == 0 || got[0] != EventConnected || !nd.ep.State(p).live() {
+				if got := kinds(nd.events, p); len(got) == 0 || got[0] != EventConnected || !live(nd.ep.State(p)) {
 					t.Errorf("node %d peer %d events = %v, want connected first", i, p, got)
 				}
 			}

@@ -124,7 +124,7 @@ func (ep *Endpoint[I]) handle(now time.Duration, i int, p []byte, r Receiver[I])
 		q.state = StateLeft
 		ep.event(Event{Kind: EventLeft, Peer: core.PeerID(i), At: now, Reason: l.Reason, Frame: l.Frame})
 	case wire.TypeQuality:
-		if !q.state.live() {
+		if !live(q.state) {
 			q.st.Early++
 			return nil
 		}
@@ -175,7 +175,7 @@ func (ep *Endpoint[I]) heard(now time.Duration, i int) {
 // onInput decodes an input packet of a connected peer and hands it to r.
 func (ep *Endpoint[I]) onInput(now time.Duration, i int, h wire.Header, p []byte, r Receiver[I]) error {
 	q := &ep.peers[i]
-	if !q.state.live() {
+	if !live(q.state) {
 		q.st.Early++
 		return nil
 	}
@@ -201,7 +201,7 @@ func (ep *Endpoint[I]) onInput(now time.Duration, i int, h wire.Header, p []byte
 // the peer was sent nothing for half the keep-alive interval.
 func (ep *Endpoint[I]) onKeepAlive(now time.Duration, i int, h wire.Header, p []byte) error {
 	q := &ep.peers[i]
-	if !q.state.live() {
+	if !live(q.state) {
 		q.st.Early++
 		return nil
 	}

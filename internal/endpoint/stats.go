@@ -134,3 +134,15 @@ func (ep *Endpoint[I]) FillStats(s *core.Stats) {
 		d.BytesReceived, d.PacketsReceived = st.WireBytesReceived(), st.PacketsReceived
 	}
 }
+
+// Summary returns what a game may know of peer p: the public part of its
+// counters. ok is false if p is not in the table.
+func (ep *Endpoint[I]) Summary(p core.PeerID) (transport.PeerStats, bool) {
+	e, ok := ep.Peer(p)
+	if !ok {
+		return transport.PeerStats{}, false
+	}
+	return transport.PeerStats{Addr: e.Addr, State: e.State, LastHeard: e.LastHeard, Heard: e.Heard, RTT: e.RTT,
+		Jitter: e.Jitter, SendErrors: e.SendErrors,
+		Dropped: e.WrongToken + e.Malformed + e.Replayed + e.Jumped + e.Early + e.Stale + e.WrongSeat + e.Rejected}, true
+}

@@ -214,8 +214,8 @@ func (ep *Endpoint[I]) Disconnect(p core.PeerID) error {
 	if p < 0 || int(p) >= len(ep.peers) {
 		return ErrUnknownPeer
 	}
-	if q := &ep.peers[p]; !q.state.final() {
-		q.lost = q.state.live()
+	if q := &ep.peers[p]; !final(q.state) {
+		q.lost = live(q.state)
 		q.state = StateDisconnected
 	}
 	return nil

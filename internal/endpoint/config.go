@@ -7,6 +7,7 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/wire"
+	"github.com/rollstep/rollstep/transport"
 )
 
 // Defaults for the zero fields of a Config.
@@ -188,3 +189,11 @@ func (c *Config) validateSeats() error {
 }
 
 const maxLeaveCopies = 16
+
+// ConfigOf returns the endpoint configuration of t, the caller's part of
+// it; the session adds Digest, Seat and Seats.
+func ConfigOf(t transport.Config) Config {
+	return Config{Token: t.Token, Rand: t.Rand, KeepAliveInterval: t.KeepAliveInterval,
+		InterruptTimeout: t.InterruptTimeout, DisconnectTimeout: t.DisconnectTimeout, HelloInterval: t.HelloInterval,
+		HandshakeTimeout: t.HandshakeTimeout, MaxPoll: t.MaxPoll, LeaveCopies: t.LeaveCopies}
+}

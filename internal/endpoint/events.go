@@ -5,6 +5,7 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/wire"
+	"github.com/rollstep/rollstep/transport"
 )
 
 // EventKind says what an Event reports. The zero value, EventUnknown, is
@@ -70,42 +71,22 @@ type Event struct {
 	Frame  core.Frame
 }
 
-// PeerState is where a peer is in its life cycle. The zero value,
-// StateUnknown, is not the state of any peer.
-type PeerState uint8
+// PeerState is transport.PeerState: where a peer is in its life cycle.
+type PeerState = transport.PeerState
 
-// The peer states. A peer starts in StateHandshaking; StateRefused,
-// StateDisconnected and StateLeft are final.
+// The peer states, transport's.
 const (
-	// StateUnknown is the zero PeerState; no peer is in it.
-	StateUnknown PeerState = iota
-	// StateHandshaking: Hellos are being exchanged.
-	StateHandshaking
-	// StateConnected: both directions of the handshake are validated.
-	StateConnected
-	// StateInterrupted: connected, but silent for InterruptTimeout.
-	StateInterrupted
-	// StateRefused: the handshake was refused (final).
-	StateRefused
-	// StateDisconnected: silent for DisconnectTimeout, or the handshake
-	// timed out (final).
-	StateDisconnected
-	// StateLeft: the peer sent a Leave (final).
-	StateLeft
+	StateUnknown      = transport.StateUnknown
+	StateHandshaking  = transport.StateHandshaking
+	StateConnected    = transport.StateConnected
+	StateInterrupted  = transport.StateInterrupted
+	StateRefused      = transport.StateRefused
+	StateDisconnected = transport.StateDisconnected
+	StateLeft         = transport.StateLeft
 )
 
-var stateNames = [...]string{"unknown", "handshaking", "connected", "interrupted", "refused", "disconnected", "left"}
+// live reports whether a peer in state s is connected (interrupted or not).
+func live(s PeerState) bool { return s == StateConnected || s == StateInterrupted }
 
-// String returns the state's name, such as "connected".
-func (s PeerState) String() string {
-	if int(s) < len(stateNames) {
-		return stateNames[s]
-	}
-	return stateNames[0]
-}
-
-// live reports whether the peer is connected (interrupted or not).
-func (s PeerState) live() bool { return s == StateConnected || s == StateInterrupted }
-
-// final reports whether the peer is refused, disconnected or left.
-func (s PeerState) final() bool { return s >= StateRefused }
+// final reports whether a peer in state s is refused, disconnected or left.
+func final(s PeerState) bool { return s >= StateRefused }
