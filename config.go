@@ -51,7 +51,7 @@ type ConfigError = core.ConfigError
 // session's Conn and the players whose inputs it produces. Its index in
 // Config.Peers is its core.PeerID.
 type Peer struct {
-	Addr    transport.PeerID
+	Addr    transport.Addr
 	Players []core.PlayerHandle
 }
 
@@ -94,7 +94,7 @@ type Config struct {
 	// mode). A spectator never holds the match back. With spectators the
 	// input log keeps at least Spectate.MaxLag + Spectate.Delay + 128
 	// frames, so LogRange may hold more than LogRetention.
-	Spectators []transport.PeerID
+	Spectators []transport.Addr
 	// Spectate tunes the stream to spectators.
 	Spectate StreamConfig
 
@@ -266,7 +266,7 @@ func (c Config) withDefaults() Config {
 		peers[i] = Peer{Addr: p.Addr, Players: append([]core.PlayerHandle(nil), p.Players...)}
 	}
 	c.Peers = peers
-	c.Spectators = append([]transport.PeerID(nil), c.Spectators...)
+	c.Spectators = append([]transport.Addr(nil), c.Spectators...)
 	return c
 }
 
@@ -394,7 +394,7 @@ func (d *Config) check(c Config) error {
 		}
 		return fmt.Sprintf("Spectators[%d]", i-len(d.Peers))
 	}
-	addrs := make([]transport.PeerID, 0, len(d.Peers)+len(d.Spectators))
+	addrs := make([]transport.Addr, 0, len(d.Peers)+len(d.Spectators))
 	for _, p := range d.Peers {
 		addrs = append(addrs, p.Addr)
 	}

@@ -85,7 +85,7 @@ func ExampleNewOffer() {
 	host, guest := net.NewEndpoint(), net.NewEndpoint()
 	offer := rollstep.MatchConfig{Players: 2, TickRate: 10, Seed: 42, Params: []byte("map=canyon")}
 	nc := rollstep.NegotiationConfig{Token: 9}
-	a, err := rollstep.NewOffer(host, nc, []transport.PeerID{guest.ID()}, offer)
+	a, err := rollstep.NewOffer(host, nc, []transport.Addr{guest.ID()}, offer)
 	if err != nil {
 		panic(err)
 	}

@@ -25,7 +25,7 @@ func newEndpoint[I comparable](c *Config, conn transport.Conn) (*endpoint.Endpoi
 	dg.ExtraSteps = uint8(c.TicksPerTurn - 1) // 1..64
 	tc := endpoint.ConfigOf(c.Transport)
 	tc.Digest = dg
-	addrs := make([]transport.PeerID, 0, len(c.Peers)+len(c.Spectators))
+	addrs := make([]transport.Addr, 0, len(c.Peers)+len(c.Spectators))
 	tc.Seat, tc.Seats = wire.SeatOf(c.Local...), make([]wire.Seat, len(c.Peers)+len(c.Spectators))
 	for i, p := range c.Peers {
 		addrs = append(addrs, p.Addr)

@@ -99,7 +99,7 @@ type Negotiation struct {
 	cfg       NegotiationConfig
 	key       wire.Key
 	authority bool
-	peers     []transport.PeerID // the followers, or the authority
+	peers     []transport.Addr // the followers, or the authority
 	acked     []bool
 	match     MatchConfig
 	digest    [16]byte   // match.Digest(), once the authority offers or the follower adopted
@@ -121,7 +121,7 @@ type Negotiation struct {
 // NewOffer returns the authority's side of a negotiation of m with the
 // followers at the given addresses. It returns an error matching
 // ErrBadMatchConfig when m is out of range.
-func NewOffer(conn transport.Conn, cfg NegotiationConfig, followers []transport.PeerID, m MatchConfig) (*Negotiation, error) {
+func NewOffer(conn transport.Conn, cfg NegotiationConfig, followers []transport.Addr, m MatchConfig) (*Negotiation, error) {
 	if err := m.validate(); err != nil {
 		return nil, err
 	}
@@ -138,23 +138,23 @@ func NewOffer(conn transport.Conn, cfg NegotiationConfig, followers []transport.
 // at address authority. adopt is called once, from Update, with the
 // offered config (its Params are the follower's to keep); a non-nil error
 // refuses the offer, and Update returns it.
-func NewAccept(conn transport.Conn, cfg NegotiationConfig, authority transport.PeerID, adopt func(MatchConfig) error) (*Negotiation, error) {
+func NewAccept(conn transport.Conn, cfg NegotiationConfig, authority transport.Addr, adopt func(MatchConfig) error) (*Negotiation, error) {
 	if adopt == nil {
 		return nil, fmt.Errorf("%w: adopt is nil", ErrInvalidConfig)
 	}
-	n := newNegotiation(conn, cfg, []transport.PeerID{authority})
+	n := newNegotiation(conn, cfg, []transport.Addr{authority})
 	n.adopt = adopt
 	return n, nil
 }
 
-func newNegotiation(conn transport.Conn, cfg NegotiationConfig, peers []transport.PeerID) *Negotiation {
+func newNegotiation(conn transport.Conn, cfg NegotiationConfig, peers []transport.Addr) *Negotiation {
 	if cfg.Interval <= 0 {
 		cfg.Interval = DefaultOfferInterval
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultNegotiationTimeout
 	}
-	return &Negotiation{conn: conn, cfg: cfg, key: wire.NewKey(cfg.Token), peers: append([]transport.PeerID(nil), peers...),
+	return &Negotiation{conn: conn, cfg: cfg, key: wire.NewKey(cfg.Token), peers: append([]transport.Addr(nil), peers...),
 		acked: make([]bool, len(peers)), buf: make([]byte, transport.MaxDatagram), out: make([]byte, 0, transport.MaxDatagram)}
 }
 
@@ -206,7 +206,7 @@ func (n *Negotiation) Update(now time.Duration) (done bool, err error) {
 }
 
 // handle processes one datagram from address from.
-func (n *Negotiation) handle(from transport.PeerID, p []byte) {
+func (n *Negotiation) handle(from transport.Addr, p []byte) {
 	i := -1
 	for j, a := range n.peers {
 		if a == from {
@@ -273,7 +273,7 @@ func (n *Negotiation) handle(from transport.PeerID, p []byte) {
 }
 
 // send encodes m with the next sequence number and sends it to addr.
-func (n *Negotiation) send(addr transport.PeerID, m *wire.Match) error {
+func (n *Negotiation) send(addr transport.Addr, m *wire.Match) error {
 	out, err := wire.AppendMatch(n.out[:0], n.key, n.seq, m)
 	if err != nil {
 		return err // unreachable: Kind is known and Params are validated

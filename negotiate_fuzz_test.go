@@ -11,17 +11,17 @@ import (
 // queueConn is a Conn that delivers queued datagrams from one address and
 // records the length of every datagram sent.
 type queueConn struct {
-	from  transport.PeerID
+	from  transport.Addr
 	queue [][]byte
 	sent  []int
 }
 
-func (c *queueConn) Send(_ transport.PeerID, p []byte) error {
+func (c *queueConn) Send(_ transport.Addr, p []byte) error {
 	c.sent = append(c.sent, len(p))
 	return nil
 }
 
-func (c *queueConn) Receive(buf []byte) (int, transport.PeerID, bool, error) {
+func (c *queueConn) Receive(buf []byte) (int, transport.Addr, bool, error) {
 	if len(c.queue) == 0 {
 		return 0, 0, false, nil
 	}
@@ -75,7 +75,7 @@ func FuzzNegotiation(f *testing.F) {
 				var n *Negotiation
 				var err error
 				if side == "authority" {
-					n, err = NewOffer(conn, NegotiationConfig{Token: token}, []transport.PeerID{1}, offered)
+					n, err = NewOffer(conn, NegotiationConfig{Token: token}, []transport.Addr{1}, offered)
 				} else {
 					n, err = NewAccept(conn, NegotiationConfig{Token: token}, 1, func(m MatchConfig) error {
 						if verr := m.validate(); verr != nil {

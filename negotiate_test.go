@@ -28,7 +28,7 @@ func negotiate(t *testing.T, net *sim.Network, conns []*sim.Endpoint, adopt func
 func negotiateTapped(t *testing.T, net *sim.Network, conns []*sim.Endpoint, token uint64, sent *[][]byte, adopt func(int, MatchConfig) error, until time.Duration) []*Negotiation {
 	t.Helper()
 	cfg := NegotiationConfig{Token: token}
-	var followers []transport.PeerID
+	var followers []transport.Addr
 	cs := make([]transport.Conn, len(conns))
 	for i, c := range conns {
 		cs[i] = c
@@ -175,7 +175,7 @@ func TestNegotiateRefusedAndTimeout(t *testing.T) {
 	}
 	net2, _ := sim.New(sim.Config{Seed: 11})
 	lonely, silent := net2.NewEndpoint(), net2.NewEndpoint()
-	a, _ := NewOffer(lonely, NegotiationConfig{Timeout: time.Second}, []transport.PeerID{silent.ID()}, offered)
+	a, _ := NewOffer(lonely, NegotiationConfig{Timeout: time.Second}, []transport.Addr{silent.ID()}, offered)
 	_, _ = a.Update(0)
 	if _, err := a.Update(time.Second); !errors.Is(err, ErrNegotiationTimeout) {
 		t.Fatalf("Update: %v, want ErrNegotiationTimeout", err)
@@ -191,7 +191,7 @@ type tapConn struct {
 	sent *[][]byte
 }
 
-func (c tapConn) Send(to transport.PeerID, p []byte) error {
+func (c tapConn) Send(to transport.Addr, p []byte) error {
 	*c.sent = append(*c.sent, bytes.Clone(p))
 	return c.Conn.Send(to, p)
 }
@@ -232,7 +232,7 @@ func TestNegotiationHidesToken(t *testing.T) {
 func TestNegotiateOtherToken(t *testing.T) {
 	net, _ := sim.New(sim.Config{Seed: 14})
 	host, guest := net.NewEndpoint(), net.NewEndpoint()
-	a, _ := NewOffer(host, NegotiationConfig{Token: 1, Timeout: time.Second}, []transport.PeerID{guest.ID()}, offered)
+	a, _ := NewOffer(host, NegotiationConfig{Token: 1, Timeout: time.Second}, []transport.Addr{guest.ID()}, offered)
 	f, _ := NewAccept(guest, NegotiationConfig{Token: 2}, host.ID(), func(MatchConfig) error {
 		t.Fatal("adopted an offer under another token")
 		return nil
@@ -255,17 +255,17 @@ func TestNegotiateOtherToken(t *testing.T) {
 // fakeConn delivers queued datagrams from one address and records what is
 // sent.
 type fakeConn struct {
-	from transport.PeerID
+	from transport.Addr
 	in   [][]byte
 	sent [][]byte
 }
 
-func (c *fakeConn) Send(_ transport.PeerID, p []byte) error {
+func (c *fakeConn) Send(_ transport.Addr, p []byte) error {
 	c.sent = append(c.sent, bytes.Clone(p))
 	return nil
 }
 
-func (c *fakeConn) Receive(buf []byte) (int, transport.PeerID, bool, error) {
+func (c *fakeConn) Receive(buf []byte) (int, transport.Addr, bool, error) {
 	if len(c.in) == 0 {
 		return 0, 0, false, nil
 	}

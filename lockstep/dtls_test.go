@@ -44,7 +44,7 @@ func TestDTLSLeaveIsClean(t *testing.T) {
 	for i, conn := range []transport.Conn{srv, cli} {
 		p := &tPeer{rng: rand.New(rand.NewPCG(10, uint64(i)))}
 		cfg := Config{Players: 2, Local: []core.PlayerHandle{core.PlayerHandle(i)},
-			Peers: []Peer{{Addr: transport.PeerID(1 - i), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}}, TurnPeriod: 5 * ms}
+			Peers: []Peer{{Addr: transport.Addr(1 - i), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}}, TurnPeriod: 5 * ms}
 		cfg.Transport.Token = 78
 		p.sess, err = NewSession(cfg, core.GameFunc[tState, tInput](p.step), tState{}, conn)
 		require.NoError(t, err)

@@ -22,7 +22,7 @@ type tapConn struct {
 }
 
 // Send records p and sends it.
-func (c *tapConn) Send(to transport.PeerID, p []byte) error {
+func (c *tapConn) Send(to transport.Addr, p []byte) error {
 	c.sent = append(c.sent, bytes.Clone(p))
 	return c.Endpoint.Send(to, p)
 }

@@ -148,7 +148,7 @@ func ExampleConfig_spectators() {
 			TurnPeriod: 100 * time.Millisecond,
 		}
 		if i == 0 { // the host of the stream
-			cfg.Spectators = []transport.PeerID{watcher.ID()}
+			cfg.Spectators = []transport.Addr{watcher.ID()}
 			cfg.Spectate = rollstep.StreamConfig{Delay: 10}
 		}
 		cfg.Transport.Rand = rand.NewChaCha8([32]byte{byte(i)})

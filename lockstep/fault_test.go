@@ -166,8 +166,8 @@ func TestInterruptedThenResumed(t *testing.T) {
 func TestBlackout(t *testing.T) {
 	m := newMatch(t, 3, 14, sim.LinkConfig{Latency: sim.Latency{Base: 25 * ms, Jitter: 5 * ms}}, Config{TurnPeriod: 50 * ms})
 	m.run(4 * time.Second)
-	ids := []transport.PeerID{m.peers[0].conn.ID(), m.peers[1].conn.ID()}
-	m.net.Partition([]transport.PeerID{m.peers[2].conn.ID()}, ids)
+	ids := []transport.Addr{m.peers[0].conn.ID(), m.peers[1].conn.ID()}
+	m.net.Partition([]transport.Addr{m.peers[2].conn.ID()}, ids)
 	before := m.peers[0].sess.Frame()
 	m.run(5 * time.Second)
 	m.net.Heal()

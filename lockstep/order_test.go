@@ -19,7 +19,7 @@ import (
 func TestPollBeforeTick(t *testing.T) {
 	m := newMatch(t, 2, 23, sim.LinkConfig{Latency: sim.Latency{Base: 10 * ms}}, Config{TurnPeriod: 50 * ms})
 	m.run(2 * time.Second)
-	m.net.Partition([]transport.PeerID{m.peers[0].conn.ID()}, []transport.PeerID{m.peers[1].conn.ID()})
+	m.net.Partition([]transport.Addr{m.peers[0].conn.ID()}, []transport.Addr{m.peers[1].conn.ID()})
 	m.run(4400 * ms)
 	m.net.Heal()
 	// Only peer 1 runs for 100 ms: its datagrams reach peer 0's socket.

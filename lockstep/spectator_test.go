@@ -43,7 +43,7 @@ func TestSpectatorWithStreamDelay(t *testing.T) {
 		link := sim.LinkConfig{Latency: sim.Latency{Base: 30 * ms, Jitter: 5 * ms}, Loss: 0.05}
 		m := newMatch(t, 2, 41, link, cfg, func(i int, c *Config) {
 			if i == 0 {
-				c.Spectators = []transport.PeerID{2} // the network's next endpoint
+				c.Spectators = []transport.Addr{2} // the network's next endpoint
 				c.Spectate = StreamConfig{Delay: delay}
 			}
 		})
@@ -112,7 +112,7 @@ func TestSpectatorNeverHoldsPlayersBack(t *testing.T) {
 	cfg := Config{TurnPeriod: 50 * ms}
 	m := newMatch(t, 2, 42, sim.LinkConfig{Latency: sim.Latency{Base: 20 * ms}}, cfg, func(i int, c *Config) {
 		if i == 0 {
-			c.Spectators = []transport.PeerID{2}
+			c.Spectators = []transport.Addr{2}
 			c.Spectate = StreamConfig{MaxLag: 40}
 		}
 	})

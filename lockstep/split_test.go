@@ -18,7 +18,7 @@ import (
 func TestSplitIsReported(t *testing.T) {
 	m := newMatch(t, 2, 22, sim.LinkConfig{Latency: sim.Latency{Base: 25 * ms}}, Config{TurnPeriod: 50 * ms})
 	m.run(2 * time.Second)
-	m.net.Partition([]transport.PeerID{m.peers[0].conn.ID()}, []transport.PeerID{m.peers[1].conn.ID()})
+	m.net.Partition([]transport.Addr{m.peers[0].conn.ID()}, []transport.Addr{m.peers[1].conn.ID()})
 	m.run(5 * time.Second)
 	m.net.Heal()
 	m.run(8 * time.Second)

@@ -38,10 +38,10 @@ func Example() {
 	net, _ := sim.New(sim.Config{Seed: 1, Link: sim.LinkConfig{Latency: sim.Latency{Base: 50 * time.Millisecond}}})
 	var sessions [2]*rollback.Session[score, int16]
 	for i := range sessions {
-		conn := net.NewEndpoint() // transport.PeerID i
+		conn := net.NewEndpoint() // transport.Addr i
 		cfg := rollback.Config{
 			Local: []core.PlayerHandle{core.PlayerHandle(i)},
-			Peers: []rollstep.Peer{{Addr: transport.PeerID(1 - i), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
+			Peers: []rollstep.Peer{{Addr: transport.Addr(1 - i), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
 		}
 		cfg.Transport.Token = 42
 		cfg.Transport.Rand = rand.NewChaCha8([32]byte{byte(i)}) // handshake nonces; nil means crypto/rand
@@ -116,7 +116,7 @@ func ExampleSession_ReadLog() {
 	for i := range sessions {
 		cfg := rollback.Config{
 			Local:        []core.PlayerHandle{core.PlayerHandle(i)},
-			Peers:        []rollstep.Peer{{Addr: transport.PeerID(1 - i), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
+			Peers:        []rollstep.Peer{{Addr: transport.Addr(1 - i), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
 			LogRetention: 60, // more frames than are confirmed between two Updates
 		}
 		cfg.Transport.Token, cfg.Transport.Rand = 42, rand.NewChaCha8([32]byte{byte(i)})

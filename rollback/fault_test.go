@@ -79,7 +79,7 @@ func TestBlackoutOfOneSecond(t *testing.T) {
 	if !m.runUntil(120, 5*time.Second) {
 		t.Fatal("warm-up")
 	}
-	m.net.Partition([]transport.PeerID{0}, []transport.PeerID{1})
+	m.net.Partition([]transport.Addr{0}, []transport.Addr{1})
 	m.run(time.Second)
 	m.net.Heal()
 	if !m.runUntil(m.nodes[0].s.Frame()+300, 10*time.Second) {
@@ -116,7 +116,7 @@ func (m *match) sendAs(from, to int, seqAhead uint64, msg *core.Message[core.Slo
 	if err != nil {
 		m.t.Fatal(err)
 	}
-	if err := m.nodes[from].conn.Send(transport.PeerID(to), p); err != nil {
+	if err := m.nodes[from].conn.Send(transport.Addr(to), p); err != nil {
 		m.t.Fatal(err)
 	}
 }

@@ -69,7 +69,7 @@ func testConfig(n, i int, seed uint64) Config {
 	c := Config{Mode: rollstep.Rollback, Players: n, Local: []core.PlayerHandle{core.PlayerHandle(i)}, Game: [16]byte{'t'}}
 	for j := range n {
 		if j != i {
-			c.Peers = append(c.Peers, Peer{Addr: transport.PeerID(j), Players: []core.PlayerHandle{core.PlayerHandle(j)}})
+			c.Peers = append(c.Peers, Peer{Addr: transport.Addr(j), Players: []core.PlayerHandle{core.PlayerHandle(j)}})
 		}
 	}
 	c.Transport.Token = testToken

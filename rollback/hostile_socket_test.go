@@ -209,7 +209,7 @@ func socketConns(t *testing.T, socks [2]*net.UDPConn, overDTLS bool, caps [2]*ho
 	var conns [2]transport.Conn
 	if !overDTLS {
 		for i := range 2 {
-			peer := udp.Peer{ID: transport.PeerID(1 - i), Addr: socks[1-i].LocalAddr().(*net.UDPAddr).AddrPort()}
+			peer := udp.Peer{ID: transport.Addr(1 - i), Addr: socks[1-i].LocalAddr().(*net.UDPAddr).AddrPort()}
 			uc, err := udp.New(socks[i], udp.Config{Peers: []udp.Peer{peer}})
 			require.NoError(t, err)
 			conns[i] = &hostile.Tap{Conn: uc, Capture: caps[i]}

@@ -100,10 +100,10 @@ func TestReadLogRange(t *testing.T) {
 			m := newMatch(t, 2, 82, sim.LinkConfig{Latency: sim.Latency{Base: ms(10)}}, func(i int, c *Config) {
 				c.LogRetention = tc.keep
 				if tc.spectators {
-					c.Spectators = []transport.PeerID{2} // an endpoint that never answers
+					c.Spectators = []transport.Addr{2} // an endpoint that never answers
 				}
 			})
-			m.net.NewEndpoint() // transport.PeerID 2
+			m.net.NewEndpoint() // transport.Addr 2
 			m.run(2 * time.Second)
 			s := m.nodes[0].s
 			start, end := s.LogRange()

@@ -22,16 +22,16 @@ type reflector struct {
 }
 
 type reflected struct {
-	from transport.PeerID
+	from transport.Addr
 	p    []byte
 }
 
-func (r *reflector) Send(to transport.PeerID, p []byte) error {
+func (r *reflector) Send(to transport.Addr, p []byte) error {
 	r.back = append(r.back, reflected{to, append([]byte(nil), p...)})
 	return r.Endpoint.Send(to, p)
 }
 
-func (r *reflector) Receive(buf []byte) (int, transport.PeerID, bool, error) {
+func (r *reflector) Receive(buf []byte) (int, transport.Addr, bool, error) {
 	if len(r.back) > 0 {
 		d := r.back[0]
 		r.back = r.back[1:]

@@ -39,7 +39,7 @@ func TestConfigValidateNamesTheField(t *testing.T) {
 		{"Peers[1].Addr", func(c *Config) {
 			c.Peers = append(c.Peers, Peer{Addr: c.Peers[0].Addr, Players: []core.PlayerHandle{0}})
 		}},
-		{"Spectators[0]", func(c *Config) { c.Spectators = []transport.PeerID{c.Peers[0].Addr} }},
+		{"Spectators[0]", func(c *Config) { c.Spectators = []transport.Addr{c.Peers[0].Addr} }},
 		{"Local", func(c *Config) { c.Local = []core.PlayerHandle{5} }},
 		{"MaxCatchUp", func(c *Config) { c.MaxCatchUp = time.Millisecond }},
 		{"MaxEffectsPerFrame", func(c *Config) { c.MaxEffectsPerFrame = -1 }},
@@ -104,7 +104,7 @@ func TestHandshakeRefusesOtherGameBuild(t *testing.T) {
 func TestEffectsPlayOnceDespiteRollbacks(t *testing.T) {
 	m := newMatch(t, 2, 4, sim.LinkConfig{Latency: sim.Latency{Base: ms(80), Jitter: ms(20)}}, func(i int, c *Config) {
 		if i == 0 {
-			c.Spectators = []transport.PeerID{2} // only to keep an input log
+			c.Spectators = []transport.Addr{2} // only to keep an input log
 		}
 	})
 	m.net.NewEndpoint() // the silent spectator

@@ -22,7 +22,7 @@ import (
 // TicksPerTurn.
 type SpectatorConfig struct {
 	// Host is the address of the host session on the Conn.
-	Host transport.PeerID
+	Host transport.Addr
 	// Players is the number of players; 0 means 2.
 	Players int
 	// TickRate is the frame rate; 0 means 60.
@@ -124,7 +124,7 @@ func NewSpectator[S any, I comparable](cfg SpectatorConfig, game core.Game[S, I]
 		return nil, bad("Game", "%v", err)
 	}
 	tc.Digest.ExtraSteps = uint8(max(cfg.StepsPerFrame, 1) - 1)
-	ep, err := endpoint.New[core.Slot[I]](tc, conn, []transport.PeerID{cfg.Host})
+	ep, err := endpoint.New[core.Slot[I]](tc, conn, []transport.Addr{cfg.Host})
 	if err != nil {
 		return nil, err
 	}

@@ -18,7 +18,7 @@ import (
 func TestSplitIsReported(t *testing.T) {
 	m := newMatch(t, 2, 21, sim.LinkConfig{Latency: sim.Latency{Base: ms(25)}}, nil)
 	m.run(2 * time.Second)
-	m.net.Partition([]transport.PeerID{m.nodes[0].conn.ID()}, []transport.PeerID{m.nodes[1].conn.ID()})
+	m.net.Partition([]transport.Addr{m.nodes[0].conn.ID()}, []transport.Addr{m.nodes[1].conn.ID()})
 	m.run(3 * time.Second)
 	m.net.Heal()
 	m.run(3 * time.Second)

@@ -26,7 +26,7 @@ type shapedConn struct {
 
 type heldDatagram struct {
 	at time.Duration
-	to transport.PeerID
+	to transport.Addr
 	p  []byte
 }
 
@@ -43,7 +43,7 @@ func (c *shapedConn) flush() {
 	c.held = c.held[:k]
 }
 
-func (c *shapedConn) Send(to transport.PeerID, p []byte) error {
+func (c *shapedConn) Send(to transport.Addr, p []byte) error {
 	c.flush()
 	f := c.shaper.Decide(c.clock(), len(p))
 	if f.Dropped() {
@@ -55,7 +55,7 @@ func (c *shapedConn) Send(to transport.PeerID, p []byte) error {
 	return nil
 }
 
-func (c *shapedConn) Receive(buf []byte) (int, transport.PeerID, bool, error) {
+func (c *shapedConn) Receive(buf []byte) (int, transport.Addr, bool, error) {
 	c.flush()
 	return c.Conn.Receive(buf)
 }
@@ -89,11 +89,11 @@ func playUDP(t *testing.T, link sim.LinkConfig) {
 	clock := func() time.Duration { return time.Since(start) }
 	m := &match{t: t, input: defaultInput}
 	for i := range 2 {
-		uc, err := udp.New(socks[i], udp.Config{Peers: []udp.Peer{{ID: transport.PeerID(1 - i), Addr: addrs[1-i]}}})
+		uc, err := udp.New(socks[i], udp.Config{Peers: []udp.Peer{{ID: transport.Addr(1 - i), Addr: addrs[1-i]}}})
 		if err != nil {
 			t.Fatalf("udp.New: %v", err)
 		}
-		shaper, err := sim.NewShaper(link, 9, transport.PeerID(i), transport.PeerID(1-i))
+		shaper, err := sim.NewShaper(link, 9, transport.Addr(i), transport.Addr(1-i))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,15 +14,16 @@ const MaxDatagram = 1200
 // bandwidth, such as those of transport/sim, add it once per datagram.
 const HeaderOverhead = 28
 
-// PeerID identifies a peer of a Conn. It is an opaque handle that the Conn
-// assigns, for example per authenticated channel or per session token, and
-// never a network address: a datagram's source address alone does not say
-// who sent it. Every value, including the zero value, may name a peer; a
+// Addr is the address of a peer on a Conn: an opaque handle that the Conn
+// assigns, for example per authenticated channel or per session token, not
+// a network address (a datagram's source address alone does not say who
+// sent it). A session's peers are numbered separately, by their index in
+// its Config.Peers (core.PeerID). Every value, including the zero value, may name a peer; a
 // Conn returns an *UnknownPeerError for identifiers it does not know.
-type PeerID uint32
+type Addr uint32
 
 // String returns the identifier in the form "peer 3".
-func (id PeerID) String() string {
+func (id Addr) String() string {
 	return "peer " + strconv.FormatUint(uint64(id), 10)
 }
 
@@ -44,7 +45,7 @@ type Conn interface {
 	// when the Conn does not know to, and ErrClosed after Close. In each
 	// case nothing is sent. A nil error does not mean that the datagram
 	// will arrive.
-	Send(to PeerID, p []byte) error
+	Send(to Addr, p []byte) error
 
 	// Receive copies the oldest datagram that has arrived into buf and
 	// returns its length n and its sender. When nothing has arrived it
@@ -57,7 +58,7 @@ type Conn interface {
 	// queued so that a call with a larger buffer returns it, and does not
 	// write buf. After Close it returns ErrClosed. Whenever err != nil,
 	// ok is false.
-	Receive(buf []byte) (n int, from PeerID, ok bool, err error)
+	Receive(buf []byte) (n int, from Addr, ok bool, err error)
 
 	// Close releases the Conn. Datagrams that arrived but were not
 	// received are discarded; datagrams that peers send afterwards are

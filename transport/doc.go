@@ -22,7 +22,7 @@
 //
 // # Peers
 //
-// A PeerID is an opaque handle that the Conn assigns: per authenticated
+// An Addr is an opaque handle that the Conn assigns: per authenticated
 // DTLS channel (RFC 9147), or, in plaintext mode, per address whose
 // packets transport/endpoint authenticates with the tag keyed by the
 // per-match session token. It is never a bare network address, because a
@@ -40,7 +40,7 @@
 // Each tick of the game loop:
 //
 //  1. Drain the Conn: call Receive with the reused buffer until it returns
-//     ok == false, handing each datagram and its PeerID to the session.
+//     ok == false, handing each datagram and its Addr to the session.
 //  2. Advance the session with the current time and the local inputs.
 //  3. Send each datagram the session produced with Send, reusing one
 //     encode buffer.

@@ -14,7 +14,7 @@ var ErrClosed = errors.New("transport: use of closed connection")
 var ErrDatagramTooLarge = errors.New("transport: datagram too large")
 
 // ErrUnknownPeer is matched by every *UnknownPeerError: Send was given a
-// PeerID that the Conn does not know.
+// Addr that the Conn does not know.
 var ErrUnknownPeer = errors.New("transport: unknown peer")
 
 // ErrShortBuffer is matched by every *ShortBufferError: Receive was given a
@@ -41,7 +41,7 @@ func (e *DatagramSizeError) Is(target error) bool { return target == ErrDatagram
 // It matches ErrUnknownPeer.
 type UnknownPeerError struct {
 	// Peer is the identifier Send was given.
-	Peer PeerID
+	Peer Addr
 }
 
 // Error returns a message that names the peer.

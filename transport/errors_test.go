@@ -30,8 +30,8 @@ func TestErrors(t *testing.T) {
 	}
 }
 
-func TestPeerIDString(t *testing.T) {
-	if got := PeerID(4294967295).String(); got != "peer 4294967295" {
+func TestAddrString(t *testing.T) {
+	if got := Addr(4294967295).String(); got != "peer 4294967295" {
 		t.Fatalf("got %q, want %q", got, "peer 4294967295")
 	}
 }

@@ -10,7 +10,7 @@ import (
 
 // pump is the receive half of a host's game loop: it drains every datagram
 // that has arrived into one reused buffer, without allocating.
-func pump(c transport.Conn, buf []byte, handle func(from transport.PeerID, p []byte)) error {
+func pump(c transport.Conn, buf []byte, handle func(from transport.Addr, p []byte)) error {
 	for {
 		n, from, ok, err := c.Receive(buf)
 		if err != nil {
@@ -28,7 +28,7 @@ func pump(c transport.Conn, buf []byte, handle func(from transport.PeerID, p []b
 func Example() {
 	net, _ := sim.New(sim.Config{})
 	var host, guest transport.Conn = net.NewEndpoint(), net.NewEndpoint()
-	const guestID = transport.PeerID(1) // sim numbers endpoints in creation order
+	const guestID = transport.Addr(1) // sim numbers endpoints in creation order
 
 	msg := []byte("input 1")
 	host.Send(guestID, msg)
@@ -37,7 +37,7 @@ func Example() {
 	net.Advance(0)
 
 	buf := make([]byte, transport.MaxDatagram)
-	pump(guest, buf, func(from transport.PeerID, p []byte) {
+	pump(guest, buf, func(from transport.Addr, p []byte) {
 		fmt.Printf("%v sent %q\n", from, p)
 	})
 

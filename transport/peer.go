@@ -38,7 +38,7 @@ func (s PeerState) String() string {
 
 // PeerStats is what a connection knows of one remote peer.
 type PeerStats struct {
-	Addr  PeerID    // the peer's address on the Conn
+	Addr  Addr      // the peer's address on the Conn
 	State PeerState // where it is in its life cycle
 	// LastHeard is when its newest valid packet arrived, if Heard.
 	LastHeard time.Duration

@@ -114,7 +114,7 @@ func newProxiedPeer(t *testing.T, i int, conn transport.Conn, frames core.Frame)
 	cfg := rollback.Config{
 		Players:  2,
 		Local:    []core.PlayerHandle{core.PlayerHandle(i)},
-		Peers:    []rollstep.Peer{{Addr: transport.PeerID(1 - i), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
+		Peers:    []rollstep.Peer{{Addr: transport.Addr(1 - i), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
 		TickRate: 60,
 		Game:     [16]byte{'f', 'i', 'g', 'h', 't', 'e', 'r'},
 		Transport: transport.Config{
@@ -202,7 +202,7 @@ func TestRollbackThroughProxy(t *testing.T) {
 	remote := [2]netip.AddrPort{px.Addr().AddrPort(), viaProxy}
 	peers := make([]*proxiedPeer, 2)
 	for i := range peers {
-		conn, err := udp.New(socks[i], udp.Config{Peers: []udp.Peer{{ID: transport.PeerID(1 - i), Addr: remote[i]}}})
+		conn, err := udp.New(socks[i], udp.Config{Peers: []udp.Peer{{ID: transport.Addr(1 - i), Addr: remote[i]}}})
 		if err != nil {
 			t.Fatalf("udp.New: %v", err)
 		}

@@ -269,7 +269,7 @@ func (l *lights) apply(netw *sim.Network, eps []*sim.Endpoint, now time.Duration
 		netw.Heal()
 		return
 	}
-	ids := make([]transport.PeerID, len(eps))
+	ids := make([]transport.Addr, len(eps))
 	for i, ep := range eps {
 		ids[i] = ep.ID()
 	}

@@ -103,7 +103,7 @@ func TestRealUDPLoopback(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := match.NewPeer(match.Config(i, transport.PeerID(1), match.Token(5), nil), c, frames, 5)
+		p, err := match.NewPeer(match.Config(i, transport.Addr(1), match.Token(5), nil), c, frames, 5)
 		if err != nil {
 			t.Fatal(err)
 		}

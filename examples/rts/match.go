@@ -22,7 +22,7 @@ import (
 // not used). The turn lasts period (0: (time.Second / rollstep.DefaultLockstepRate)) and is
 // one tick; inputs are command-style, so the zero Command fills the turns
 // in which a player gives none.
-func SessionConfig(players, local int, addrs []transport.PeerID, period time.Duration) lockstep.Config {
+func SessionConfig(players, local int, addrs []transport.Addr, period time.Duration) lockstep.Config {
 	cfg := lockstep.Config{Players: players, Local: []core.PlayerHandle{core.PlayerHandle(local)}, TurnPeriod: period, Game: Build}
 	for p := range players {
 		if p != local && p < len(addrs) {
@@ -128,7 +128,7 @@ func PlaySim(cfg SimConfig) (*SimResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	addrs := make([]transport.PeerID, cfg.Players)
+	addrs := make([]transport.Addr, cfg.Players)
 	peers := make([]*simPeer, cfg.Players)
 	for i := range peers {
 		peers[i] = &simPeer{ep: netw.NewEndpoint(), bot: NewBot(i, cfg.BotEvery, cfg.Seed)}

@@ -26,7 +26,7 @@ type ackTap struct {
 	lags   []int
 }
 
-func (c *ackTap) Send(to transport.PeerID, p []byte) error {
+func (c *ackTap) Send(to transport.Addr, p []byte) error {
 	key := keyOf(c.ep, 0, p)
 	if h, err := wire.ParseHeader(p, key, &c.w); err == nil {
 		_ = c.w.Accept(h.Seq)

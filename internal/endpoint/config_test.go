@@ -54,7 +54,7 @@ func TestConfig(t *testing.T) {
 			if !errors.As(err, &ce) || !errors.Is(err, ErrInvalidConfig) || ce.Field != tc.field {
 				t.Fatalf("Validate() = %v, want a *ConfigError for %s", err, tc.field)
 			}
-			if _, err := New[testInput](c, &scriptConn{}, []transport.PeerID{1}); !errors.Is(err, ErrInvalidConfig) {
+			if _, err := New[testInput](c, &scriptConn{}, []transport.Addr{1}); !errors.Is(err, ErrInvalidConfig) {
 				t.Errorf("New() = %v, want ErrInvalidConfig", err)
 			}
 		})
@@ -70,15 +70,15 @@ func TestNew(t *testing.T) {
 		name  string
 		cfg   Config
 		conn  transport.Conn
-		peers []transport.PeerID
+		peers []transport.Addr
 		want  string
 	}{
-		{"nil conn", Config{}, nil, []transport.PeerID{1}, "conn"},
+		{"nil conn", Config{}, nil, []transport.Addr{1}, "conn"},
 		{"no peers", Config{}, conn(), nil, "peers"},
-		{"duplicate peer", Config{}, conn(), []transport.PeerID{1, 2, 1}, "listed twice"},
-		{"input size", Config{Digest: testDigestSize(4)}, conn(), []transport.PeerID{1}, "Digest.InputSize"},
-		{"rand fails", Config{Rand: strings.NewReader("short")}, conn(), []transport.PeerID{1}, "nonce"},
-		{"seats not one per peer", Config{Seats: []wire.Seat{wire.SeatOf(1)}}, conn(), []transport.PeerID{1, 2}, "Seats 1 seats"},
+		{"duplicate peer", Config{}, conn(), []transport.Addr{1, 2, 1}, "listed twice"},
+		{"input size", Config{Digest: testDigestSize(4)}, conn(), []transport.Addr{1}, "Digest.InputSize"},
+		{"rand fails", Config{Rand: strings.NewReader("short")}, conn(), []transport.Addr{1}, "nonce"},
+		{"seats not one per peer", Config{Seats: []wire.Seat{wire.SeatOf(1)}}, conn(), []transport.Addr{1, 2}, "Seats 1 seats"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := New[testInput](tc.cfg, tc.conn, tc.peers)
@@ -91,7 +91,7 @@ func TestNew(t *testing.T) {
 		})
 	}
 	t.Run("crypto rand by default", func(t *testing.T) {
-		ep, err := New[testInput](Config{}, conn(), []transport.PeerID{1})
+		ep, err := New[testInput](Config{}, conn(), []transport.Addr{1})
 		if err != nil {
 			t.Fatal(err)
 		}

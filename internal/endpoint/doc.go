@@ -12,7 +12,7 @@
 // # What it does
 //
 // The peer table maps core.PeerID i, the engine's peer index, to
-// transport.PeerID peers[i], the address the Conn uses. Per peer the
+// transport.Addr peers[i], the address the Conn uses. Per peer the
 // endpoint keeps the outgoing packet sequence, a wire.ReplayWindow, the
 // handshake state, when it last heard from the peer and last sent to it,
 // the round-trip time measured from the echoes of KeepAlive and input

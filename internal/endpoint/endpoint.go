@@ -62,7 +62,7 @@ type Endpoint[I comparable] struct {
 // when state has left StateHandshaking for a live state (or a final state
 // was reached later); seq is the sequence number of the next packet sent.
 type peer struct {
-	addr   transport.PeerID
+	addr   transport.Addr
 	seat   wire.Seat // Config.Seats' entry, or NoSeat: not known
 	state  PeerState
 	nonce  uint64 // our Hello's nonce to this peer
@@ -119,7 +119,7 @@ type peer struct {
 // returns a *ConfigError for an invalid cfg, an empty or duplicated peer
 // table or a Digest whose InputSize does not match I, the error of
 // wire.NewCodec when I cannot be encoded, and the Rand's error.
-func New[I comparable](cfg Config, conn transport.Conn, peers []transport.PeerID) (*Endpoint[I], error) {
+func New[I comparable](cfg Config, conn transport.Conn, peers []transport.Addr) (*Endpoint[I], error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -249,7 +249,7 @@ func (q *peer) seatFits(s wire.Seat) bool {
 }
 
 // lookup returns the index of the peer with transport address a.
-func (ep *Endpoint[I]) lookup(a transport.PeerID) (int, bool) {
+func (ep *Endpoint[I]) lookup(a transport.Addr) (int, bool) {
 	for i := range ep.peers {
 		if ep.peers[i].addr == a {
 			return i, true

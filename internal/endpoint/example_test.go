@@ -36,7 +36,7 @@ func Example() {
 			Rand:   rand.NewChaCha8([32]byte{byte(i)}), // crypto/rand when nil
 		}
 		var err error
-		eps[i], err = endpoint.New[uint16](cfg, nw.NewEndpoint(), []transport.PeerID{transport.PeerID(1 - i)})
+		eps[i], err = endpoint.New[uint16](cfg, nw.NewEndpoint(), []transport.Addr{transport.Addr(1 - i)})
 		if err != nil {
 			fmt.Println(err)
 			return

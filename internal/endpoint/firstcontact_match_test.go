@@ -97,7 +97,7 @@ func TestRollbackFirstContactSeats(t *testing.T) {
 			if j == i {
 				continue
 			}
-			p := udp.Peer{ID: transport.PeerID(j)}
+			p := udp.Peer{ID: transport.Addr(j)}
 			if known[i][j] {
 				p.Addr = addrs[j]
 			}
@@ -175,8 +175,8 @@ type helloConn struct {
 	hellos []wire.Hello
 }
 
-func (c *helloConn) Receive([]byte) (int, transport.PeerID, bool, error) { return 0, 0, false, nil }
-func (c *helloConn) Send(_ transport.PeerID, p []byte) error {
+func (c *helloConn) Receive([]byte) (int, transport.Addr, bool, error) { return 0, 0, false, nil }
+func (c *helloConn) Send(_ transport.Addr, p []byte) error {
 	var h wire.Hello
 	if _, err := wire.DecodeHello(p, c.key, nil, &h); err == nil {
 		c.hellos = append(c.hellos, h)
@@ -215,14 +215,14 @@ func TestFrontEndsSendSeats(t *testing.T) {
 		{"rollback", func(conn transport.Conn) (session, error) {
 			cfg := rollback.Config{Players: 3, Local: []core.PlayerHandle{2}, Transport: transport.Config{Token: token}}
 			for _, p := range peers {
-				cfg.Peers = append(cfg.Peers, rollstep.Peer{Addr: transport.PeerID(p), Players: []core.PlayerHandle{p}})
+				cfg.Peers = append(cfg.Peers, rollstep.Peer{Addr: transport.Addr(p), Players: []core.PlayerHandle{p}})
 			}
 			return rollback.NewSession[seatState, uint16](cfg, core.GameFunc[seatState, uint16](step), seatState{}, conn)
 		}},
 		{"lockstep", func(conn transport.Conn) (session, error) {
 			cfg := lockstep.Config{Players: 3, Local: []core.PlayerHandle{2}, Transport: transport.Config{Token: token}}
 			for _, p := range peers {
-				cfg.Peers = append(cfg.Peers, rollstep.Peer{Addr: transport.PeerID(p), Players: []core.PlayerHandle{p}})
+				cfg.Peers = append(cfg.Peers, rollstep.Peer{Addr: transport.Addr(p), Players: []core.PlayerHandle{p}})
 			}
 			return lockstep.NewSession[seatState, uint16](cfg, core.GameFunc[seatState, uint16](step), seatState{}, conn)
 		}},

@@ -12,12 +12,12 @@ import (
 
 // strangerAddr is the transport address from which the scripted Hellos of the
 // first-contact tests arrive: a provisional peer of the Conn.
-const strangerAddr transport.PeerID = 7
+const strangerAddr transport.Addr = 7
 
 // firstContact returns an endpoint over a rebindConn with peers at the
 // given transport addresses, ticked once at 0 (so its Hellos are out), and
 // a function that encodes a Hello with nonce and the sequence number seq.
-func firstContact(t *testing.T, peers ...transport.PeerID) (*Endpoint[slotInput], *rebindConn, func(nonce, seq uint64) []byte) {
+func firstContact(t *testing.T, peers ...transport.Addr) (*Endpoint[slotInput], *rebindConn, func(nonce, seq uint64) []byte) {
 	t.Helper()
 	cfg := testConfig(t, len(peers)+1, 1)
 	conn := &rebindConn{forgetConn: forgetConn{scriptConn: scriptConn{from: strangerAddr}}}
@@ -40,7 +40,7 @@ func firstContact(t *testing.T, peers ...transport.PeerID) (*Endpoint[slotInput]
 
 // deliver polls ep at now ms with datagrams ps arriving from address
 // from.
-func deliver(t *testing.T, ep *Endpoint[slotInput], conn *rebindConn, from transport.PeerID, now time.Duration, ps ...[]byte) {
+func deliver(t *testing.T, ep *Endpoint[slotInput], conn *rebindConn, from transport.Addr, now time.Duration, ps ...[]byte) {
 	t.Helper()
 	conn.from, conn.queue = from, ps
 	mustPoll(t)(ep.Poll(now*ms, nil))
@@ -52,7 +52,7 @@ func deliver(t *testing.T, ep *Endpoint[slotInput], conn *rebindConn, from trans
 func TestFirstContact(t *testing.T) {
 	ep, conn, hello := firstContact(t, 1)
 	deliver(t, ep, conn, strangerAddr, 10, hello(99, 0))
-	if want := [][2]transport.PeerID{{1, strangerAddr}}; !slices.Equal(conn.rebinds, want) {
+	if want := [][2]transport.Addr{{1, strangerAddr}}; !slices.Equal(conn.rebinds, want) {
 		t.Fatalf("rebinds = %v, want %v", conn.rebinds, want)
 	}
 	if len(conn.sent) != 1 || len(conn.forgot) != 0 {
@@ -105,7 +105,7 @@ func TestFirstContactAmbiguous(t *testing.T) {
 	deliver(t, ep, conn, 1, 20, hello(11, 0))
 	// The stranger repeats its Hello: only peer 1 (address 2) waits now.
 	deliver(t, ep, conn, strangerAddr, 110, hello(55, 1))
-	if want := [][2]transport.PeerID{{2, strangerAddr}}; !slices.Equal(conn.rebinds, want) {
+	if want := [][2]transport.Addr{{2, strangerAddr}}; !slices.Equal(conn.rebinds, want) {
 		t.Fatalf("rebinds = %v, want %v", conn.rebinds, want)
 	}
 	if s, _ := ep.Peer(1); s.FirstContacts != 1 || !s.Heard {
@@ -150,7 +150,7 @@ func TestFirstContactHostile(t *testing.T) {
 			if len(conn.rebinds) != 0 || len(conn.sent) != 0 {
 				t.Errorf("rebinds %v, %d answers; want none", conn.rebinds, len(conn.sent))
 			}
-			if forgot := slices.Equal(conn.forgot, []transport.PeerID{strangerAddr}); forgot != tc.forget {
+			if forgot := slices.Equal(conn.forgot, []transport.Addr{strangerAddr}); forgot != tc.forget {
 				t.Errorf("forgot %v, want forgotten %v", conn.forgot, tc.forget)
 			}
 			s, _ := ep.Peer(0)
@@ -173,7 +173,7 @@ func TestFirstContactHostile(t *testing.T) {
 	t.Run("no Rebinder", func(t *testing.T) {
 		conn := &scriptConn{from: strangerAddr}
 		cfg := testConfig(t, 2, 1)
-		ep, err := New[slotInput](cfg, conn, []transport.PeerID{1})
+		ep, err := New[slotInput](cfg, conn, []transport.Addr{1})
 		if err != nil {
 			t.Fatal(err)
 		}

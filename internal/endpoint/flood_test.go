@@ -60,7 +60,7 @@ func TestHelloFlood(t *testing.T) {
 	})
 	t.Run("no growth", func(t *testing.T) {
 		ep, conn := floodEndpoint(t)
-		for _, src := range []transport.PeerID{9, 1} { // unknown, then the peer
+		for _, src := range []transport.Addr{9, 1} { // unknown, then the peer
 			conn.from = src
 			mustPoll(t)(ep.Poll(0, nil)) // warm up
 			now := time.Duration(0)
@@ -84,26 +84,26 @@ func TestHelloFlood(t *testing.T) {
 // floodConn is a Conn that delivers an endless stream of distinct valid
 // Hellos from one address and counts what is sent.
 type floodConn struct {
-	from  transport.PeerID
+	from  transport.Addr
 	seq   uint64
 	hello wire.Hello
 	sent  int
 }
 
-func (c *floodConn) Receive(buf []byte) (int, transport.PeerID, bool, error) {
+func (c *floodConn) Receive(buf []byte) (int, transport.Addr, bool, error) {
 	c.seq++
 	c.hello.Nonce = c.seq
 	p, _ := wire.AppendHello(buf[:0], testKey, c.seq, &c.hello)
 	return len(p), c.from, true, nil
 }
 
-func (c *floodConn) Send(transport.PeerID, []byte) error { c.sent++; return nil }
-func (c *floodConn) Close() error                        { return nil }
+func (c *floodConn) Send(transport.Addr, []byte) error { c.sent++; return nil }
+func (c *floodConn) Close() error                      { return nil }
 
 func floodEndpoint(t *testing.T) (*Endpoint[slotInput], *floodConn) {
 	c := testConfig(t, 2, 1)
 	conn := &floodConn{hello: wire.Hello{Protocol: wire.Protocol, Config: c.Digest}}
-	ep, err := New[slotInput](c, conn, []transport.PeerID{1})
+	ep, err := New[slotInput](c, conn, []transport.Addr{1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,9 +184,9 @@ type garbageConn struct {
 	other []byte // a valid Input packet of another match
 }
 
-func (c *garbageConn) Receive(buf []byte) (int, transport.PeerID, bool, error) {
+func (c *garbageConn) Receive(buf []byte) (int, transport.Addr, bool, error) {
 	c.n++
-	from := transport.PeerID(1)
+	from := transport.Addr(1)
 	if c.n%2 == 0 {
 		from = 99
 	}
@@ -215,8 +215,8 @@ func (c *garbageConn) Receive(buf []byte) (int, transport.PeerID, bool, error) {
 	}
 }
 
-func (c *garbageConn) Send(transport.PeerID, []byte) error { return nil }
-func (c *garbageConn) Close() error                        { return nil }
+func (c *garbageConn) Send(transport.Addr, []byte) error { return nil }
+func (c *garbageConn) Close() error                      { return nil }
 
 // TestGarbageFloodAllocs checks that a flood of datagrams rejected for
 // their header (random bytes, wrong tags, another match's packets,
@@ -229,7 +229,7 @@ func TestGarbageFloodAllocs(t *testing.T) {
 		t.Fatal(err)
 	}
 	conn := &garbageConn{r: rand.New(rand.NewPCG(1, 2)), other: other}
-	ep, err := New[slotInput](testConfig(t, 2, 1), conn, []transport.PeerID{1})
+	ep, err := New[slotInput](testConfig(t, 2, 1), conn, []transport.Addr{1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,13 +14,13 @@ import (
 // scriptConn is a Conn that delivers queued datagrams from one address
 // and records the sizes of what is sent.
 type scriptConn struct {
-	from   transport.PeerID
+	from   transport.Addr
 	queue  [][]byte
 	sent   []int
-	sentTo []transport.PeerID
+	sentTo []transport.Addr
 }
 
-func (c *scriptConn) Receive(buf []byte) (int, transport.PeerID, bool, error) {
+func (c *scriptConn) Receive(buf []byte) (int, transport.Addr, bool, error) {
 	if len(c.queue) == 0 {
 		return 0, 0, false, nil
 	}
@@ -29,7 +29,7 @@ func (c *scriptConn) Receive(buf []byte) (int, transport.PeerID, bool, error) {
 	return copy(buf, p), c.from, true, nil
 }
 
-func (c *scriptConn) Send(to transport.PeerID, p []byte) error {
+func (c *scriptConn) Send(to transport.Addr, p []byte) error {
 	c.sent = append(c.sent, len(p))
 	c.sentTo = append(c.sentTo, to)
 	return nil
@@ -42,7 +42,7 @@ func (c *scriptConn) Close() error { return nil }
 func scriptedPeer(t testing.TB) (*Endpoint[slotInput], *scriptConn, *core.Engine[gameState, testInput]) {
 	cfg := testConfig(t, 2, 1)
 	conn := &scriptConn{from: 1}
-	ep, err := New[slotInput](cfg, conn, []transport.PeerID{1})
+	ep, err := New[slotInput](cfg, conn, []transport.Addr{1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -122,7 +122,7 @@ func TestHandshakeMismatch(t *testing.T) {
 		// word) and core.Slot[uint32] (12 bytes).
 		nw, _ := sim.New(sim.Config{Link: link20ms})
 		ca, cb := nw.NewEndpoint(), nw.NewEndpoint()
-		a, err := New[slotInput](testConfig(t, 2, 1), ca, []transport.PeerID{1})
+		a, err := New[slotInput](testConfig(t, 2, 1), ca, []transport.Addr{1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -130,7 +130,7 @@ func TestHandshakeMismatch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := New[core.Slot[uint32]](Config{Token: testToken, Digest: db, Rand: rand.NewChaCha8([32]byte{2})}, cb, []transport.PeerID{0})
+		b, err := New[core.Slot[uint32]](Config{Token: testToken, Digest: db, Rand: rand.NewChaCha8([32]byte{2})}, cb, []transport.Addr{0})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -120,11 +120,11 @@ func newMesh(t testing.TB, n int, link sim.LinkConfig, cfg func(i int, c *Config
 
 // peerAddrs lists the transport addresses of node self's peers in core
 // order: every other node, ascending.
-func peerAddrs(n, self int) []transport.PeerID {
-	var a []transport.PeerID
+func peerAddrs(n, self int) []transport.Addr {
+	var a []transport.Addr
 	for j := range n {
 		if j != self {
-			a = append(a, transport.PeerID(j))
+			a = append(a, transport.Addr(j))
 		}
 	}
 	return a
@@ -164,7 +164,7 @@ func kinds(evs []Event, p core.PeerID) []EventKind {
 }
 
 // send delivers raw datagram p from conn to the address to.
-func rawSend(t testing.TB, c transport.Conn, to transport.PeerID, p []byte) {
+func rawSend(t testing.TB, c transport.Conn, to transport.Addr, p []byte) {
 	t.Helper()
 	if err := c.Send(to, p); err != nil {
 		t.Fatalf("Send: %v", err)

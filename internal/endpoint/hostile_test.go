@@ -180,14 +180,14 @@ func TestHostile(t *testing.T) {
 // forgetConn is a scriptConn that records Forget calls.
 type forgetConn struct {
 	scriptConn
-	forgot []transport.PeerID
+	forgot []transport.Addr
 }
 
-func (c *forgetConn) Forget(id transport.PeerID) error { c.forgot = append(c.forgot, id); return nil }
+func (c *forgetConn) Forget(id transport.Addr) error { c.forgot = append(c.forgot, id); return nil }
 
 func TestForgetStranger(t *testing.T) {
 	conn := &forgetConn{scriptConn: scriptConn{from: 7}}
-	ep, err := New[slotInput](testConfig(t, 2, 1), conn, []transport.PeerID{1})
+	ep, err := New[slotInput](testConfig(t, 2, 1), conn, []transport.Addr{1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,18 +220,18 @@ func TestForgetStranger(t *testing.T) {
 // rebindConn is a scriptConn that records Forget and Rebind calls.
 type rebindConn struct {
 	forgetConn
-	rebinds [][2]transport.PeerID
+	rebinds [][2]transport.Addr
 }
 
-func (c *rebindConn) Rebind(id, from transport.PeerID) error {
-	c.rebinds = append(c.rebinds, [2]transport.PeerID{id, from})
+func (c *rebindConn) Rebind(id, from transport.Addr) error {
+	c.rebinds = append(c.rebinds, [2]transport.Addr{id, from})
 	return nil
 }
 
 func TestRebind(t *testing.T) {
 	cfg := testConfig(t, 2, 1)
 	conn := &rebindConn{forgetConn: forgetConn{scriptConn: scriptConn{from: 1}}}
-	ep, err := New[slotInput](cfg, conn, []transport.PeerID{1})
+	ep, err := New[slotInput](cfg, conn, []transport.Addr{1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +242,7 @@ func TestRebind(t *testing.T) {
 	// connected: before, this moved the peer to the attacker's address.
 	conn.from, conn.queue = 7, [][]byte{p1}
 	mustPoll(t)(ep.Poll(2*ms, nil))
-	if s, _ := ep.Peer(0); len(conn.rebinds) != 0 || !slices.Equal(conn.forgot, []transport.PeerID{7}) || s.RebindsRefused != 1 {
+	if s, _ := ep.Peer(0); len(conn.rebinds) != 0 || !slices.Equal(conn.forgot, []transport.Addr{7}) || s.RebindsRefused != 1 {
 		t.Fatalf("a replayed Hello of a connected peer: rebinds %v, forgot %v, RebindsRefused %d", conn.rebinds, conn.forgot, s.RebindsRefused)
 	}
 	conn.from, conn.forgot = 1, nil
@@ -261,21 +261,21 @@ func TestRebind(t *testing.T) {
 	p3, _ := wire.AppendHello(nil, testKey, 2, &other)
 	conn.queue = [][]byte{p3}
 	mustPoll(t)(ep.Poll(700*ms, nil))
-	if len(conn.rebinds) != 0 || !slices.Equal(conn.forgot, []transport.PeerID{7}) || ep.State(0) != StateInterrupted {
+	if len(conn.rebinds) != 0 || !slices.Equal(conn.forgot, []transport.Addr{7}) || ep.State(0) != StateInterrupted {
 		t.Fatalf("a Hello with another nonce: rebinds %v, forgot %v, state %v", conn.rebinds, conn.forgot, ep.State(0))
 	}
 	// The captured first Hello, replayed from address 7: older than the
 	// peer's reply, so it moves nothing.
 	conn.forgot, conn.queue = nil, [][]byte{p1}
 	mustPoll(t)(ep.Poll(705*ms, nil))
-	if s, _ := ep.Peer(0); len(conn.rebinds) != 0 || !slices.Equal(conn.forgot, []transport.PeerID{7}) || s.RebindsRefused != 2 {
+	if s, _ := ep.Peer(0); len(conn.rebinds) != 0 || !slices.Equal(conn.forgot, []transport.Addr{7}) || s.RebindsRefused != 2 {
 		t.Fatalf("a replayed Hello: rebinds %v, forgot %v, RebindsRefused %d", conn.rebinds, conn.forgot, s.RebindsRefused)
 	}
 	p4, _ := wire.AppendHello(nil, testKey, 3, &hello)
 	conn.queue = [][]byte{p4}
 	conn.sent = nil
 	mustPoll(t)(ep.Poll(710*ms, nil))
-	if want := [][2]transport.PeerID{{1, 7}}; len(conn.rebinds) != 1 || conn.rebinds[0] != want[0] {
+	if want := [][2]transport.Addr{{1, 7}}; len(conn.rebinds) != 1 || conn.rebinds[0] != want[0] {
 		t.Errorf("rebinds = %v, want %v", conn.rebinds, want)
 	}
 	if ep.State(0) != StateConnected || len(conn.sent) != 1 {

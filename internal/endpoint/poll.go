@@ -224,7 +224,7 @@ func (ep *Endpoint[I]) onKeepAlive(now time.Duration, i int, h wire.Header, p []
 // address a provisional PeerID until the layer above vouches for it, such
 // as transport/udp with AcceptUnknown. Forget drops such a peer.
 type Forgetter interface {
-	Forget(id transport.PeerID) error
+	Forget(id transport.Addr) error
 }
 
 // Rebinder is implemented by Conns whose peers' addresses can change, such
@@ -232,7 +232,7 @@ type Forgetter interface {
 // a transport/udp peer listed without an address. Rebind moves peer id to
 // the address from which provisional peer from sent, and forgets from.
 type Rebinder interface {
-	Rebind(id, from transport.PeerID) error
+	Rebind(id, from transport.Addr) error
 }
 
 // stranger handles datagram p from address from, which is not in the
@@ -256,7 +256,7 @@ type Rebinder interface {
 // Every other stranger is counted, never answered, and, with a Forgetter
 // Conn, forgotten, which frees its provisional slot whether or not its
 // datagram carried this match's tag.
-func (ep *Endpoint[I]) stranger(from transport.PeerID, p []byte) (int, bool) {
+func (ep *Endpoint[I]) stranger(from transport.Addr, p []byte) (int, bool) {
 	if i, ok := ep.adopt(from, p); ok {
 		return i, true
 	}
@@ -268,7 +268,7 @@ func (ep *Endpoint[I]) stranger(from transport.PeerID, p []byte) (int, bool) {
 
 // adopt returns the peer that stranger from turns out to be, by the rules
 // of stranger, having rebound it to from.
-func (ep *Endpoint[I]) adopt(from transport.PeerID, p []byte) (int, bool) {
+func (ep *Endpoint[I]) adopt(from transport.Addr, p []byte) (int, bool) {
 	rb, ok := ep.conn.(Rebinder)
 	if !ok {
 		return 0, false

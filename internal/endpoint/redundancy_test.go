@@ -111,7 +111,7 @@ func runRedundancy(t *testing.T, n int, frames core.Frame, latency time.Duration
 	for i := range n {
 		for j := range n {
 			if i != j {
-				res.dropped += m.net.Stats(transport.PeerID(i), transport.PeerID(j)).Dropped.Packets
+				res.dropped += m.net.Stats(transport.Addr(i), transport.Addr(j)).Dropped.Packets
 			}
 		}
 	}

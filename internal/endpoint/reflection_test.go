@@ -43,7 +43,7 @@ func TestPacketsBoundToTheirDirection(t *testing.T) {
 	deliver := func(from, to int, peerIdx core.PeerID) PeerStats {
 		t.Helper()
 		before, _ := m.nodes[to].ep.Peer(peerIdx)
-		rawSend(t, m.nodes[from].conn, transport.PeerID(to), p)
+		rawSend(t, m.nodes[from].conn, transport.Addr(to), p)
 		now := m.net.Now() + 20*time.Millisecond
 		m.net.RunUntil(now)
 		m.nodes[to].rx = recorder{}

@@ -26,9 +26,9 @@ func seated(t *testing.T, seats ...wire.Seat) (*Endpoint[slotInput], *rebindConn
 	cfg := testConfig(t, 4, 1)
 	cfg.Seat, cfg.Seats = wire.SeatOf(0), seats
 	conn := &rebindConn{forgetConn: forgetConn{scriptConn: scriptConn{from: strangerAddr}}}
-	peers := make([]transport.PeerID, len(seats))
+	peers := make([]transport.Addr, len(seats))
 	for i := range peers {
-		peers[i] = transport.PeerID(i + 1)
+		peers[i] = transport.Addr(i + 1)
 	}
 	ep, err := New[slotInput](cfg, conn, peers)
 	if err != nil {
@@ -58,12 +58,12 @@ func TestFirstContactSeats(t *testing.T) {
 				// Peer i (transport address i+1, seat of player i+1) says
 				// Hello from provisional address strangerAddr+i, with
 				// nonce 100+i.
-				from := strangerAddr + transport.PeerID(i)
+				from := strangerAddr + transport.Addr(i)
 				deliver(t, ep, conn, from, time.Duration(10+10*k), hello(wire.SeatOf(core.PlayerHandle(i+1)), uint64(100+i), 0))
 			}
-			var want [][2]transport.PeerID
+			var want [][2]transport.Addr
 			for _, i := range order {
-				want = append(want, [2]transport.PeerID{transport.PeerID(i + 1), strangerAddr + transport.PeerID(i)})
+				want = append(want, [2]transport.Addr{transport.Addr(i + 1), strangerAddr + transport.Addr(i)})
 			}
 			if !slices.Equal(conn.rebinds, want) {
 				t.Fatalf("rebinds = %v, want %v", conn.rebinds, want)
@@ -122,7 +122,7 @@ func TestFirstContactWrongSeat(t *testing.T) {
 	// only peer 2 waits, and a Hello naming no seat is its.
 	deliver(t, ep, conn, 1, 30, hello(wire.SeatOf(1), 70, 0))
 	deliver(t, ep, conn, strangerAddr+2, 40, hello(wire.NoSeat, 80, 0))
-	if want := [2]transport.PeerID{3, strangerAddr + 2}; len(conn.rebinds) != 2 || conn.rebinds[1] != want {
+	if want := [2]transport.Addr{3, strangerAddr + 2}; len(conn.rebinds) != 2 || conn.rebinds[1] != want {
 		t.Fatalf("rebinds = %v, want a second one %v", conn.rebinds, want)
 	}
 }
@@ -159,7 +159,7 @@ func TestHelloWrongSeat(t *testing.T) {
 	}
 	// Naming its seat: the NAT moved it.
 	deliver(t, ep, conn, strangerAddr, 720, hello(wire.SeatOf(1), 12, 4))
-	if want := [][2]transport.PeerID{{1, strangerAddr}}; !slices.Equal(conn.rebinds, want) {
+	if want := [][2]transport.Addr{{1, strangerAddr}}; !slices.Equal(conn.rebinds, want) {
 		t.Errorf("rebinds %v, want %v", conn.rebinds, want)
 	}
 }
@@ -173,7 +173,7 @@ func TestFirstContactSeatless(t *testing.T) {
 		ep, conn, hello := seated(t, wire.SeatOf(1), wire.SeatOf(2), wire.NoSeat)
 		deliver(t, ep, conn, strangerAddr, 10, hello(wire.NoSeat, 90, 0))
 		deliver(t, ep, conn, strangerAddr+1, 20, hello(wire.SeatOf(2), 91, 0))
-		want := [][2]transport.PeerID{{3, strangerAddr}, {2, strangerAddr + 1}}
+		want := [][2]transport.Addr{{3, strangerAddr}, {2, strangerAddr + 1}}
 		if !slices.Equal(conn.rebinds, want) {
 			t.Fatalf("rebinds %v, want %v", conn.rebinds, want)
 		}
@@ -188,7 +188,7 @@ func TestFirstContactSeatless(t *testing.T) {
 		}
 		deliver(t, ep, conn, 1, 20, hello(wire.SeatOf(1), 91, 0))
 		deliver(t, ep, conn, strangerAddr, 30, hello(wire.SeatOf(5), 90, 1))
-		if want := [][2]transport.PeerID{{2, strangerAddr}}; !slices.Equal(conn.rebinds, want) {
+		if want := [][2]transport.Addr{{2, strangerAddr}}; !slices.Equal(conn.rebinds, want) {
 			t.Fatalf("rebinds %v, want %v", conn.rebinds, want)
 		}
 	})
@@ -199,7 +199,7 @@ func TestHelloCarriesSeat(t *testing.T) {
 	cfg := testConfig(t, 3, 1)
 	cfg.Seat = wire.SeatOf(2)
 	conn := &captureConn{}
-	ep, err := New[slotInput](cfg, conn, []transport.PeerID{1, 2})
+	ep, err := New[slotInput](cfg, conn, []transport.Addr{1, 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,8 +219,8 @@ func TestHelloCarriesSeat(t *testing.T) {
 // nothing.
 type captureConn struct{ sent [][]byte }
 
-func (c *captureConn) Receive([]byte) (int, transport.PeerID, bool, error) { return 0, 0, false, nil }
-func (c *captureConn) Send(_ transport.PeerID, p []byte) error {
+func (c *captureConn) Receive([]byte) (int, transport.Addr, bool, error) { return 0, 0, false, nil }
+func (c *captureConn) Send(_ transport.Addr, p []byte) error {
 	c.sent = append(c.sent, slices.Clone(p))
 	return nil
 }

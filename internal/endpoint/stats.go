@@ -12,8 +12,8 @@ import (
 // Wire methods add transport.HeaderOverhead per datagram, as transport/sim
 // counts.
 type PeerStats struct {
-	Addr  transport.PeerID // the peer's transport address
-	State PeerState        // where the peer is in its life cycle
+	Addr  transport.Addr // the peer's transport address
+	State PeerState      // where the peer is in its life cycle
 
 	Heard     bool          // a valid packet has arrived from the peer
 	LastHeard time.Duration // when the newest valid packet arrived, if Heard

@@ -24,7 +24,7 @@ type sizeConn struct {
 	w     wire.ReplayWindow // expands the sequence numbers sent to the one peer
 }
 
-func (c *sizeConn) Send(to transport.PeerID, p []byte) error {
+func (c *sizeConn) Send(to transport.Addr, p []byte) error {
 	if h, err := wire.ParseHeader(p, keyOf(c.ep, 0, p), &c.w); err == nil {
 		_ = c.w.Accept(h.Seq)
 		if *c.now >= c.from && h.Type == wire.TypeInput {

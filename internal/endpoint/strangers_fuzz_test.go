@@ -62,8 +62,8 @@ func FuzzPollStrangers(f *testing.F) {
 		before := ep.Stats().Unknown
 		for k, d := range []struct {
 			p    []byte
-			from transport.PeerID
-		}{{a, 2 + transport.PeerID(fromA%4)}, {b, 2 + transport.PeerID(fromB%4)}} {
+			from transport.Addr
+		}{{a, 2 + transport.Addr(fromA%4)}, {b, 2 + transport.Addr(fromB%4)}} {
 			conn.from, conn.queue = d.from, [][]byte{d.p}
 			n, err := ep.Poll(now+time.Duration(k)*ms, nil)
 			if n != 1 || err != nil {
@@ -101,7 +101,7 @@ func FuzzPollStrangers(f *testing.F) {
 func strangersPeer(t *testing.T, mode uint8) (*Endpoint[slotInput], *rebindConn, time.Duration) {
 	cfg := testConfig(t, 2, 1)
 	conn := &rebindConn{forgetConn: forgetConn{scriptConn: scriptConn{from: 1}}}
-	ep, err := New[slotInput](cfg, conn, []transport.PeerID{1})
+	ep, err := New[slotInput](cfg, conn, []transport.Addr{1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,7 +51,7 @@ type Tap struct {
 }
 
 // Send records p and sends it.
-func (t *Tap) Send(to transport.PeerID, p []byte) error {
+func (t *Tap) Send(to transport.Addr, p []byte) error {
 	t.Capture.add(p)
 	return t.Conn.Send(to, p)
 }

@@ -17,7 +17,7 @@ type Unreachable struct {
 }
 
 // Send fails while u.Down() holds and sends p otherwise.
-func (u *Unreachable) Send(to transport.PeerID, p []byte) error {
+func (u *Unreachable) Send(to transport.Addr, p []byte) error {
 	if u.Down() {
 		return &net.OpError{Op: "write", Net: "udp", Err: os.NewSyscallError("sendto", syscall.ENETUNREACH)}
 	}

@@ -99,9 +99,9 @@ type Config struct {
 	MaxPeers int
 	// QueueLen is the receive queue length; 0 means DefaultQueueLen.
 	QueueLen int
-	// FirstPeer is the PeerID of the first association (the server, when
+	// FirstPeer is the Addr of the first association (the server, when
 	// dialing); later associations count up from it. Zero is a valid ID.
-	FirstPeer transport.PeerID
+	FirstPeer transport.Addr
 }
 
 // Validate reports the first rule that c breaks, as a *ConfigError, or nil.

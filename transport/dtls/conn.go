@@ -42,15 +42,15 @@ type Conn struct {
 	// mu guards everything below.
 	mu     sync.Mutex
 	closed bool
-	peers  map[transport.PeerID]*association
-	next   transport.PeerID
+	peers  map[transport.Addr]*association
+	next   transport.Addr
 	queue  dgram.Ring
 	stats  Stats
 }
 
 // association is one established DTLS association and its peer.
 type association struct {
-	id   transport.PeerID
+	id   transport.Addr
 	conn *piondtls.Conn
 	info PeerInfo
 }
@@ -71,7 +71,7 @@ func newConn(cfg Config) *Conn {
 	c := &Conn{
 		cfg:     cfg,
 		arrived: make(chan struct{}, 1),
-		peers:   make(map[transport.PeerID]*association),
+		peers:   make(map[transport.Addr]*association),
 		next:    cfg.FirstPeer,
 		queue:   dgram.NewRing(cfg.QueueLen),
 	}
@@ -79,7 +79,7 @@ func newConn(cfg Config) *Conn {
 	return c
 }
 
-// add registers an established association under the next free PeerID
+// add registers an established association under the next free Addr
 // and starts its reader. It closes dc and returns false when the Conn is
 // closed or full.
 func (c *Conn) add(dc *piondtls.Conn) bool {
@@ -119,7 +119,7 @@ func (c *Conn) add(dc *piondtls.Conn) bool {
 // Send encrypts p as one DTLS record to peer to and writes it to the
 // socket before returning; it does not retain p. Errors follow the
 // transport.Conn contract; a peer whose association has ended is unknown.
-func (c *Conn) Send(to transport.PeerID, p []byte) error {
+func (c *Conn) Send(to transport.Addr, p []byte) error {
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
@@ -148,8 +148,8 @@ func (c *Conn) Send(to transport.PeerID, p []byte) error {
 
 // Receive copies the oldest queued datagram into buf, as the
 // transport.Conn contract says. The first datagram from a newly accepted
-// peer is how a listening host learns its PeerID; see Peer.
-func (c *Conn) Receive(buf []byte) (n int, from transport.PeerID, ok bool, err error) {
+// peer is how a listening host learns its Addr; see Peer.
+func (c *Conn) Receive(buf []byte) (n int, from transport.Addr, ok bool, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
@@ -160,7 +160,7 @@ func (c *Conn) Receive(buf []byte) (n int, from transport.PeerID, ok bool, err e
 
 // Peer returns what the handshake established about peer id, and whether
 // id is a live association.
-func (c *Conn) Peer(id transport.PeerID) (PeerInfo, bool) {
+func (c *Conn) Peer(id transport.Addr) (PeerInfo, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if a := c.peers[id]; a != nil {
@@ -172,7 +172,7 @@ func (c *Conn) Peer(id transport.PeerID) (PeerInfo, bool) {
 // Forget closes the association with peer id (sending a close_notify
 // alert) and removes the peer. It returns a *transport.UnknownPeerError
 // if id is not a live association.
-func (c *Conn) Forget(id transport.PeerID) error {
+func (c *Conn) Forget(id transport.Addr) error {
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
@@ -205,7 +205,7 @@ func (c *Conn) Close() error {
 	c.closed = true
 	c.queue.Clear()
 	peers := c.peers
-	c.peers = map[transport.PeerID]*association{}
+	c.peers = map[transport.Addr]*association{}
 	c.mu.Unlock()
 	c.cancel()
 	for _, a := range peers {

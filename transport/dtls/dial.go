@@ -9,7 +9,7 @@ import (
 )
 
 // Dial runs a DTLS client handshake with the server at raddr over pc and
-// returns a Conn whose one peer, PeerID cfg.FirstPeer, is that server.
+// returns a Conn whose one peer, Addr cfg.FirstPeer, is that server.
 // Only datagrams from raddr reach the DTLS layer, and once the handshake
 // has finished, plaintext records other than handshake retransmissions are
 // dropped unread (Stats.DroppedForeign, Stats.DroppedPlaintext): anyone

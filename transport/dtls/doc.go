@@ -13,7 +13,7 @@
 // Config.FirstPeer, which the host first sees as the sender of a
 // datagram and can inspect with Peer (PSK identity, certificate
 // fingerprint, address). When an association ends (close_notify, a
-// fatal alert, Forget), its PeerID is gone and Send to it returns a
+// fatal alert, Forget), its Addr is gone and Send to it returns a
 // *transport.UnknownPeerError. Per association, a reader goroutine moves
 // decrypted datagrams into one bounded queue (oldest dropped when full,
 // counted in Stats) that Receive drains without blocking. Delivery is as
@@ -102,7 +102,7 @@
 //     as a timeout, because the peer drops records it cannot
 //     authenticate without answering).
 //  2. Each tick, call Receive with one reused buffer of
-//     transport.MaxDatagram bytes until it returns ok == false; a PeerID
+//     transport.MaxDatagram bytes until it returns ok == false; an Addr
 //     not seen before is a newly authenticated peer (see Peer).
 //  3. Advance the session and Send what it produced.
 //  4. Forget a peer that leaves or misbehaves; watch Stats for drops and

@@ -153,7 +153,7 @@ func settle(a, b *Conn) {
 }
 
 // recv returns the next datagram of c, failing the test after waitLimit.
-func recv(t testing.TB, c *Conn, buf []byte) ([]byte, transport.PeerID) {
+func recv(t testing.TB, c *Conn, buf []byte) ([]byte, transport.Addr) {
 	t.Helper()
 	deadline := time.NewTimer(waitLimit)
 	defer deadline.Stop()

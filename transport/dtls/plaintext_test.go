@@ -61,7 +61,7 @@ func TestPlaintextRecordsLeaveMatchRunning(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { other.Close() })
 
-	const toServer, toClient = transport.PeerID(10), transport.PeerID(20)
+	const toServer, toClient = transport.Addr(10), transport.Addr(20)
 	buf := make([]byte, transport.MaxDatagram)
 	roundTrip := func(t *testing.T, what string) {
 		t.Helper()

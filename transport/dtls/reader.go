@@ -17,7 +17,7 @@ import (
 const readBufSize = 8192
 
 // read is the reader goroutine of association a. It queues each decrypted
-// datagram under a's PeerID until the association ends (close_notify,
+// datagram under a's Addr until the association ends (close_notify,
 // fatal alert, Forget or Close), then removes the peer.
 func (c *Conn) read(a *association) {
 	defer c.wg.Done()

@@ -16,7 +16,7 @@
 // A test drives N peers over a Network like this:
 //
 //  1. Make the network with New and one endpoint per peer with
-//     NewEndpoint; endpoint i has transport.PeerID i. Configure links with
+//     NewEndpoint; endpoint i has transport.Addr i. Configure links with
 //     SetLink, or all at once with Config.Link.
 //  2. For every peer, drain its endpoint with Receive and feed the
 //     datagrams to the peer's session.

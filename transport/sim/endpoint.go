@@ -8,7 +8,7 @@ import "github.com/rollstep/rollstep/transport"
 // made by Network.NewEndpoint; the zero value is not usable.
 type Endpoint struct {
 	net    *Network
-	id     transport.PeerID
+	id     transport.Addr
 	closed bool
 	in     inbox
 }
@@ -17,7 +17,7 @@ var _ transport.Conn = (*Endpoint)(nil)
 
 // ID returns the identifier other endpoints use to send to e, and that
 // Receive reports for datagrams from e.
-func (e *Endpoint) ID() transport.PeerID { return e.id }
+func (e *Endpoint) ID() transport.Addr { return e.id }
 
 // Pending returns the number of datagrams that have arrived at e and not
 // been received.
@@ -28,7 +28,7 @@ func (e *Endpoint) Pending() int { return e.in.n }
 // link succeeds and the datagram is dropped; sending to an ID that no
 // endpoint has returns an *transport.UnknownPeerError. An endpoint may
 // send to itself.
-func (e *Endpoint) Send(to transport.PeerID, p []byte) error {
+func (e *Endpoint) Send(to transport.Addr, p []byte) error {
 	switch {
 	case e.closed:
 		return transport.ErrClosed
@@ -43,7 +43,7 @@ func (e *Endpoint) Send(to transport.PeerID, p []byte) error {
 
 // Receive copies the oldest arrived datagram into buf, as transport.Conn
 // specifies. It does not advance virtual time.
-func (e *Endpoint) Receive(buf []byte) (n int, from transport.PeerID, ok bool, err error) {
+func (e *Endpoint) Receive(buf []byte) (n int, from transport.Addr, ok bool, err error) {
 	if e.closed {
 		return 0, 0, false, transport.ErrClosed
 	}

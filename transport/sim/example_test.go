@@ -103,7 +103,7 @@ func ExampleParseLatency() {
 func ExampleNetwork_Partition() {
 	net, _ := sim.New(sim.Config{})
 	a, b := net.NewEndpoint(), net.NewEndpoint()
-	net.Partition([]transport.PeerID{a.ID()}, []transport.PeerID{b.ID()})
+	net.Partition([]transport.Addr{a.ID()}, []transport.Addr{b.ID()})
 	a.Send(b.ID(), []byte("lost"))
 	b.Send(a.ID(), []byte("lost"))
 	net.RunUntilIdle()

@@ -24,7 +24,7 @@ type sendOp struct {
 type arrivalRecord struct {
 	at   time.Duration
 	to   int
-	from transport.PeerID
+	from transport.Addr
 	op   int
 	size int
 }

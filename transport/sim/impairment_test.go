@@ -130,7 +130,7 @@ func TestPartition(t *testing.T) {
 		if err := a.Send(b.ID(), []byte("early")); err != nil {
 			t.Fatal(err)
 		}
-		net.Partition([]transport.PeerID{a.ID()}, []transport.PeerID{b.ID(), c.ID()})
+		net.Partition([]transport.Addr{a.ID()}, []transport.Addr{b.ID(), c.ID()})
 		net.RunUntilIdle()
 		if got := b.Pending(); got != 1 {
 			t.Fatalf("b pending: got %d, want 1 (sent before the partition)", got)
@@ -142,7 +142,7 @@ func TestPartition(t *testing.T) {
 		if got, want := pending(), [3]int{0, 1, 1}; got != want {
 			t.Fatalf("pending (a, b, c): got %v, want %v (only b<->c connected)", got, want)
 		}
-		for _, l := range [][2]transport.PeerID{{0, 1}, {1, 0}, {0, 2}, {2, 0}} {
+		for _, l := range [][2]transport.Addr{{0, 1}, {1, 0}, {0, 2}, {2, 0}} {
 			if got := net.Stats(l[0], l[1]).Dropped.Packets; got != 1 {
 				t.Fatalf("link %v->%v dropped: got %d, want 1", l[0], l[1], got)
 			}

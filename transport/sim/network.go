@@ -32,7 +32,7 @@ type Network struct {
 
 // linkKey names a directed link.
 type linkKey struct {
-	from, to transport.PeerID
+	from, to transport.Addr
 }
 
 // link is the state of one directed link: the Shaper that decides the
@@ -63,9 +63,9 @@ func New(cfg Config) (*Network, error) {
 
 // NewEndpoint adds an endpoint to the network and returns it. Endpoints are
 // numbered from 0 in the order they are made; ID returns the number, which
-// is the transport.PeerID other endpoints send to.
+// is the transport.Addr other endpoints send to.
 func (n *Network) NewEndpoint() *Endpoint {
-	e := &Endpoint{net: n, id: transport.PeerID(len(n.endpoints))}
+	e := &Endpoint{net: n, id: transport.Addr(len(n.endpoints))}
 	n.endpoints = append(n.endpoints, e)
 	return e
 }
@@ -117,7 +117,7 @@ func (n *Network) InFlight() int { return len(n.flights.items) }
 // it, or returns the *ConfigError of cfg.Validate. It keeps a copy of cfg.
 // Datagrams already in flight keep the fate decided when they were sent.
 // The endpoints need not exist yet.
-func (n *Network) SetLink(from, to transport.PeerID, cfg LinkConfig) error {
+func (n *Network) SetLink(from, to transport.Addr, cfg LinkConfig) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
@@ -126,7 +126,7 @@ func (n *Network) SetLink(from, to transport.PeerID, cfg LinkConfig) error {
 }
 
 // SetLinks configures both directed links between a and b, as SetLink.
-func (n *Network) SetLinks(a, b transport.PeerID, cfg LinkConfig) error {
+func (n *Network) SetLinks(a, b transport.Addr, cfg LinkConfig) error {
 	if err := n.SetLink(a, b, cfg); err != nil {
 		return err
 	}
@@ -134,13 +134,13 @@ func (n *Network) SetLinks(a, b transport.PeerID, cfg LinkConfig) error {
 }
 
 // Link returns a copy of the configuration of the directed link from → to.
-func (n *Network) Link(from, to transport.PeerID) LinkConfig {
+func (n *Network) Link(from, to transport.Addr) LinkConfig {
 	return n.link(from, to).shaper.Config()
 }
 
 // link returns the state of from → to, creating it with the default
 // configuration and its own seeded random source on first use.
-func (n *Network) link(from, to transport.PeerID) *link {
+func (n *Network) link(from, to transport.Addr) *link {
 	k := linkKey{from, to}
 	l := n.links[k]
 	if l == nil {
@@ -153,7 +153,7 @@ func (n *Network) link(from, to transport.PeerID) *link {
 // send decides the fate of p on from → to at the current virtual time and
 // puts the resulting copies in flight. The caller has checked the size and
 // both endpoints.
-func (n *Network) send(from, to transport.PeerID, p []byte) {
+func (n *Network) send(from, to transport.Addr, p []byte) {
 	l := n.link(from, to)
 	wire := len(p) + transport.HeaderOverhead
 	l.stats.Sent.add(wire)
@@ -170,7 +170,7 @@ func (n *Network) send(from, to transport.PeerID, p []byte) {
 }
 
 // launch puts a copy of p in flight.
-func (n *Network) launch(l *link, from, to transport.PeerID, at time.Duration, p []byte) {
+func (n *Network) launch(l *link, from, to transport.Addr, at time.Duration, p []byte) {
 	n.seq++
 	n.flights.push(flight{at: at, seq: n.seq, from: from, to: to, link: l, buf: n.pool.copyOf(p)})
 }

@@ -14,7 +14,7 @@ import (
 type flight struct {
 	at       time.Duration
 	seq      uint64
-	from, to transport.PeerID
+	from, to transport.Addr
 	link     *link
 	buf      []byte
 }
@@ -74,7 +74,7 @@ func (h *flightHeap) pop() flight {
 
 // arrival is a datagram waiting in an endpoint's inbox.
 type arrival struct {
-	from transport.PeerID
+	from transport.Addr
 	buf  []byte
 }
 

@@ -90,7 +90,7 @@ type Shaper struct {
 // exactly the decisions that link of such a Network makes, so a run over
 // real sockets can be replayed on virtual time. It returns the
 // *ConfigError of cfg.Validate, and keeps a copy of cfg.
-func NewShaper(cfg LinkConfig, seed uint64, from, to transport.PeerID) (*Shaper, error) {
+func NewShaper(cfg LinkConfig, seed uint64, from, to transport.Addr) (*Shaper, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -99,7 +99,7 @@ func NewShaper(cfg LinkConfig, seed uint64, from, to transport.PeerID) (*Shaper,
 }
 
 // newShaper is NewShaper for a valid cfg, by value.
-func newShaper(cfg LinkConfig, seed uint64, from, to transport.PeerID) Shaper {
+func newShaper(cfg LinkConfig, seed uint64, from, to transport.Addr) Shaper {
 	return Shaper{cfg: cfg.clone(), rng: seedLinkRand(seed, uint32(from), uint32(to))}
 }
 

@@ -50,7 +50,7 @@ func (s LinkStats) plus(t LinkStats) LinkStats {
 }
 
 // Stats returns the counters of the directed link from → to.
-func (n *Network) Stats(from, to transport.PeerID) LinkStats {
+func (n *Network) Stats(from, to transport.Addr) LinkStats {
 	if l := n.links[linkKey{from, to}]; l != nil {
 		return l.stats
 	}
@@ -59,7 +59,7 @@ func (n *Network) Stats(from, to transport.PeerID) LinkStats {
 
 // Outbound returns the sum of the counters of every link from id, which is
 // the upload of endpoint id.
-func (n *Network) Outbound(id transport.PeerID) LinkStats {
+func (n *Network) Outbound(id transport.Addr) LinkStats {
 	var sum LinkStats
 	for k, l := range n.links {
 		if k.from == id {
@@ -71,7 +71,7 @@ func (n *Network) Outbound(id transport.PeerID) LinkStats {
 
 // Inbound returns the sum of the counters of every link to id, which is
 // the download of endpoint id.
-func (n *Network) Inbound(id transport.PeerID) LinkStats {
+func (n *Network) Inbound(id transport.Addr) LinkStats {
 	var sum LinkStats
 	for k, l := range n.links {
 		if k.to == id {

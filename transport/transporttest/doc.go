@@ -10,7 +10,7 @@
 //  1. Make two Conns that can reach each other over a lossless, in-order
 //     path: a transport/sim network with default links, or two sockets on
 //     loopback.
-//  2. Fill in the PeerIDs each side uses for the other.
+//  2. Fill in the Addrs each side uses for the other.
 //  3. Give a Settle function that lets datagrams in flight arrive:
 //     advance virtual time, or wait briefly on a real network.
 //  4. Register cleanup with t.Cleanup; the suite closes some Conns

@@ -11,13 +11,13 @@ import (
 // keeps the contract: it checks the suite against something other than
 // transport/sim. Peer 0 and peer 1 deliver into each other's queue at once.
 type memConn struct {
-	self   transport.PeerID
+	self   transport.Addr
 	peer   *memConn
 	queue  [][]byte
 	closed bool
 }
 
-func (c *memConn) Send(to transport.PeerID, p []byte) error {
+func (c *memConn) Send(to transport.Addr, p []byte) error {
 	switch {
 	case c.closed:
 		return transport.ErrClosed
@@ -32,7 +32,7 @@ func (c *memConn) Send(to transport.PeerID, p []byte) error {
 	return nil
 }
 
-func (c *memConn) Receive(buf []byte) (int, transport.PeerID, bool, error) {
+func (c *memConn) Receive(buf []byte) (int, transport.Addr, bool, error) {
 	switch {
 	case c.closed:
 		return 0, 0, false, transport.ErrClosed

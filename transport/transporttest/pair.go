@@ -12,12 +12,12 @@ import (
 type Pair struct {
 	// A and B are the two Conns.
 	A, B transport.Conn
-	// ToB is the PeerID A sends to in order to reach B.
-	ToB transport.PeerID
-	// ToA is the PeerID B sends to in order to reach A. B's Receive must
+	// ToB is the Addr A sends to in order to reach B.
+	ToB transport.Addr
+	// ToA is the Addr B sends to in order to reach A. B's Receive must
 	// report it as the sender of A's datagrams, and A's Receive must
 	// report ToB as the sender of B's.
-	ToA transport.PeerID
+	ToA transport.Addr
 	// Settle lets datagrams sent so far make progress towards arrival:
 	// a simulated network advances its virtual time, a real one may sleep
 	// briefly. The suite calls it repeatedly, up to SettleAttempts times,
@@ -55,7 +55,7 @@ type check struct {
 // datagram is a received datagram, copied out of the receive buffer.
 type datagram struct {
 	data []byte
-	from transport.PeerID
+	from transport.Addr
 }
 
 // receive waits for one datagram on c, settling the pair between attempts,
@@ -89,7 +89,7 @@ func expectNothing(t *testing.T, p Pair, c transport.Conn) {
 }
 
 // send calls c.Send and fails the test on error.
-func send(t *testing.T, c transport.Conn, to transport.PeerID, b []byte) {
+func send(t *testing.T, c transport.Conn, to transport.Addr, b []byte) {
 	t.Helper()
 	if err := c.Send(to, b); err != nil {
 		t.Fatalf("Send(%v, %d bytes): %v", to, len(b), err)

@@ -15,11 +15,11 @@ const (
 	DefaultQueueLen = 256
 )
 
-// Peer is one entry of the static peer table: the PeerID a Conn reports for
+// Peer is one entry of the static peer table: the Addr a Conn reports for
 // datagrams from Addr and sends to Addr for.
 type Peer struct {
 	// ID is the identifier the host uses for the peer.
-	ID transport.PeerID
+	ID transport.Addr
 	// Addr is the peer's UDP address. IPv4-mapped IPv6 addresses are
 	// treated as the IPv4 address they map. The zero AddrPort means the
 	// address is not known yet: the peer is unbound, Send drops what is
@@ -39,7 +39,7 @@ type Config struct {
 	Peers []Peer
 
 	// AcceptUnknown makes the first datagram from an address that is not
-	// in the table create a provisional peer with a fresh PeerID, under
+	// in the table create a provisional peer with a fresh Addr, under
 	// which its datagrams are delivered. A provisional peer is not
 	// authenticated: the layer above checks the session token and then
 	// calls Confirm, Rebind or Forget. Without AcceptUnknown, datagrams
@@ -55,10 +55,10 @@ type Config struct {
 	// AcceptUnknown.
 	MaxUnknown int
 
-	// FirstUnknown is the first PeerID given to a provisional peer; later
+	// FirstUnknown is the first Addr given to a provisional peer; later
 	// ones count up from it, skipping IDs in use. 0 means one more than
 	// the largest ID in Peers (or 1 with no Peers).
-	FirstUnknown transport.PeerID
+	FirstUnknown transport.Addr
 
 	// QueueLen is how many received datagrams wait for Receive; when the
 	// queue is full the oldest is dropped (the newest datagram carries
@@ -97,7 +97,7 @@ func (c *Config) Validate() error {
 	case c.MaxUnknown < 0:
 		return &ConfigError{"MaxUnknown", strconv.Itoa(c.MaxUnknown) + " is negative"}
 	}
-	ids := make(map[transport.PeerID]int, len(c.Peers))
+	ids := make(map[transport.Addr]int, len(c.Peers))
 	addrs := make(map[netip.AddrPort]int, len(c.Peers))
 	for i, p := range c.Peers {
 		field := "Peers[" + strconv.Itoa(i) + "]"

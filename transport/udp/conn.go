@@ -70,9 +70,9 @@ func (c *Conn) LocalAddr() net.Addr { return c.pc.LocalAddr() }
 // repeats what matters (transport/endpoint repeats its Hello) until the
 // peer has an address. Send returns a *transport.DatagramSizeError for
 // more than transport.MaxDatagram bytes, a *transport.UnknownPeerError
-// for a PeerID not in the table, transport.ErrClosed after Close, and
+// for an Addr not in the table, transport.ErrClosed after Close, and
 // otherwise the error of the socket write, if any.
-func (c *Conn) Send(to transport.PeerID, p []byte) error {
+func (c *Conn) Send(to transport.Addr, p []byte) error {
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
@@ -112,7 +112,7 @@ func (c *Conn) Send(to transport.PeerID, p []byte) error {
 // Receive copies the oldest queued datagram into buf, as the
 // transport.Conn contract says. When the queue is empty and the reader
 // has stopped on a socket error, Receive returns a *ReadError.
-func (c *Conn) Receive(buf []byte) (n int, from transport.PeerID, ok bool, err error) {
+func (c *Conn) Receive(buf []byte) (n int, from transport.Addr, ok bool, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
@@ -157,7 +157,7 @@ func (c *Conn) Stats() Stats {
 
 // Addr returns the address that peer id is bound to, and whether id is
 // known. The address of an unbound peer is the zero AddrPort.
-func (c *Conn) Addr(id transport.PeerID) (netip.AddrPort, bool) {
+func (c *Conn) Addr(id transport.Addr) (netip.AddrPort, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.peers.addr(id)

@@ -26,11 +26,11 @@
 //
 // A source address proves nothing about the sender (it can be spoofed
 // off-path, and a NAT can reassign it), so this package never decides
-// who a peer is: it only maps addresses to PeerIDs, and the layer above,
+// who a peer is: it only maps addresses to Addrs, and the layer above,
 // transport/endpoint, authenticates each packet by its tag under the
 // session token. The map starts as the static table Config.Peers. With
 // Config.AcceptUnknown, the first datagram from a new address creates a
-// provisional peer with a fresh PeerID; at most Config.MaxUnknown exist
+// provisional peer with a fresh Addr; at most Config.MaxUnknown exist
 // at once (by default as many as the receive queue holds datagrams), and
 // a datagram from a further new address removes the oldest, so a flood
 // of sources costs bounded memory and cannot keep a new peer out for
@@ -40,7 +40,7 @@
 //     a new participant;
 //   - Rebind, when its Hello belongs to a known, interrupted peer whose
 //     address changed (NAT rebinding), or to a peer whose address was unknown
-//     (first contact, below): the known PeerID takes over the new
+//     (first contact, below): the known Addr takes over the new
 //     address and the provisional one is forgotten;
 //   - Forget, when its datagram is not adopted (it fails the tag, or is a
 //     replay of the match's own packets), or a peer leaves.
@@ -60,7 +60,7 @@
 // The peer is unbound: Send drops what is sent to it (counted in
 // Stats.DroppedUnbound, with a nil error, as if the network lost it) and
 // nothing arrives under its ID. The client's first datagram arrives under
-// a provisional PeerID; transport/endpoint checks that it is a Hello of
+// a provisional Addr; transport/endpoint checks that it is a Hello of
 // the match (the token's tag and the match's configuration digest) and
 // Rebinds to the provisional address the peer whose seat the Hello names
 // (the sender's lowest player handle), if that peer is still waiting for
@@ -78,7 +78,7 @@
 //     table; the Conn owns the socket from then on.
 //  2. Each tick, call Receive with one reused buffer of
 //     transport.MaxDatagram bytes until it returns ok == false, and hand
-//     each datagram and PeerID to the endpoint.
+//     each datagram and Addr to the endpoint.
 //  3. Apply the endpoint's verdicts on provisional peers with Confirm,
 //     Rebind or Forget.
 //  4. Send the datagrams the session produced; Send does not retain them.

@@ -83,7 +83,7 @@ func waitArrived(t testing.TB, c *Conn, n uint64) {
 
 // recv returns the next queued datagram of c, failing the test if none
 // arrives in time.
-func recv(t testing.TB, c *Conn) ([]byte, transport.PeerID) {
+func recv(t testing.TB, c *Conn) ([]byte, transport.Addr) {
 	t.Helper()
 	buf := make([]byte, transport.MaxDatagram)
 	deadline := time.NewTimer(5 * time.Second)

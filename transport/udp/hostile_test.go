@@ -33,7 +33,7 @@ func TestHostileOversized(t *testing.T) {
 func TestHostileUnknownSources(t *testing.T) {
 	// 20 sources send 2 datagrams each. A closed Conn drops all 40; one
 	// that accepts at most 3 provisional peers delivers all 40, each
-	// source under its own PeerID, evicting the oldest peer for each new
+	// source under its own Addr, evicting the oldest peer for each new
 	// source beyond the third.
 	tests := []struct {
 		name                           string
@@ -64,7 +64,7 @@ func TestHostileUnknownSources(t *testing.T) {
 				t.Fatalf("DroppedUnknown %d, EvictedUnknown %d, Provisional %d; want %d, %d, %d",
 					st.DroppedUnknown, st.EvictedUnknown, st.Provisional, tt.wantDropped, tt.wantEvicted, tt.wantProvisional)
 			}
-			seen := map[transport.PeerID]int{}
+			seen := map[transport.Addr]int{}
 			buf := make([]byte, transport.MaxDatagram)
 			for {
 				_, from, ok, err := b.Receive(buf)

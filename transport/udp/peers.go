@@ -21,29 +21,29 @@ type entry struct {
 	provisional bool
 }
 
-// peerTable maps PeerIDs to addresses and back. Invariants: byAddr and
+// peerTable maps Addrs to addresses and back. Invariants: byAddr and
 // byID hold the same pairs (every valid byID[id].addr maps back to id),
 // except that unbound peers (zero addr) are in byID only, addresses are
 // normalized, and provisional counts the provisional entries, which never
-// exceed maxUnknown. arrivals holds the PeerID of every provisional peer
-// in the order they were made, and possibly PeerIDs that are no longer
+// exceed maxUnknown. arrivals holds the Addr of every provisional peer
+// in the order they were made, and possibly Addrs that are no longer
 // provisional (confirmed, rebound or forgotten since), at most
 // 2·maxUnknown+1 entries.
 type peerTable struct {
-	byID          map[transport.PeerID]entry
-	byAddr        map[netip.AddrPort]transport.PeerID
+	byID          map[transport.Addr]entry
+	byAddr        map[netip.AddrPort]transport.Addr
 	acceptUnknown bool
 	maxUnknown    int
 	provisional   int
-	next          transport.PeerID
-	arrivals      []transport.PeerID
+	next          transport.Addr
+	arrivals      []transport.Addr
 	evicted       uint64 // provisional peers removed to make room
 }
 
 func newPeerTable(cfg Config) peerTable {
 	t := peerTable{
-		byID:          make(map[transport.PeerID]entry, len(cfg.Peers)),
-		byAddr:        make(map[netip.AddrPort]transport.PeerID, len(cfg.Peers)),
+		byID:          make(map[transport.Addr]entry, len(cfg.Peers)),
+		byAddr:        make(map[netip.AddrPort]transport.Addr, len(cfg.Peers)),
 		acceptUnknown: cfg.AcceptUnknown,
 		maxUnknown:    cfg.MaxUnknown,
 		next:          cfg.FirstUnknown,
@@ -54,7 +54,7 @@ func newPeerTable(cfg Config) peerTable {
 	return t
 }
 
-func (t *peerTable) addr(id transport.PeerID) (netip.AddrPort, bool) {
+func (t *peerTable) addr(id transport.Addr) (netip.AddrPort, bool) {
 	e, ok := t.byID[id]
 	return e.addr, ok
 }
@@ -65,7 +65,7 @@ func (t *peerTable) addr(id transport.PeerID) (netip.AddrPort, bool) {
 // cannot keep the next one out, and a provisional peer whose datagrams
 // were dropped (or never reached the layer above) does not hold its slot
 // for good.
-func (t *peerTable) lookup(a netip.AddrPort) (transport.PeerID, bool) {
+func (t *peerTable) lookup(a netip.AddrPort) (transport.Addr, bool) {
 	a = normalize(a)
 	if id, ok := t.byAddr[a]; ok {
 		return id, true
@@ -102,7 +102,7 @@ func (t *peerTable) evictOldest() {
 	}
 }
 
-// compact drops from arrivals the PeerIDs that are no longer provisional
+// compact drops from arrivals the Addrs that are no longer provisional
 // once it holds more than twice maxUnknown, so that it stays bounded
 // however many sources are forgotten or confirmed, at amortized constant
 // cost.
@@ -119,14 +119,14 @@ func (t *peerTable) compact() {
 	t.arrivals = kept
 }
 
-func (t *peerTable) set(id transport.PeerID, e entry) {
+func (t *peerTable) set(id transport.Addr, e entry) {
 	t.byID[id] = e
 	if e.addr.IsValid() {
 		t.byAddr[e.addr] = id
 	}
 }
 
-func (t *peerTable) remove(id transport.PeerID) {
+func (t *peerTable) remove(id transport.Addr) {
 	e := t.byID[id]
 	delete(t.byID, id)
 	if e.addr.IsValid() {
@@ -141,7 +141,7 @@ func (t *peerTable) remove(id transport.PeerID) {
 // exists. It returns ErrAddrInUse if another peer has addr; that peer must
 // be forgotten first. Bind is for peers the host learns of after New, for
 // example from a matchmaker.
-func (c *Conn) Bind(id transport.PeerID, addr netip.AddrPort) error {
+func (c *Conn) Bind(id transport.Addr, addr netip.AddrPort) error {
 	addr = normalize(addr)
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -159,11 +159,11 @@ func (c *Conn) Bind(id transport.PeerID, addr netip.AddrPort) error {
 }
 
 // Confirm marks provisional peer id as authenticated: the layer above has
-// seen a valid session token from it. The peer keeps its PeerID and
+// seen a valid session token from it. The peer keeps its Addr and
 // address and no longer counts against Config.MaxUnknown. Confirming a
 // confirmed peer does nothing. Confirm returns a
 // *transport.UnknownPeerError if id is not known.
-func (c *Conn) Confirm(id transport.PeerID) error {
+func (c *Conn) Confirm(id transport.Addr) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
@@ -187,15 +187,15 @@ func (c *Conn) Confirm(id transport.PeerID) error {
 // session token's tag and peer id's nonce): the peer's NAT mapping
 // changed. It also gives an unbound peer (a Peer with the zero Addr) its
 // address at first contact (transport/endpoint: the first valid Hello
-// while id is the only peer waiting for one). Datagrams already queued keep the PeerID they arrived under.
+// while id is the only peer waiting for one). Datagrams already queued keep the Addr they arrived under.
 // Rebind returns a *transport.UnknownPeerError if either peer is unknown.
-func (c *Conn) Rebind(id, from transport.PeerID) error {
+func (c *Conn) Rebind(id, from transport.Addr) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
 		return transport.ErrClosed
 	}
-	for _, p := range [2]transport.PeerID{id, from} {
+	for _, p := range [2]transport.Addr{id, from} {
 		if _, ok := c.peers.byID[p]; !ok {
 			return &transport.UnknownPeerError{Peer: p}
 		}
@@ -216,11 +216,11 @@ func (c *Conn) Rebind(id, from transport.PeerID) error {
 
 // Forget removes peer id, static or provisional. Later datagrams from its
 // address count as from an unknown source; datagrams already queued keep
-// the PeerID they arrived under. The layer above forgets a provisional
+// the Addr they arrived under. The layer above forgets a provisional
 // peer whose datagrams fail the token check, which frees room under
 // Config.MaxUnknown. Forget returns a *transport.UnknownPeerError if id
 // is not known.
-func (c *Conn) Forget(id transport.PeerID) error {
+func (c *Conn) Forget(id transport.Addr) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {

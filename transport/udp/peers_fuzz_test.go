@@ -32,16 +32,16 @@ func checkTable(t *testing.T, pt *peerTable) {
 		t.Fatalf("%d provisional entries, count %d, max %d", prov, pt.provisional, pt.maxUnknown)
 	}
 	if len(pt.arrivals) > 2*pt.maxUnknown+1 {
-		t.Fatalf("arrivals holds %d PeerIDs for at most %d provisional peers", len(pt.arrivals), pt.maxUnknown)
+		t.Fatalf("arrivals holds %d Addrs for at most %d provisional peers", len(pt.arrivals), pt.maxUnknown)
 	}
 }
 
 // FuzzPeerTable drives the table a Conn keeps with an arbitrary sequence
 // of what the network and the layer above do: datagrams from up to 64
-// addresses, and Confirm, Rebind, Forget and Bind of any PeerID. Each
+// addresses, and Confirm, Rebind, Forget and Bind of any Addr. Each
 // byte of ops is one step. The invariants hold after every step, a known
 // address always maps to its peer, and a new address is always given a
-// PeerID: a flood of sources never locks one out.
+// Addr: a flood of sources never locks one out.
 func FuzzPeerTable(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, uint8(3))
 	f.Add([]byte{0, 0x40, 0x81, 0xc2, 1, 0x41}, uint8(1))
@@ -55,13 +55,13 @@ func FuzzPeerTable(f *testing.F) {
 		c := &Conn{peers: pt, done: make(chan struct{})}
 		for _, op := range ops {
 			n := op & 0x3f
-			id := transport.PeerID(n % 16)
+			id := transport.Addr(n % 16)
 			switch op >> 6 {
 			case 0: // a datagram from address n
 				a := addrN(int(n))
 				got, ok := c.peers.lookup(a)
 				if !ok {
-					t.Fatalf("a datagram from %v got no PeerID", a)
+					t.Fatalf("a datagram from %v got no Addr", a)
 				}
 				if again, _ := c.peers.lookup(a); again != got {
 					t.Fatalf("%v is %v, then %v", a, got, again)
@@ -69,7 +69,7 @@ func FuzzPeerTable(f *testing.F) {
 			case 1:
 				_ = c.Confirm(id)
 			case 2:
-				_ = c.Rebind(id, transport.PeerID(n/16+10))
+				_ = c.Rebind(id, transport.Addr(n/16+10))
 			case 3:
 				if n%2 == 0 {
 					_ = c.Forget(id)

@@ -29,7 +29,7 @@ func rawRecv(t *testing.T, s *net.UDPConn) string {
 	return string(buf[:n])
 }
 
-func expectFrom(t *testing.T, c *Conn, wantData string, wantFrom transport.PeerID) {
+func expectFrom(t *testing.T, c *Conn, wantData string, wantFrom transport.Addr) {
 	t.Helper()
 	if got, from := recv(t, c); string(got) != wantData || from != wantFrom {
 		t.Fatalf("got (%q from %v), want (%q from %v)", got, from, wantData, wantFrom)
@@ -58,7 +58,7 @@ func TestProvisionalLifecycle(t *testing.T) {
 		t.Fatal("Addr(100): the evicted provisional peer still exists")
 	}
 	// The endpoint finds a bad token on peer 101 and forgets it; its
-	// address comes back under a new PeerID.
+	// address comes back under a new Addr.
 	if err := b.Forget(101); err != nil {
 		t.Fatal(err)
 	}

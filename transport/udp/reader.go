@@ -15,7 +15,7 @@ const maxReadErrors = 64
 // read is the reader goroutine: it reads datagrams from the socket into a
 // scratch buffer one byte longer than transport.MaxDatagram (so that an
 // oversized datagram is seen, truncated, and dropped) and queues them
-// under the sender's PeerID. It returns when the socket is closed.
+// under the sender's Addr. It returns when the socket is closed.
 func (c *Conn) read() {
 	defer close(c.done)
 	scratch := make([]byte, transport.MaxDatagram+1)

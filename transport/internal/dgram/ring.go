@@ -9,8 +9,8 @@ import "github.com/rollstep/rollstep/transport"
 // array, allocated once in NewRing and reused for the Conn's life.
 type Slot struct {
 	Buf  [transport.MaxDatagram]byte
-	N    int              // bytes of Buf in use
-	From transport.PeerID // the sender
+	N    int            // bytes of Buf in use
+	From transport.Addr // the sender
 }
 
 // Ring is a fixed-capacity FIFO of datagrams that drops the oldest when
@@ -30,7 +30,7 @@ func NewRing(capacity int) Ring { return Ring{slots: make([]Slot, max(capacity, 
 // Push copies p (at most transport.MaxDatagram bytes are kept) into the
 // tail slot. When the ring is full it first drops the oldest datagram and
 // reports dropped == true.
-func (r *Ring) Push(p []byte, from transport.PeerID) (dropped bool) {
+func (r *Ring) Push(p []byte, from transport.Addr) (dropped bool) {
 	if r.n == len(r.slots) {
 		r.Pop()
 		dropped = true
@@ -67,7 +67,7 @@ func (r *Ring) Clear() { r.head, r.n = 0, 0 }
 // does: ok == false when the ring is empty, and a
 // *transport.ShortBufferError, leaving the datagram queued, when buf is too
 // short for it.
-func (r *Ring) Receive(buf []byte) (n int, from transport.PeerID, ok bool, err error) {
+func (r *Ring) Receive(buf []byte) (n int, from transport.Addr, ok bool, err error) {
 	s, ok := r.Peek()
 	if !ok {
 		return 0, 0, false, nil

@@ -9,7 +9,7 @@ import (
 func TestRingIsAFIFOThatDropsTheOldest(t *testing.T) {
 	r := NewRing(3)
 	for i := range 5 {
-		dropped := r.Push([]byte{byte(i)}, transport.PeerID(i))
+		dropped := r.Push([]byte{byte(i)}, transport.Addr(i))
 		if want := i >= 3; dropped != want {
 			t.Errorf("Push #%d dropped = %v, want %v", i, dropped, want)
 		}
@@ -19,7 +19,7 @@ func TestRingIsAFIFOThatDropsTheOldest(t *testing.T) {
 	}
 	for want := 2; want < 5; want++ {
 		s, ok := r.Peek()
-		if !ok || s.N != 1 || s.Buf[0] != byte(want) || s.From != transport.PeerID(want) {
+		if !ok || s.N != 1 || s.Buf[0] != byte(want) || s.From != transport.Addr(want) {
 			t.Fatalf("Peek = %+v, %v; want datagram %d", s, ok, want)
 		}
 		r.Pop()

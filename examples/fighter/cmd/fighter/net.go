@@ -19,9 +19,9 @@ import (
 
 // Transport addresses of the peers on this process's Conn.
 const (
-	addrOther     transport.PeerID = 1 // the other player, in plaintext mode
-	addrSpectator transport.PeerID = 2 // player 0's spectator
-	addrHost      transport.PeerID = 0 // the host, on a spectator's Conn
+	addrOther     transport.Addr = 1 // the other player, in plaintext mode
+	addrSpectator transport.Addr = 2 // player 0's spectator
+	addrHost      transport.Addr = 0 // the host, on a spectator's Conn
 )
 
 // linger is how long a player keeps its session running after it
@@ -53,7 +53,7 @@ func runPlayer(o *options, w io.Writer) error {
 	}
 	var conn transport.Conn
 	addr := addrOther
-	var spectators []transport.PeerID
+	var spectators []transport.Addr
 	if o.psk != "" {
 		conn, addr, err = openDTLS(o, sock, other)
 	} else {
@@ -65,7 +65,7 @@ func runPlayer(o *options, w io.Writer) error {
 				return fmt.Errorf("-spectator: %w", perr)
 			}
 			peers = append(peers, udp.Peer{ID: addrSpectator, Addr: sa})
-			spectators = []transport.PeerID{addrSpectator}
+			spectators = []transport.Addr{addrSpectator}
 		}
 		conn, err = udp.New(sock, udp.Config{Peers: peers})
 	}
@@ -142,7 +142,7 @@ func sessionToken(o *options, w io.Writer) (uint64, error) {
 // address on it: player 0 listens, player 1 dials. The listener's session
 // waits for player 1's handshake in Update, within the session's
 // handshake timeout, as over plain UDP.
-func openDTLS(o *options, sock *net.UDPConn, other netip.AddrPort) (transport.Conn, transport.PeerID, error) {
+func openDTLS(o *options, sock *net.UDPConn, other netip.AddrPort) (transport.Conn, transport.Addr, error) {
 	key := []byte(o.psk)
 	cfg := dtls.Config{PSK: func([]byte) ([]byte, error) { return key, nil }, PSKIdentity: []byte("rollstep-fighter")}
 	if o.player == 1 {

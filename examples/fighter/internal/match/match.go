@@ -95,7 +95,7 @@ type Peer struct {
 // two-player match whose other peer is at addr, with token, streaming to
 // the given spectators. Handshake nonces come from crypto/rand unless the
 // caller sets Transport.Rand.
-func Config(player int, addr transport.PeerID, token uint64, spectators []transport.PeerID) rollback.Config {
+func Config(player int, addr transport.Addr, token uint64, spectators []transport.Addr) rollback.Config {
 	c := rollback.Config{
 		Players:    2,
 		Local:      []core.PlayerHandle{core.PlayerHandle(player)},

@@ -78,7 +78,7 @@ type SpectatorResult struct {
 // RunSpectator replays host's match over conn until it has replayed frames
 // frames or the stream ends, on clk, failing with ErrTimeout after limit.
 // It closes the spectator.
-func RunSpectator(conn transport.Conn, host transport.PeerID, token uint64, frames int, seed uint64, clk Clock, limit time.Duration) (*SpectatorResult, error) {
+func RunSpectator(conn transport.Conn, host transport.Addr, token uint64, frames int, seed uint64, clk Clock, limit time.Duration) (*SpectatorResult, error) {
 	cfg := rollback.SpectatorConfig{Host: host, TickRate: TickRate, Game: GameID}
 	cfg.Transport.Token = token
 	rec := NewRecorder(frames)

@@ -72,9 +72,9 @@ func RunSim(cfg SimConfig) (*SimResult, error) {
 	token := Token(cfg.Seed)
 	var peers [2]*Peer
 	for i := range peers {
-		var spect []transport.PeerID
+		var spect []transport.Addr
 		if i == 0 && cfg.Spectate {
-			spect = []transport.PeerID{eps[2].ID()}
+			spect = []transport.Addr{eps[2].ID()}
 		}
 		c := Config(i, eps[1-i].ID(), token, spect)
 		c.Transport.Rand = &seedReader{state.NewRand(cfg.Seed ^ uint64(i+1)<<40)}

@@ -63,10 +63,10 @@ func playUDP(o *options, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ids := make([]transport.PeerID, players)
+	ids := make([]transport.Addr, players)
 	var table []udp.Peer
 	for p := range players {
-		ids[p] = transport.PeerID(p)
+		ids[p] = transport.Addr(p)
 		if p != o.player {
 			table = append(table, udp.Peer{ID: ids[p], Addr: addrs[p]})
 		}
@@ -163,7 +163,7 @@ func hostUDP(o *options, w io.Writer, sess *lockstep.Session[rts.State, rts.Comm
 	var total uint64
 	for i, b := range sent {
 		total += b
-		to := i // the PeerID of player to in this session: players in order, skipping our own
+		to := i // peer i is player to: players in order, skipping our own
 		if to >= o.player {
 			to++
 		}
