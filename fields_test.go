@@ -63,3 +63,21 @@ func TestChecksumOfConfirmedFrames(t *testing.T) {
 		})
 	}
 }
+
+// TestStatsAreTheCallers: a reading of Stats keeps its values when the
+// session runs on and is read again, so two readings give a rate. The
+// per-peer slices used to be the session's buffers, overwritten by the
+// next call: a bytes-sent difference came out 0.
+func TestStatsAreTheCallers(t *testing.T) {
+	net, err := sim.New(sim.Config{Seed: 3, Link: sim.LinkConfig{Latency: sim.Latency{Base: 20 * ms}}})
+	require.NoError(t, err)
+	peers := newPeers(t, net, Config{Mode: Rollback})
+	var now time.Duration
+	play(t, net, peers, &now, time.Second, 5*ms)
+	before := peers[0].sess.Stats()
+	play(t, net, peers, &now, 2*time.Second, 5*ms)
+	after := peers[0].sess.Stats()
+	sent := after.Engine.Peers[0].BytesSent - before.Engine.Peers[0].BytesSent
+	require.NotZero(t, before.Engine.Peers[0].BytesSent)
+	require.Greater(t, sent, uint64(1000), "bytes sent in the second second")
+}

@@ -105,7 +105,6 @@ type Session[S any, I comparable] struct {
 	// the buffers that call returned; what the latest Update emitted.
 	events, spare       []Event
 	stalls, spareStalls []core.StallEvent
-	specStats           []SpectatorStats
 	effects, cancelled  []core.FrameEffect
 }
 

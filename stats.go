@@ -1,6 +1,7 @@
 package rollstep
 
 import (
+	"slices"
 	"time"
 
 	"github.com/rollstep/rollstep/core"
@@ -65,22 +66,24 @@ type Stats struct {
 	Speed  int
 }
 
-// Stats returns the session's counters. The slices in it are the
-// session's, overwritten by the next call.
+// Stats returns the session's counters. Its slices (Engine.Peers,
+// PeerStall, Spectators) are the caller's: a later call does not change
+// them, so two readings can be compared, at the cost of three small
+// allocations per call.
 func (s *Session[S, I]) Stats() Stats {
 	st := s.stats
 	st.Mode = s.cfg.Mode
 	st.Engine = s.eng.Stats()
 	s.ep.FillStats(&st.Engine)
+	st.Engine.Peers = slices.Clone(st.Engine.Peers)
 	st.Period = s.pacer.Period()
 	st.Stall = s.pacer.Stalled() - s.waitTime // timesync's waits are no stall
 	if s.syncWait {
 		st.Stall -= s.pacer.Stalled() - s.waitFrom
 	}
-	st.PeerStall = s.peerStall
+	st.PeerStall = slices.Clone(s.peerStall)
 	st.Timesync, st.HasTimesync = s.lastSync, s.hasSync
-	st.Spectators = s.stream.Stats(s.specStats[:0])
-	s.specStats = st.Spectators
+	st.Spectators = s.stream.Stats(nil)
 	st.Delay, st.Prediction = s.delayNow(), s.eng.Prediction()
 	st.StepTime = time.Duration(s.report) * stepUnit
 	st.SlowestStep = s.slowestStep()

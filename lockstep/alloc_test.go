@@ -42,7 +42,6 @@ func TestUpdateAllocs(t *testing.T) {
 					if err := p.sess.Update(m.now); err != nil {
 						t.Fatal(err)
 					}
-					_ = p.sess.Stats()
 					_, _, _ = p.sess.Previous(), p.sess.State(), p.sess.Fraction()
 					if start, end := p.sess.LogRange(); end > start {
 						logged, _ = p.sess.ReadLog(end-1, logged[:0])
