@@ -147,7 +147,7 @@ type Config struct {
 	// caught up over several Updates; 0 means DefaultMaxStepsPerUpdate, at
 	// most 64. MaxCatchUp bounds the time owed after a hitch: beyond it
 	// the schedule slips and timesync rebalances the peers; 0 means one
-	// second in Rollback and no bound otherwise.
+	// second (at least one frame) in Rollback and no bound otherwise.
 	MaxStepsPerUpdate int
 	MaxCatchUp        time.Duration
 	// SoloStart lets the match start without a peer whose handshake timed
@@ -254,10 +254,10 @@ func (c Config) withDefaults() Config {
 		c.MaxStepsPerUpdate = DefaultMaxStepsPerUpdate
 	}
 	if c.MaxCatchUp == 0 && c.Mode == Rollback {
-		c.MaxCatchUp = time.Second
+		c.MaxCatchUp = max(time.Second, c.TurnPeriod)
 	}
-	if c.Spectate.MaxLag == 0 {
-		c.Spectate.MaxLag = 10 * perSecond
+	if c.Spectate.MaxLag == 0 && c.TurnPeriod > 0 {
+		c.Spectate.MaxLag = max(1, int(10*time.Second/c.TurnPeriod))
 	}
 	c.Timesync.Fill(perSecond)
 	c.Local = append([]core.PlayerHandle(nil), c.Local...)
@@ -363,8 +363,8 @@ func (d *Config) check(c Config) error {
 		return bad("MinDelay", "is 0 but lockstep mode needs a delay of at least 1")
 	case d.InputDelay < d.MinDelay || d.InputDelay > maxDelay:
 		return bad("InputDelay", "%d is outside MinDelay..MaxDelay (%d..%d)", d.InputDelay, d.MinDelay, maxDelay)
-	case d.DelayWindow < 1:
-		return bad("DelayWindow", "%d is negative", d.DelayWindow)
+	case d.DelayWindow < 1 || d.DelayWindow > 1<<16:
+		return bad("DelayWindow", "%d is outside 1..65536", d.DelayWindow)
 	case d.MaxQueuedInputs < 1 || d.MaxQueuedInputs > 1<<16:
 		return bad("MaxQueuedInputs", "%d is outside 1..65536", d.MaxQueuedInputs)
 	case d.ResendInterval < 0:

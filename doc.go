@@ -194,14 +194,14 @@
 //
 // Stats returns the session's counters, one type in every mode: the
 // engine's (Engine: rollbacks, frames simulated again, desyncs, and per
-// peer the round trip and traffic), the transport's (Transport), the
-// current D and W (Delay, Prediction), the frames run and played (Frames,
+// peer the round trip and traffic), the current D and W (Delay, Prediction), the frames run and played (Frames,
 // Played), the current frame period (Period), the stalls (Stall,
 // StalledFrames, LastStall, MaxStall, and PeerStall per peer), the frames
 // timesync waited (Waited, Timesync), the step times (StepTime,
 // SlowestStep), the input queue (Queued, Requeued), the spectators, and
-// the pause state and speed. Peer returns one peer's connection counters
-// and life-cycle state.
+// the pause state and speed; its slices are the caller's. Peer returns
+// what the connection knows of one peer (transport.PeerStats: its state,
+// when it was last heard, send errors, dropped datagrams).
 //
 // # Pause and game speed
 //

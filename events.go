@@ -12,7 +12,8 @@ import "github.com/rollstep/rollstep/core"
 //     state, or "match." then a field of the pause and speed state),
 //     core.EquivocationEvent, core.DisconnectEvent (the agreed frame a
 //     dropped player's inputs stop at), core.EffectsDroppedEvent,
-//     core.PauseEvent and core.SpeedEvent;
+//     core.PauseEvent, core.SpeedEvent, and core.SyncTestEvent in a build
+//     with the rollstep_synctest tag;
 //   - the life cycle: core.StartedEvent, core.MatchEndedEvent,
 //     core.DelayEvent, and for a peer core.ConnectedEvent,
 //     core.RefusedEvent, core.InterruptedEvent, core.ResumedEvent,

@@ -39,6 +39,9 @@ var (
 // them; later ones are counted in Stats.DroppedEvents.
 const maxQueuedEvents = 4096
 
+// maxWait bounds the frames Wait may ask to skip at once.
+const maxWait = 1 << 16
+
 // stepUnit is the resolution of step-time reports.
 const stepUnit = 100 * time.Microsecond
 
@@ -250,7 +253,7 @@ func (s *Session[S, I]) Wait(frames int) error {
 	if !s.started {
 		return ErrNotStarted
 	}
-	s.waitLeft += max(frames, 0)
+	s.waitLeft = min(s.waitLeft+max(frames, 0), maxWait) // an absurd request cannot overflow the wait
 	return nil
 }
 

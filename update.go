@@ -103,13 +103,17 @@ func (s *Session[S, I]) frame(now time.Duration) (*core.Ready[I], bool) {
 	f := s.eng.Frame()
 	// A frame's inputs are made when it runs, not when it is due: a frame
 	// that cannot run schedules nothing, so the lockstep pace is
-	// max(T, L/D). It only repeats the messages (see Update).
+	// max(T, L/D). At D = 0 a held input is scheduled at once all the
+	// same, so that the engine sees the frame wait for remote inputs (its
+	// stall counters), not for a local one. A waiting frame only repeats
+	// the messages (see Update).
 	waiting := s.eng.WaitingFor()
 	if waiting != 0 {
 		s.pacer.Block()
 		s.waiting = waiting
 		s.frameWaiting |= waiting
-	} else if !s.addedOK || s.added != f {
+	}
+	if (waiting == 0 || (s.cfg.held() && s.delayNow() == 0)) && (!s.addedOK || s.added != f) {
 		if s.lower() {
 			s.event(core.DelayEvent{Frame: f, Delay: s.delayNow(), Prediction: s.eng.Prediction(), RTT: s.rtt})
 		}
@@ -158,7 +162,9 @@ func (s *Session[S, I]) frame(now time.Duration) (*core.Ready[I], bool) {
 		}
 	}
 	s.waiting, s.frameWaiting = 0, 0
-	s.winStep = max(s.winStep, cpu)
+	if !r.RolledBack { // a re-simulation is not the step time of one frame
+		s.winStep = max(s.winStep, cpu)
+	}
 	if r.RolledBack && r.Resimulated >= s.ctl.DeepDepth() {
 		s.winDeep++
 	}
@@ -395,14 +401,15 @@ func (s *Session[S, I]) control() {
 	if !rec.Changed {
 		return
 	}
+	w := s.eng.Prediction()
 	if s.cfg.Mode == Auto {
 		_ = s.eng.SetPrediction(rec.Prediction) // within Prediction
 	}
 	s.lowerTo = -1
 	if rec.Delay < s.delayNow() && !s.cfg.held() {
 		s.lowerTo = rec.Delay // applied frame by frame, see lower
-		if rec.Prediction == s.eng.Prediction() {
-			return
+		if rec.Prediction == w {
+			return // nothing changed yet
 		}
 	} else if rec.Delay != s.delayNow() || s.cfg.Mode == Auto {
 		s.setDelay(rec.Delay)

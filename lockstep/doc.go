@@ -25,9 +25,11 @@
 // replay frame is one Step, not one turn (see Recording replays).
 //
 // Each turn, every local player's oldest queued input (AddLocalInput; the
-// zero I if none) is scheduled D turns ahead and sent to every peer. A
-// turn runs when T has passed since the previous one (a fixed-timestep
-// accumulator, bounded to Config.MaxStepsPerUpdate turns per Update) and every input for it is held. A turn's inputs are
+// zero I if none) is scheduled D turns ahead, and the Update that ran
+// the turn sends it to every peer. A turn runs when T has passed since the
+// previous one (a fixed-timestep accumulator, bounded to
+// Config.MaxStepsPerUpdate turns per Update) and every input for it is
+// held. A turn's inputs are
 // made when it runs, not when it is due, so with one-way latency L the
 // pace settles at max(T, L/D, Tcpu), Tcpu being the slowest machine's
 // step time: with T = 100 ms, D = 2 and L = 300 ms, a turn's inputs arrive

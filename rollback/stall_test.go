@@ -1,0 +1,31 @@
+package rollback
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rollstep/rollstep/transport/sim"
+)
+
+// TestStallCountedAtDelayZero: at D = 0 a frame's local input is
+// scheduled when the frame is due, so while a frozen peer holds the
+// session back the engine counts a remote stall (Stats.Engine.StallTime),
+// as the session does (Stats.Stall). When the merged session scheduled
+// inputs only for frames that could run, the engine saw a missing local
+// input instead and counted nothing.
+func TestStallCountedAtDelayZero(t *testing.T) {
+	m := newMatch(t, 2, 12, sim.LinkConfig{Latency: sim.Latency{Base: ms(2)}}, func(i int, c *Config) { c.FixedDelay = true })
+	m.run(time.Second)
+	m.nodes[1].mute = true
+	m.run(2500 * time.Millisecond)
+	m.nodes[1].mute = false
+	m.run(4 * time.Second)
+	st := m.nodes[0].s.Stats()
+	require.Zero(t, st.Delay)
+	require.Greater(t, st.Stall, time.Second, "the session's stall")
+	require.Greater(t, st.Engine.StallTime, time.Second, "the engine's stall")
+	require.Zero(t, st.Engine.Desyncs, "the engines' checksum exchange found a desync")
+	require.Greater(t, st.Engine.Checksums, uint64(200), "checksums compared")
+}
