@@ -51,8 +51,8 @@ type ConfigError = core.ConfigError
 // session's Conn and the players whose inputs it produces. Its index in
 // Config.Peers is its core.PeerID.
 type Peer struct {
-	Addr    transport.Addr
-	Players []core.PlayerHandle
+	Addr    transport.Addr      // the peer's address on the Conn
+	Players []core.PlayerHandle // the players whose inputs it produces
 }
 
 // StreamConfig tunes the stream to spectators: Delay holds every frame

@@ -20,8 +20,9 @@ const testToken = 0x5eed_0f_7011_bac4
 // for a confirmed frame the record is the confirmed state's.
 type recGame struct {
 	pairGame
-	sums []uint64
-	max  int32
+	sums  []uint64
+	max   int32
+	steps int // calls of Step, re-simulations included
 }
 
 func newRecGame(frames int) *recGame {
@@ -30,6 +31,7 @@ func newRecGame(frames int) *recGame {
 
 func (g *recGame) Step(s *pair, in []core.Input[uint16], fx *core.Effects) {
 	g.pairGame.Step(s, in, fx)
+	g.steps++
 	if f := s.Frame - 1; int(f) < len(g.sums) {
 		g.sums[f] = state.Checksum(s)
 		g.max = max(g.max, f)

@@ -29,3 +29,23 @@ func TestStallCountedAtDelayZero(t *testing.T) {
 	require.Zero(t, st.Engine.Desyncs, "the engines' checksum exchange found a desync")
 	require.Greater(t, st.Engine.Checksums, uint64(200), "checksums compared")
 }
+
+// TestStepTimeIgnoresResimulation: the step time a peer reports, which
+// paces every peer when it exceeds the frame period, is one frame's Step,
+// not an Advance that re-simulated W frames. With a 3 ms Step, rollbacks
+// of several frames used to report up to 27 ms and slowed a 60 Hz match
+// to about 48 frames per second.
+func TestStepTimeIgnoresResimulation(t *testing.T) {
+	link := sim.LinkConfig{Latency: sim.Latency{Base: ms(80), Jitter: ms(20)}, Loss: 0.1}
+	var m *match
+	m = newMatch(t, 2, 21, link, func(i int, c *Config) {
+		c.StepClock = func() time.Duration { return time.Duration(m.nodes[i].game.steps) * 3 * time.Millisecond }
+	})
+	m.run(10 * time.Second)
+	for i, nd := range m.nodes {
+		st := nd.s.Stats()
+		require.NotZero(t, st.Engine.ResimFrames, "node %d never re-simulated: the test proves nothing", i)
+		require.Equal(t, time.Second/60, st.Period, "node %d's frame period", i)
+		require.Equal(t, 3*time.Millisecond, st.SlowestStep, "node %d's slowest reported step", i)
+	}
+}
