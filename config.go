@@ -274,21 +274,21 @@ func (c Config) withDefaults() Config {
 // matching ErrMode or a *ConfigError naming the field (the engine's and
 // the transport's included). It does not modify c.
 func (c Config) Validate() error {
-	_, err := c.engineConfig()
+	_, _, err := c.engineConfig()
 	return err
 }
 
-// engineConfig validates c and returns the engine's configuration of c
-// with its defaults.
-func (c Config) engineConfig() (core.Config, error) {
+// engineConfig validates c and returns it with its defaults, and the
+// engine's configuration.
+func (c Config) engineConfig() (Config, core.Config, error) {
 	switch c.Mode {
 	case Lockstep, Rollback, Auto:
 	default:
-		return core.Config{}, fmt.Errorf("%w: Mode is %d", ErrMode, int(c.Mode))
+		return c, core.Config{}, fmt.Errorf("%w: Mode is %d", ErrMode, int(c.Mode))
 	}
 	d := c.withDefaults()
 	if err := d.check(c); err != nil {
-		return core.Config{}, err
+		return c, core.Config{}, err
 	}
 	peers := make([][]core.PlayerHandle, len(d.Peers))
 	for i, p := range d.Peers {
@@ -312,9 +312,9 @@ func (c Config) engineConfig() (core.Config, error) {
 		cc.LogRetention = min(max(cc.LogRetention, d.Spectate.MaxLag+d.Spectate.Delay+2*stream.Run), maxLogRetention)
 	}
 	if err := cc.Validate(); err != nil {
-		return core.Config{}, err
+		return c, core.Config{}, err
 	}
-	return cc, validTransport(d.Transport)
+	return d, cc, validTransport(d.Transport)
 }
 
 // validTransport reports t's first bad field as a *ConfigError naming it.

@@ -117,7 +117,7 @@ type Session[S any, I comparable] struct {
 // *state.ValidationError). conn is the session's from now on; Close
 // closes it. The handshake starts with the first Update.
 func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S, conn transport.Conn) (*Session[S, I], error) {
-	cc, err := cfg.engineConfig()
+	c, cc, err := cfg.engineConfig()
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +127,6 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 	if err := state.Validate[S](); err != nil {
 		return nil, err
 	}
-	c := cfg.withDefaults()
 	eng, err := core.NewEngine(cc, game, &initial)
 	if err != nil {
 		return nil, err
@@ -160,7 +159,11 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 	s.bufs[0], s.bufs[1] = initial, initial
 	s.view, s.prev = &s.bufs[0], &s.bufs[1]
 	for _, p := range c.Local {
-		s.locals = append(s.locals, local[I]{player: p, inputs: newRing[I](c.MaxQueuedInputs)})
+		l := local[I]{player: p}
+		if !c.held() {
+			l.inputs = newRing[I](c.MaxQueuedInputs)
+		}
+		s.locals = append(s.locals, l)
 	}
 	s.rx.s = s
 	s.ts = timesync.New(c.Timesync, c.TurnPeriod, len(c.Peers))

@@ -268,7 +268,7 @@ func TestEffectLimitReachesTheEngine(t *testing.T) {
 	for _, mode := range []Mode{Lockstep, Rollback, Auto} {
 		cfg := Config{Mode: mode, Players: 2, Local: []core.PlayerHandle{0},
 			Peers: []Peer{{Addr: 9, Players: []core.PlayerHandle{1}}}, MaxEffectsPerFrame: 64}
-		cc, err := cfg.engineConfig()
+		_, cc, err := cfg.engineConfig()
 		if err != nil || cc.MaxEffectsPerFrame != 64 {
 			t.Errorf("%v: core MaxEffectsPerFrame = %d (%v), want 64", mode, cc.MaxEffectsPerFrame, err)
 		}

@@ -1,6 +1,7 @@
 package rollstep
 
 import (
+	"slices"
 	"time"
 
 	"github.com/rollstep/rollstep/core"
@@ -226,27 +227,25 @@ func (s *Session[S, I]) collect(r *core.Ready[I]) {
 	s.cancelled = append(s.cancelled, r.Cancelled...)
 	for _, ev := range r.Events {
 		s.event(ev)
-		d, ok := ev.(core.DisconnectEvent)
-		for i, p := range s.cfg.Peers {
-			if id := core.PeerID(i); ok && owns(p, d.Player) {
-				if st := s.ep.State(id); st == endpoint.StateConnected || st == endpoint.StateInterrupted {
-					_ = s.ep.Disconnect(id) // id is in the table
-					s.ts.Forget(i)
-					s.event(core.PeerLostEvent{Peer: id, Agreed: true})
-				}
-			}
+		if d, ok := ev.(core.DisconnectEvent); ok {
+			s.dropAgreed(d.Player)
 		}
 	}
 }
 
-// owns reports whether peer p owns player q.
-func owns(p Peer, q core.PlayerHandle) bool {
-	for _, x := range p.Players {
-		if x == q {
-			return true
-		}
+// dropAgreed disconnects the owner of player p, whom the peers agreed is
+// gone, if this endpoint still counts it connected.
+func (s *Session[S, I]) dropAgreed(p core.PlayerHandle) {
+	i := slices.IndexFunc(s.cfg.Peers, func(q Peer) bool { return slices.Contains(q.Players, p) })
+	if i < 0 {
+		return // a local player
 	}
-	return false
+	id := core.PeerID(i)
+	if st := s.ep.State(id); st == endpoint.StateConnected || st == endpoint.StateInterrupted {
+		_ = s.ep.Disconnect(id) // id is in the table
+		s.ts.Forget(i)
+		s.event(core.PeerLostEvent{Peer: id, Agreed: true})
+	}
 }
 
 // send sends the messages of r, the latest Advance's (Update does so once
@@ -308,10 +307,9 @@ func (s *Session[S, I]) timesyncFrame(now time.Duration) {
 	}
 	f := s.eng.Frame()
 	for i := range s.cfg.Peers {
+		// A lost peer was forgotten when it was lost (route, dropAgreed).
 		if ps, ok := s.ep.Peer(core.PeerID(i)); ok && ps.State == endpoint.StateConnected && ps.RTTSamples > 0 {
 			s.ts.Sample(i, f, now, ps.RTT/2)
-		} else if ok && ps.State != endpoint.StateConnected && ps.State != endpoint.StateHandshaking {
-			s.ts.Forget(i) // lost or left: never waited for
 		}
 	}
 	if ev, ok := s.ts.Tick(); ok {
@@ -401,20 +399,19 @@ func (s *Session[S, I]) control() {
 	if !rec.Changed {
 		return
 	}
-	w := s.eng.Prediction()
+	w, d := s.eng.Prediction(), s.delayNow()
 	if s.cfg.Mode == Auto {
 		_ = s.eng.SetPrediction(rec.Prediction) // within Prediction
 	}
 	s.lowerTo = -1
-	if rec.Delay < s.delayNow() && !s.cfg.held() {
+	switch {
+	case rec.Delay < d && !s.cfg.held():
 		s.lowerTo = rec.Delay // applied frame by frame, see lower
-		if rec.Prediction == w {
-			return // nothing changed yet
-		}
-	} else if rec.Delay != s.delayNow() || s.cfg.Mode == Auto {
+	case rec.Delay != d:
 		s.setDelay(rec.Delay)
-	} else {
-		return
+	}
+	if s.delayNow() == d && s.eng.Prediction() == w {
+		return // nothing changed yet
 	}
 	s.event(core.DelayEvent{Frame: s.eng.Frame(), Delay: s.delayNow(), Prediction: s.eng.Prediction(), RTT: s.rtt})
 }

@@ -24,7 +24,7 @@
 //
 // An Addr is an opaque handle that the Conn assigns: per authenticated
 // DTLS channel (RFC 9147), or, in plaintext mode, per address whose
-// packets transport/endpoint authenticates with the tag keyed by the
+// packets the session's endpoint authenticates with the tag keyed by the
 // per-match session token. It is never a bare network address, because a
 // source address alone proves nothing about the sender.
 //

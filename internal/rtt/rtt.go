@@ -1,5 +1,5 @@
 // Package rtt checks the round-trip samples a peer's packets imply, for
-// core's and transport/endpoint's estimators alike.
+// core's and internal/endpoint's estimators alike.
 //
 // A peer's packet echoes a timestamp of ours (Echo) and says how long it
 // held it (EchoDelay); the round trip is now − Echo − EchoDelay. Both

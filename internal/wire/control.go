@@ -36,7 +36,7 @@ type Hello struct {
 // Seat names a peer's place in a match: the lowest player handle the peer
 // owns. Unlike the address it arrives from, it tells a host which of
 // several peers of unknown address a Hello belongs to (see
-// transport/endpoint, "First contact"). The zero Seat, NoSeat, names no
+// internal/endpoint, "First contact"). The zero Seat, NoSeat, names no
 // player; SeatOf makes the others, and Player reads them back. A Seat is
 // one byte on the wire: 0 for NoSeat, else the player handle plus one
 // (1..core.MaxPlayers); larger values are invalid.

@@ -252,12 +252,12 @@
 // with the 28 bytes of IP and UDP headers: header 3 (version, type and
 // flags 1, sequence 2), Frame 1, shape and Held 3, run 5 (head, gap,
 // literal 2, gap; no start), tag 4, at any point of the match. A
-// ChecksumAck adds 2 (the ext byte and the ack), which transport/endpoint
+// ChecksumAck adds 2 (the ext byte and the ack), which internal/endpoint
 // sends only in the 4 packets after it changes and in 1 in 8 others; each
 // change of the input within the run adds 3. One packet in StampEvery also
 // carries the timing, 10 bytes with an echo (Stamp 5, Echo - Stamp 3,
 // EchoDelay 2): 54. Checksum reports add the ext byte (unless present), 1
-// byte plus 9 per report. See TestSteadyStateSize, and transport/endpoint's
+// byte plus 9 per report. See TestSteadyStateSize, and internal/endpoint's
 // TestSteadyStatePacketSize for the distribution in a match.
 //
 // Version 1 spent 52 bytes on the same packet: a magic nibble and a

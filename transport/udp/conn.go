@@ -67,7 +67,7 @@ func (c *Conn) LocalAddr() net.Addr { return c.pc.LocalAddr() }
 // Send returns. A datagram to an unbound peer (one whose address is not
 // known yet, see Peer.Addr) is dropped as if the network lost it and
 // counted in Stats.DroppedUnbound, and Send returns nil: the layer above
-// repeats what matters (transport/endpoint repeats its Hello) until the
+// repeats what matters (the session's endpoint repeats its Hello) until the
 // peer has an address. Send returns a *transport.DatagramSizeError for
 // more than transport.MaxDatagram bytes, a *transport.UnknownPeerError
 // for an Addr not in the table, transport.ErrClosed after Close, and

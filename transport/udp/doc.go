@@ -27,7 +27,7 @@
 // A source address proves nothing about the sender (it can be spoofed
 // off-path, and a NAT can reassign it), so this package never decides
 // who a peer is: it only maps addresses to Addrs, and the layer above,
-// transport/endpoint, authenticates each packet by its tag under the
+// the session's endpoint, authenticates each packet by its tag under the
 // session token. The map starts as the static table Config.Peers. With
 // Config.AcceptUnknown, the first datagram from a new address creates a
 // provisional peer with a fresh Addr; at most Config.MaxUnknown exist
@@ -60,7 +60,7 @@
 // The peer is unbound: Send drops what is sent to it (counted in
 // Stats.DroppedUnbound, with a nil error, as if the network lost it) and
 // nothing arrives under its ID. The client's first datagram arrives under
-// a provisional Addr; transport/endpoint checks that it is a Hello of
+// a provisional Addr; the session's endpoint checks that it is a Hello of
 // the match (the token's tag and the match's configuration digest) and
 // Rebinds to the provisional address the peer whose seat the Hello names
 // (the sender's lowest player handle), if that peer is still waiting for

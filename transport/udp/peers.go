@@ -183,10 +183,10 @@ func (c *Conn) Confirm(id transport.Addr) error {
 
 // Rebind moves peer id to the address of peer from and forgets from. The
 // layer above calls it when a datagram that arrived under provisional
-// peer from authenticates as peer id (transport/endpoint: a Hello with the
+// peer from authenticates as peer id (the session's endpoint: a Hello with the
 // session token's tag and peer id's nonce): the peer's NAT mapping
 // changed. It also gives an unbound peer (a Peer with the zero Addr) its
-// address at first contact (transport/endpoint: the first valid Hello
+// address at first contact (the session's endpoint: the first valid Hello
 // while id is the only peer waiting for one). Datagrams already queued keep the Addr they arrived under.
 // Rebind returns a *transport.UnknownPeerError if either peer is unknown.
 func (c *Conn) Rebind(id, from transport.Addr) error {

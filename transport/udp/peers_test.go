@@ -143,7 +143,7 @@ func TestPeerHookErrors(t *testing.T) {
 // TestUnboundPeer walks peers whose address is unknown at New (the zero
 // Addr): a send to one is dropped without an error, the first datagram
 // from a new address arrives under a provisional ID, and Rebind gives the
-// peer that address, as transport/endpoint does at first contact; a
+// peer that address, as the session's endpoint does at first contact; a
 // second unbound peer gets its address from Bind.
 func TestUnboundPeer(t *testing.T) {
 	b, err := New(listen(t), Config{Peers: []Peer{{ID: 1}, {ID: 2}}, AcceptUnknown: true, FirstUnknown: 100})
