@@ -70,7 +70,7 @@ func TestUpdateAllocs(t *testing.T) {
 						_ = p.sess.AddLocalInput(core.PlayerHandle(i), tInput{Seq: seq[i]})
 						_ = p.sess.Update(m.now)
 						for _, ev := range p.sess.Events() {
-							if _, ok := ev.(*StallEvent); ok {
+							if _, ok := ev.(*core.StallEvent); ok {
 								stalls++
 							}
 						}

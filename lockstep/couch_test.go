@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/transport/sim"
 )
@@ -23,7 +24,7 @@ func TestCouch(t *testing.T) {
 	m := &match{t: t, net: net, dt: 5 * ms}
 	for i := range 2 {
 		cfg := Config{Players: 3, Local: owned[i], TurnPeriod: 40 * ms,
-			Peers: []Peer{{Addr: conns[1-i].ID(), Players: owned[1-i]}}}
+			Peers: []rollstep.Peer{{Addr: conns[1-i].ID(), Players: owned[1-i]}}}
 		cfg.Transport.Rand = rand.NewChaCha8([32]byte{byte(i), 61})
 		p := &tPeer{conn: conns[i], rng: rand.New(rand.NewPCG(61, uint64(i)))}
 		s, err := NewSession(cfg, core.GameFunc[tState, tInput](p.step), tState{}, conns[i])

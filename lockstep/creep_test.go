@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/testenv"
 	"github.com/rollstep/rollstep/transport/sim"
 )
@@ -15,7 +16,7 @@ import (
 // D many times. Lowering D by one used to leave that turn's input queued
 // for good (the turn already had one), so the queue, and the input lag,
 // grew by one with every lowering until AddLocalInput failed with
-// ErrQueueFull (3.2 s of extra lag at 32 turns; `rollstep sim -mode
+// rollstep.ErrQueueFull (3.2 s of extra lag at 32 turns; `rollstep sim -mode
 // lockstep -peers 8 -turns 60000` aborted at 4 m 16 s). Now no local
 // queue ever holds more than the one input of the current turn.
 func TestLoweringDelayKeepsNoBacklog(t *testing.T) {
@@ -32,7 +33,7 @@ func TestLoweringDelayKeepsNoBacklog(t *testing.T) {
 				n := len(m.peers[0].events)
 				m.run(m.now + time.Second)
 				for _, ev := range m.peers[0].events[n:] {
-					if e, ok := ev.(DelayEvent); ok && e.Delay != d {
+					if e, ok := ev.(core.DelayEvent); ok && e.Delay != d {
 						if e.Delay < d {
 							lowered++
 						} else {

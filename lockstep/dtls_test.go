@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/endpoint"
 	"github.com/rollstep/rollstep/transport"
@@ -44,7 +45,7 @@ func TestDTLSLeaveIsClean(t *testing.T) {
 	for i, conn := range []transport.Conn{srv, cli} {
 		p := &tPeer{rng: rand.New(rand.NewPCG(10, uint64(i)))}
 		cfg := Config{Players: 2, Local: []core.PlayerHandle{core.PlayerHandle(i)},
-			Peers: []Peer{{Addr: transport.Addr(1 - i), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}}, TurnPeriod: 5 * ms}
+			Peers: []rollstep.Peer{{Addr: transport.Addr(1 - i), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}}, TurnPeriod: 5 * ms}
 		cfg.Transport.Token = 78
 		p.sess, err = NewSession(cfg, core.GameFunc[tState, tInput](p.step), tState{}, conn)
 		require.NoError(t, err)

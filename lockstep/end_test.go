@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/transport/sim"
 )
@@ -36,13 +37,13 @@ func TestAgreedEnd(t *testing.T) {
 		require.Equal(t, core.Frame(end), p.sess.Frame(), "peer %d: turns run", i)
 		n := 0
 		for _, ev := range p.events {
-			if e, ok := ev.(MatchEndedEvent); ok {
+			if e, ok := ev.(core.MatchEndedEvent); ok {
 				require.Equal(t, core.Frame(end), e.Frame)
 				n++
 			}
 		}
-		require.Equal(t, 1, n, "peer %d: MatchEndedEvent", i)
+		require.Equal(t, 1, n, "peer %d: core.MatchEndedEvent", i)
 	}
 	require.Equal(t, core.Frame(end), m.check())
-	require.ErrorIs(t, m.peers[0].sess.EndAt(10), ErrEndPassed)
+	require.ErrorIs(t, m.peers[0].sess.EndAt(10), rollstep.ErrEndPassed)
 }

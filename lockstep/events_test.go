@@ -13,7 +13,7 @@ import (
 // TestEventsSinceLastCall: Events returns everything raised since the
 // previous call, as in rollback, however many Updates ran in between: the
 // handshake's events and every stalled turn of three seconds, each
-// StallEvent its own. Events used to return the latest Update's only, so a
+// core.StallEvent its own. Events used to return the latest Update's only, so a
 // game that drained them once a frame lost the rest.
 func TestEventsSinceLastCall(t *testing.T) {
 	link := sim.LinkConfig{Latency: sim.Latency{Base: 80 * ms, Jitter: 40 * ms}, Loss: 0.2}
@@ -34,7 +34,7 @@ func TestEventsSinceLastCall(t *testing.T) {
 		switch e := ev.(type) {
 		case core.ConnectedEvent:
 			connected++
-		case *StallEvent:
+		case *core.StallEvent:
 			require.Greater(t, e.Frame, last, "stall events out of order or overwritten")
 			last = e.Frame
 			stalls++

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/endpoint"
 	"github.com/rollstep/rollstep/transport"
@@ -171,7 +172,7 @@ func TestBlackout(t *testing.T) {
 	before := m.peers[0].sess.Frame()
 	m.run(5 * time.Second)
 	m.net.Heal()
-	if during := m.peers[0].sess.Frame() - before; during > 2*core.Frame(defaultMaxDelay) {
+	if during := m.peers[0].sess.Frame() - before; during > 2*core.Frame(16) {
 		t.Fatalf("%d turns ran during the blackout", during)
 	}
 	m.run(12 * time.Second)
@@ -196,7 +197,7 @@ func TestLeave(t *testing.T) {
 	if err := m.peers[2].sess.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.peers[2].sess.Update(m.now); err != ErrClosed {
+	if err := m.peers[2].sess.Update(m.now); err != rollstep.ErrClosed {
 		t.Fatalf("Update after Close: %v", err)
 	}
 	m.peers[2].dead = true
@@ -244,8 +245,8 @@ func TestRefusedConfig(t *testing.T) {
 	}
 	for i, err := range errs {
 		var he *endpoint.HandshakeError
-		if !errors.Is(err, ErrRefused) || !errors.As(err, &he) || !strings.Contains(err.Error(), "Game") {
-			t.Fatalf("peer %d: %v, want ErrRefused naming Game", i, err)
+		if !errors.Is(err, rollstep.ErrRefused) || !errors.As(err, &he) || !strings.Contains(err.Error(), "Game") {
+			t.Fatalf("peer %d: %v, want rollstep.ErrRefused naming Game", i, err)
 		}
 	}
 	if f := m.peers[0].sess.Frame(); f != 0 {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/endpoint"
 	"github.com/rollstep/rollstep/state"
@@ -39,7 +40,7 @@ type tPeer struct {
 	seq     uint32   // commands issued
 	rng     *rand.Rand
 	dead    bool // stopped calling Update
-	events  []Event
+	events  []rollstep.Event
 	eventAt []time.Duration // when Update returned each of events
 	lastF   core.Frame
 	// predicts counts inputs Step got as predicted (never in lockstep).
@@ -108,7 +109,7 @@ func newMatch(t testing.TB, n int, seed uint64, link sim.LinkConfig, cfg Config,
 		c.Peers = nil
 		for j := range n {
 			if j != i {
-				c.Peers = append(c.Peers, Peer{Addr: conns[j].ID(), Players: []core.PlayerHandle{core.PlayerHandle(j)}})
+				c.Peers = append(c.Peers, rollstep.Peer{Addr: conns[j].ID(), Players: []core.PlayerHandle{core.PlayerHandle(j)}})
 			}
 		}
 		c.Transport.Token = 0x5eed

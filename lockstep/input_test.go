@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/fixed"
 	"github.com/rollstep/rollstep/internal/probe"
 	"github.com/rollstep/rollstep/transport/sim"
@@ -28,7 +29,7 @@ func TestRequeueWhenDelayFalls(t *testing.T) {
 	var up, down int
 	d := 1
 	for _, ev := range m.peers[0].events {
-		if e, ok := ev.(DelayEvent); ok {
+		if e, ok := ev.(core.DelayEvent); ok {
 			if e.Delay > d {
 				up++
 			} else if e.Delay < d {

@@ -205,13 +205,13 @@ func TestReadLogRange(t *testing.T) {
 		}
 	}
 	for _, keep := range []int{-1, 1<<20 + 1} {
-		c := Config{Mode: rollstep.Lockstep, Players: 2, Local: []core.PlayerHandle{0}, Peers: []Peer{{Addr: 1, Players: []core.PlayerHandle{1}}}, LogRetention: keep}
-		var ce *ConfigError
+		c := Config{Mode: rollstep.Lockstep, Players: 2, Local: []core.PlayerHandle{0}, Peers: []rollstep.Peer{{Addr: 1, Players: []core.PlayerHandle{1}}}, LogRetention: keep}
+		var ce *rollstep.ConfigError
 		if err := c.Validate(); !errors.As(err, &ce) || ce.Field != "LogRetention" {
-			t.Errorf("LogRetention %d: Validate() = %v, want a ConfigError naming LogRetention", keep, err)
+			t.Errorf("LogRetention %d: Validate() = %v, want a rollstep.ConfigError naming LogRetention", keep, err)
 		}
 	}
-	c := Config{Mode: rollstep.Lockstep, Players: 2, Local: []core.PlayerHandle{0}, Peers: []Peer{{Addr: 1, Players: []core.PlayerHandle{1}}}, LogRetention: 1 << 20}
+	c := Config{Mode: rollstep.Lockstep, Players: 2, Local: []core.PlayerHandle{0}, Peers: []rollstep.Peer{{Addr: 1, Players: []core.PlayerHandle{1}}}, LogRetention: 1 << 20}
 	if err := c.Validate(); err != nil {
 		t.Errorf("LogRetention 1<<20: %v", err)
 	}

@@ -44,7 +44,7 @@ func TestSpectatorWithStreamDelay(t *testing.T) {
 		m := newMatch(t, 2, 41, link, cfg, func(i int, c *Config) {
 			if i == 0 {
 				c.Spectators = []transport.Addr{2} // the network's next endpoint
-				c.Spectate = StreamConfig{Delay: delay}
+				c.Spectate = rollstep.StreamConfig{Delay: delay}
 			}
 		})
 		m.predicting, m.lossyCommands = w > 0, true
@@ -113,7 +113,7 @@ func TestSpectatorNeverHoldsPlayersBack(t *testing.T) {
 	m := newMatch(t, 2, 42, sim.LinkConfig{Latency: sim.Latency{Base: 20 * ms}}, cfg, func(i int, c *Config) {
 		if i == 0 {
 			c.Spectators = []transport.Addr{2}
-			c.Spectate = StreamConfig{MaxLag: 40}
+			c.Spectate = rollstep.StreamConfig{MaxLag: 40}
 		}
 	})
 	sp := newSpectator(t, m)

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/transport/sim"
 	"github.com/stretchr/testify/require"
@@ -19,7 +20,7 @@ import (
 // session was before) the gap stays.
 func TestTimesyncInAuto(t *testing.T) {
 	gap := func(disable bool) (core.Frame, *match) {
-		m := frozenAuto(t, TimesyncConfig{Disable: disable}, 10*time.Second)
+		m := frozenAuto(t, rollstep.TimesyncConfig{Disable: disable}, 10*time.Second)
 		m.check()
 		// Both peers' turns at one moment: peer 1's advantage in turns.
 		return m.peers[1].sess.Frame() - m.peers[0].sess.Frame(), m
@@ -45,7 +46,7 @@ func TestTimesyncInAuto(t *testing.T) {
 // the waits it recommends but does not wait by itself; Session.Wait
 // applies one, as in every mode that predicts.
 func TestTimesyncManualInAuto(t *testing.T) {
-	m := frozenAuto(t, TimesyncConfig{Manual: true}, 5*time.Second)
+	m := frozenAuto(t, rollstep.TimesyncConfig{Manual: true}, 5*time.Second)
 	reported := 0
 	for _, ev := range m.peers[1].events {
 		if e, ok := ev.(core.TimesyncEvent); ok && e.Wait > 0 {
@@ -63,7 +64,7 @@ func TestTimesyncManualInAuto(t *testing.T) {
 
 // frozenAuto plays a 2-peer auto match with timesync ts in which peer 1's
 // process is frozen for a second after 2 s, then runs for after more.
-func frozenAuto(t *testing.T, ts TimesyncConfig, after time.Duration) *match {
+func frozenAuto(t *testing.T, ts rollstep.TimesyncConfig, after time.Duration) *match {
 	cfg := Config{TurnPeriod: 20 * ms, Prediction: 8, InputDelay: 1, DelayBudget: 20 * ms, Timesync: ts}
 	m := newMatch(t, 2, 43, sim.LinkConfig{Latency: sim.Latency{Base: 50 * ms}}, cfg)
 	m.predicting = true

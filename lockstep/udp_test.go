@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/internal/probe"
 
 	"github.com/rollstep/rollstep/core"
@@ -37,7 +38,7 @@ func TestRealUDP(t *testing.T) {
 		}
 		p := &tPeer{rng: rand.New(rand.NewPCG(9, uint64(i)))}
 		cfg := Config{Players: 2, Local: []core.PlayerHandle{core.PlayerHandle(i)},
-			Peers: []Peer{{Addr: 1, Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}}, TurnPeriod: 5 * ms}
+			Peers: []rollstep.Peer{{Addr: 1, Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}}, TurnPeriod: 5 * ms}
 		cfg.Transport.Token = 77
 		s, err := NewSession(cfg, core.GameFunc[tState, tInput](p.step), tState{}, conn)
 		if err != nil {

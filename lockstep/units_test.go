@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/examples/units"
 	"github.com/rollstep/rollstep/transport/sim"
@@ -28,7 +29,7 @@ func unitsMatch(t *testing.T, count int, d time.Duration) (upload [2]float64, tu
 			t.Fatal(err)
 		}
 		cfg := Config{Players: 2, Local: []core.PlayerHandle{core.PlayerHandle(i)},
-			Peers:      []Peer{{Addr: conns[1-i].ID(), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
+			Peers:      []rollstep.Peer{{Addr: conns[1-i].ID(), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
 			TurnPeriod: 100 * ms}
 		cfg.Transport.Rand = rand.NewChaCha8([32]byte{byte(i)})
 		s, err := NewSession(cfg, core.Game[units.State, units.Order](units.Game{}), initial, conns[i])

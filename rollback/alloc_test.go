@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/core"
 
 	"github.com/rollstep/rollstep/transport/sim"
@@ -14,7 +15,7 @@ import (
 // with spectators streaming, after warm-up, and reading the newest
 // logged frame into a buffer with room.
 func TestSteadyStateUpdateAllocatesNothing(t *testing.T) {
-	m, w := newWatched(t, 31, sim.LinkConfig{Latency: sim.Latency{Base: ms(40), Jitter: ms(5)}}, StreamConfig{})
+	m, w := newWatched(t, 31, sim.LinkConfig{Latency: sim.Latency{Base: ms(40), Jitter: ms(5)}}, rollstep.StreamConfig{})
 	w.run(t, m, 3*time.Second)
 	now := m.net.Now()
 	logged := make([]core.Input[uint16], 0, 2)

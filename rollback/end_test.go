@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport/sim"
@@ -37,14 +38,14 @@ func TestAgreedEnd(t *testing.T) {
 		require.Equal(t, core.Frame(end), nd.s.Frame(), "node %d: frames simulated", i)
 		c, _ := nd.s.ConfirmedFrame()
 		require.Equal(t, core.Frame(end-1), c, "node %d: confirmed", i)
-		require.Equal(t, 1, m.count(i, isType[MatchEndedEvent]), "node %d: MatchEndedEvent", i)
+		require.Equal(t, 1, m.count(i, isType[core.MatchEndedEvent]), "node %d: core.MatchEndedEvent", i)
 	}
 	// The one that ended second heard the first's Leave, unless it ended
 	// before the Leave could reach it (the link's latency is 40±10 ms).
 	left := 0
 	for i := range 2 {
 		for _, ev := range m.nodes[i].events {
-			if e, ok := ev.(PeerLostEvent); ok {
+			if e, ok := ev.(core.PeerLostEvent); ok {
 				require.True(t, e.Left && e.Reason == wire.LeaveEnded, "node %d: %+v", i, e)
 				left++
 			}
@@ -55,5 +56,5 @@ func TestAgreedEnd(t *testing.T) {
 	}
 	require.Equal(t, end, m.checkAgreement(), "frames agreed")
 	require.NoError(t, m.nodes[0].s.Update(31*time.Second), "Update after the end")
-	require.ErrorIs(t, m.nodes[0].s.EndAt(10), ErrEndPassed)
+	require.ErrorIs(t, m.nodes[0].s.EndAt(10), rollstep.ErrEndPassed)
 }

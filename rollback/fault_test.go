@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/internal/probe"
 
 	"github.com/rollstep/rollstep/core"
@@ -12,7 +13,7 @@ import (
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
-func isType[T any](ev Event) bool { _, ok := ev.(T); return ok }
+func isType[T any](ev rollstep.Event) bool { _, ok := ev.(T); return ok }
 
 // TestPeerStopsSendingIsDroppedAtOneFrame freezes node 2 of three: the
 // others see it interrupted, then lost, agree on one disconnect frame and
@@ -26,9 +27,9 @@ func TestPeerStopsSendingIsDroppedAtOneFrame(t *testing.T) {
 	m.run(5 * time.Second)
 	var frames []core.Frame
 	for i := range 2 {
-		if m.count(i, isType[InterruptedEvent]) != 1 || m.count(i, isType[PeerLostEvent]) != 1 {
+		if m.count(i, isType[core.InterruptedEvent]) != 1 || m.count(i, isType[core.PeerLostEvent]) != 1 {
 			t.Errorf("node %d: %d interrupted, %d lost events; want 1 each", i,
-				m.count(i, isType[InterruptedEvent]), m.count(i, isType[PeerLostEvent]))
+				m.count(i, isType[core.InterruptedEvent]), m.count(i, isType[core.PeerLostEvent]))
 		}
 		for _, ev := range m.nodes[i].events {
 			if e, ok := ev.(core.DisconnectEvent); ok && e.Player == 2 {
@@ -61,11 +62,11 @@ func TestPeerResumesBeforeTimeout(t *testing.T) {
 	if !m.runUntil(m.nodes[0].s.Frame()+300, 10*time.Second) {
 		t.Fatal("no progress after resuming")
 	}
-	if m.count(0, isType[InterruptedEvent]) != 1 || m.count(0, isType[ResumedEvent]) != 1 {
-		t.Errorf("node 0: %d interrupted, %d resumed; want 1 each", m.count(0, isType[InterruptedEvent]), m.count(0, isType[ResumedEvent]))
+	if m.count(0, isType[core.InterruptedEvent]) != 1 || m.count(0, isType[core.ResumedEvent]) != 1 {
+		t.Errorf("node 0: %d interrupted, %d resumed; want 1 each", m.count(0, isType[core.InterruptedEvent]), m.count(0, isType[core.ResumedEvent]))
 	}
 	for i := range 2 {
-		if n := m.count(i, isType[PeerLostEvent]) + m.count(i, isType[core.DisconnectEvent]); n != 0 {
+		if n := m.count(i, isType[core.PeerLostEvent]) + m.count(i, isType[core.DisconnectEvent]); n != 0 {
 			t.Errorf("node %d: %d disconnect events, want none", i, n)
 		}
 	}
@@ -86,11 +87,11 @@ func TestBlackoutOfOneSecond(t *testing.T) {
 		t.Fatal("no progress after the blackout")
 	}
 	for i := range 2 {
-		if m.count(i, isType[PeerLostEvent]) != 0 {
+		if m.count(i, isType[core.PeerLostEvent]) != 0 {
 			t.Errorf("node %d dropped its peer after a 1 s blackout", i)
 		}
-		if m.count(i, isType[ResumedEvent]) != 1 {
-			t.Errorf("node %d: %d resumed events, want 1", i, m.count(i, isType[ResumedEvent]))
+		if m.count(i, isType[core.ResumedEvent]) != 1 {
+			t.Errorf("node %d: %d resumed events, want 1", i, m.count(i, isType[core.ResumedEvent]))
 		}
 	}
 	m.checkAgreement()
@@ -155,7 +156,7 @@ func TestHostilePacketsMidMatch(t *testing.T) {
 	if tr.Unknown == 0 || p.Malformed == 0 || p.WrongToken == 0 || p.Rejected == 0 {
 		t.Errorf("hostile packets not all counted: %+v", p)
 	}
-	if m.count(0, isType[PeerLostEvent]) != 0 {
+	if m.count(0, isType[core.PeerLostEvent]) != 0 {
 		t.Errorf("the attack disconnected the honest peer")
 	}
 	m.checkAgreement()

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/internal/probe"
 
 	"github.com/rollstep/rollstep/core"
@@ -72,7 +73,7 @@ func FuzzSpectatorAcks(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var frames [2]core.Frame
 		for run, forge := range []bool{false, true} {
-			m, w := newWatched(t, 5, sim.LinkConfig{}, StreamConfig{})
+			m, w := newWatched(t, 5, sim.LinkConfig{}, rollstep.StreamConfig{})
 			w.run(t, m, 500*time.Millisecond)
 			host := m.nodes[0].s
 			for k := 0; k+4 <= len(data) && k < 4*64; k += 4 {
@@ -88,7 +89,7 @@ func FuzzSpectatorAcks(f *testing.F) {
 			}
 			frames[run] = host.Frame()
 			for i := range 2 {
-				if n := m.count(i, isType[PeerLostEvent]); n != 0 {
+				if n := m.count(i, isType[core.PeerLostEvent]); n != 0 {
 					t.Fatalf("node %d lost a peer", i)
 				}
 			}

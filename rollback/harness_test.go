@@ -43,7 +43,7 @@ type node struct {
 	s      *Session[pair, uint16]
 	conn   *sim.Endpoint
 	game   *recGame
-	events []Event
+	events []rollstep.Event
 	mute   bool // Update is not called (the process is frozen)
 	slow   int  // per mille by which this node's clock runs slow
 	closed bool
@@ -71,7 +71,7 @@ func testConfig(n, i int, seed uint64) Config {
 	c := Config{Mode: rollstep.Rollback, Players: n, Local: []core.PlayerHandle{core.PlayerHandle(i)}, Game: [16]byte{'t'}}
 	for j := range n {
 		if j != i {
-			c.Peers = append(c.Peers, Peer{Addr: transport.Addr(j), Players: []core.PlayerHandle{core.PlayerHandle(j)}})
+			c.Peers = append(c.Peers, rollstep.Peer{Addr: transport.Addr(j), Players: []core.PlayerHandle{core.PlayerHandle(j)}})
 		}
 	}
 	c.Transport.Token = testToken
@@ -204,7 +204,7 @@ func (m *match) checkAgreement() int {
 }
 
 // count returns how many events of node i satisfy match.
-func (m *match) count(i int, match func(Event) bool) int {
+func (m *match) count(i int, match func(rollstep.Event) bool) int {
 	n := 0
 	for _, ev := range m.nodes[i].events {
 		if match(ev) {
@@ -216,7 +216,7 @@ func (m *match) count(i int, match func(Event) bool) int {
 
 // keep appends evs to dst, copying each *StallEvent (valid only until the
 // next Events call) into a value.
-func keep(dst, evs []Event) []Event {
+func keep(dst, evs []rollstep.Event) []rollstep.Event {
 	for _, ev := range evs {
 		if st, ok := ev.(*core.StallEvent); ok {
 			ev = *st

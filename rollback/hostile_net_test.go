@@ -86,7 +86,7 @@ func TestHostileNetwork(t *testing.T) {
 				}
 			}
 			for i := range 2 {
-				assert.Zero(t, m.count(i, isType[PeerLostEvent]), "node %d lost its peer", i)
+				assert.Zero(t, m.count(i, isType[core.PeerLostEvent]), "node %d lost its peer", i)
 			}
 			if !insider {
 				for i := range 2 {

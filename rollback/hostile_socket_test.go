@@ -191,7 +191,7 @@ func hostileSockets(t *testing.T, overDTLS bool) {
 		}
 	}
 	for i := range 2 {
-		assert.Zero(t, m.count(i, isType[PeerLostEvent]), "node %d lost its peer", i)
+		assert.Zero(t, m.count(i, isType[core.PeerLostEvent]), "node %d lost its peer", i)
 	}
 	m.checkAgreement()
 	if srv, ok := conns[0].(*dtls.Conn); ok {

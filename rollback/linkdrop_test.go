@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/hostile"
 	"github.com/rollstep/rollstep/internal/probe"
 	"github.com/rollstep/rollstep/transport/sim"
@@ -23,7 +24,7 @@ func TestLinkDropIsNotFatal(t *testing.T) {
 	m.nodes[0].s = s       // newMatch's session never ran; it shares the socket, so it is not closed
 	m.run(6 * time.Second) // fails the test on any Update error
 	require.NotZero(t, probe.Transport(s).Peers[0].SendErrors, "no send failed")
-	require.Zero(t, m.count(0, isType[PeerLostEvent]), "node 0 lost its peer")
-	require.Zero(t, m.count(1, isType[PeerLostEvent]), "node 1 lost its peer")
+	require.Zero(t, m.count(0, isType[core.PeerLostEvent]), "node 0 lost its peer")
+	require.Zero(t, m.count(1, isType[core.PeerLostEvent]), "node 1 lost its peer")
 	require.Greater(t, m.checkAgreement(), 5*60, "frames agreed")
 }

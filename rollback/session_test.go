@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/fixed"
 	"github.com/rollstep/rollstep/internal/wire"
@@ -19,8 +20,8 @@ func TestTwoPeersAgreeOnPerfectLink(t *testing.T) {
 	}
 	m.checkAgreement()
 	for i := range 2 {
-		if m.count(i, isType[ConnectedEvent]) != 1 || m.count(i, isType[StartedEvent]) != 1 {
-			t.Errorf("node %d: want one ConnectedEvent and one StartedEvent, got %v", i, m.nodes[i].events)
+		if m.count(i, isType[core.ConnectedEvent]) != 1 || m.count(i, isType[core.StartedEvent]) != 1 {
+			t.Errorf("node %d: want one core.ConnectedEvent and one core.StartedEvent, got %v", i, m.nodes[i].events)
 		}
 	}
 }
@@ -37,7 +38,7 @@ func TestConfigValidateNamesTheField(t *testing.T) {
 		{"MaxStepsPerUpdate", func(c *Config) { c.MaxStepsPerUpdate = -1 }},
 		{"Peers", func(c *Config) { c.Peers = nil }},
 		{"Peers[1].Addr", func(c *Config) {
-			c.Peers = append(c.Peers, Peer{Addr: c.Peers[0].Addr, Players: []core.PlayerHandle{0}})
+			c.Peers = append(c.Peers, rollstep.Peer{Addr: c.Peers[0].Addr, Players: []core.PlayerHandle{0}})
 		}},
 		{"Spectators[0]", func(c *Config) { c.Spectators = []transport.Addr{c.Peers[0].Addr} }},
 		{"Local", func(c *Config) { c.Local = []core.PlayerHandle{5} }},
@@ -45,7 +46,7 @@ func TestConfigValidateNamesTheField(t *testing.T) {
 		{"MaxEffectsPerFrame", func(c *Config) { c.MaxEffectsPerFrame = -1 }},
 	} {
 		cfg := base
-		cfg.Peers = append([]Peer(nil), base.Peers...)
+		cfg.Peers = append([]rollstep.Peer(nil), base.Peers...)
 		c.change(&cfg)
 		err := cfg.Validate()
 		var ce *core.ConfigError
@@ -72,25 +73,25 @@ func TestHandshakeRefusesOtherGameBuild(t *testing.T) {
 	for now := m.render; now < time.Second; now += m.render {
 		m.net.RunUntil(now)
 		for _, nd := range m.nodes {
-			if err := nd.s.Update(now); err != nil && !errors.Is(err, ErrRefused) {
+			if err := nd.s.Update(now); err != nil && !errors.Is(err, rollstep.ErrRefused) {
 				t.Fatal(err)
 			}
 			nd.events = keep(nd.events, nd.s.Events())
 		}
 	}
 	for i, nd := range m.nodes {
-		var ref RefusedEvent
+		var ref core.RefusedEvent
 		for _, ev := range nd.events {
-			if e, ok := ev.(RefusedEvent); ok {
+			if e, ok := ev.(core.RefusedEvent); ok {
 				ref = e
 			}
 		}
 		var mm *wire.ConfigMismatchError
 		if !errors.As(ref.Err, &mm) {
-			t.Errorf("node %d: RefusedEvent %+v, want a wire.ConfigMismatchError", i, ref)
+			t.Errorf("node %d: core.RefusedEvent %+v, want a wire.ConfigMismatchError", i, ref)
 		}
-		if err := nd.s.Update(time.Second); !errors.Is(err, ErrRefused) || !errors.As(err, &mm) {
-			t.Errorf("node %d: Update = %v, want ErrRefused naming the differing field", i, err)
+		if err := nd.s.Update(time.Second); !errors.Is(err, rollstep.ErrRefused) || !errors.As(err, &mm) {
+			t.Errorf("node %d: Update = %v, want rollstep.ErrRefused naming the differing field", i, err)
 		}
 		if nd.s.Started() {
 			t.Errorf("node %d started a refused match", i)
@@ -226,7 +227,7 @@ func TestDelayPolicyRaisesAndLowersD(t *testing.T) {
 	}
 	var seen []int
 	for _, ev := range m.nodes[0].events {
-		if e, ok := ev.(DelayEvent); ok {
+		if e, ok := ev.(core.DelayEvent); ok {
 			seen = append(seen, e.Delay)
 		}
 	}
@@ -248,8 +249,8 @@ func TestClosedSessionReturnsErrClosed(t *testing.T) {
 		"Update": s.Update(time.Second), "Close": s.Close(),
 		"AddLocalInput": s.AddLocalInput(0, 1), "Wait": s.Wait(1),
 	} {
-		if !errors.Is(err, ErrClosed) {
-			t.Errorf("%s after Close = %v, want ErrClosed", name, err)
+		if !errors.Is(err, rollstep.ErrClosed) {
+			t.Errorf("%s after Close = %v, want rollstep.ErrClosed", name, err)
 		}
 	}
 	if err := m.nodes[1].s.AddLocalInput(0, 1); !errors.Is(err, core.ErrNotLocal) {

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/state"
 	"github.com/rollstep/rollstep/transport/sim"
@@ -13,14 +14,14 @@ import (
 type watcher struct {
 	sp     *Spectator[pair, uint16]
 	conn   *sim.Endpoint
-	events []Event
+	events []rollstep.Event
 	mute   bool
 	most   int // most frames simulated by one Update
 }
 
 // addSpectator configures node 0 to stream to a new endpoint and returns
 // the spectator on it. Call before newMatch builds node 0: use in cfg.
-func newWatched(t *testing.T, seed uint64, link sim.LinkConfig, stream StreamConfig) (*match, *watcher) {
+func newWatched(t *testing.T, seed uint64, link sim.LinkConfig, stream rollstep.StreamConfig) (*match, *watcher) {
 	t.Helper()
 	m := newMatch(t, 2, seed, link, func(i int, c *Config) {
 		if i == 0 {
@@ -70,7 +71,7 @@ func (w *watcher) checkReplay(t *testing.T, m *match) {
 }
 
 func TestSpectatorReplaysConfirmedInputsWithDelay(t *testing.T) {
-	m, w := newWatched(t, 21, sim.LinkConfig{Latency: sim.Latency{Base: ms(30), Jitter: ms(5)}, Loss: 0.05}, StreamConfig{Delay: 30})
+	m, w := newWatched(t, 21, sim.LinkConfig{Latency: sim.Latency{Base: ms(30), Jitter: ms(5)}, Loss: 0.05}, rollstep.StreamConfig{Delay: 30})
 	w.run(t, m, 10*time.Second)
 	m.checkAgreement()
 	w.checkReplay(t, m)
@@ -81,13 +82,13 @@ func TestSpectatorReplaysConfirmedInputsWithDelay(t *testing.T) {
 	if len(w.events) == 0 || !isType[core.StreamStartedEvent](w.events[0]) {
 		t.Errorf("events %v, want core.StreamStartedEvent first", w.events)
 	}
-	if m.count(0, isType[SpectatorJoinedEvent]) != 1 {
-		t.Errorf("host reported no SpectatorJoinedEvent")
+	if m.count(0, isType[core.SpectatorJoinedEvent]) != 1 {
+		t.Errorf("host reported no core.SpectatorJoinedEvent")
 	}
 }
 
 func TestSpectatorCatchesUpBoundedPerUpdate(t *testing.T) {
-	m, w := newWatched(t, 22, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, StreamConfig{})
+	m, w := newWatched(t, 22, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, rollstep.StreamConfig{})
 	w.run(t, m, 2*time.Second)
 	w.mute = true
 	w.run(t, m, 2*time.Second) // 120 frames behind, below MaxLag
@@ -109,15 +110,15 @@ func TestSpectatorCatchesUpBoundedPerUpdate(t *testing.T) {
 }
 
 func TestSpectatorTooFarBehindIsDropped(t *testing.T) {
-	m, w := newWatched(t, 23, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, StreamConfig{MaxLag: 60})
+	m, w := newWatched(t, 23, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, rollstep.StreamConfig{MaxLag: 60})
 	w.run(t, m, time.Second)
 	w.mute = true
 	w.run(t, m, 1500*time.Millisecond)
 	w.mute = false
 	w.run(t, m, time.Second)
-	var left SpectatorLeftEvent
+	var left core.SpectatorLeftEvent
 	for _, ev := range m.nodes[0].events {
-		if e, ok := ev.(SpectatorLeftEvent); ok {
+		if e, ok := ev.(core.SpectatorLeftEvent); ok {
 			left = e
 		}
 	}
@@ -135,7 +136,7 @@ func TestSpectatorTooFarBehindIsDropped(t *testing.T) {
 }
 
 func TestSpectatorEndsWhenHostLeaves(t *testing.T) {
-	m, w := newWatched(t, 24, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, StreamConfig{})
+	m, w := newWatched(t, 24, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, rollstep.StreamConfig{})
 	w.run(t, m, 2*time.Second)
 	if err := m.nodes[0].s.Close(); err != nil {
 		t.Fatal(err)
@@ -146,13 +147,13 @@ func TestSpectatorEndsWhenHostLeaves(t *testing.T) {
 	if !ok || end.Reason != core.EndLeft || end.Frame != w.sp.Frame() {
 		t.Fatalf("last event %#v, want core.StreamEndedEvent{core.EndLeft} at the spectator's frame", w.events[len(w.events)-1])
 	}
-	if m.count(1, isType[PeerLostEvent]) != 1 {
+	if m.count(1, isType[core.PeerLostEvent]) != 1 {
 		t.Errorf("the other player did not see the host leave")
 	}
 }
 
 func TestSpectatorEndsWhenHostIsLost(t *testing.T) {
-	m, w := newWatched(t, 25, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, StreamConfig{})
+	m, w := newWatched(t, 25, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, rollstep.StreamConfig{})
 	w.run(t, m, 2*time.Second)
 	m.nodes[0].mute = true
 	w.run(t, m, 4*time.Second)
@@ -166,7 +167,7 @@ func TestSpectatorEndsWhenHostIsLost(t *testing.T) {
 // TestSpectatorSeesDisconnectedPlayer drops a player mid-match: the
 // spectator replays the agreed disconnect frame exactly.
 func TestSpectatorSeesDisconnectedPlayer(t *testing.T) {
-	m, w := newWatched(t, 26, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, StreamConfig{})
+	m, w := newWatched(t, 26, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, rollstep.StreamConfig{})
 	w.run(t, m, 2*time.Second)
 	m.nodes[1].mute = true
 	w.run(t, m, 5*time.Second)
@@ -184,7 +185,7 @@ func TestSpectatorSeesDisconnectedPlayer(t *testing.T) {
 // player is still missing for longer than the disconnect timeout: the
 // host's heartbeats keep the stream open until the match starts.
 func TestSpectatorWaitsForSlowMatchStart(t *testing.T) {
-	m, w := newWatched(t, 27, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, StreamConfig{})
+	m, w := newWatched(t, 27, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, rollstep.StreamConfig{})
 	m.nodes[1].mute = true
 	w.run(t, m, 4*time.Second)
 	m.nodes[1].mute = false

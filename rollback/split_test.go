@@ -6,13 +6,14 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
 // TestSplitIsReported: a 3 s blackout outlasts the 2.5 s disconnect
 // timeout, so each peer drops the other and plays on alone. When the link
-// heals, each hears the other's probes and reports a SplitEvent naming
+// heals, each hears the other's probes and reports a core.SplitEvent naming
 // the frame from which it played without the other. The match used to
 // split in silence: two different final checksums and no event.
 func TestSplitIsReported(t *testing.T) {
@@ -23,10 +24,10 @@ func TestSplitIsReported(t *testing.T) {
 	m.net.Heal()
 	m.run(3 * time.Second)
 	for i := range 2 {
-		require.Equal(t, 1, m.count(i, isType[PeerLostEvent]), "node %d: peer lost", i)
-		var splits []SplitEvent
+		require.Equal(t, 1, m.count(i, isType[core.PeerLostEvent]), "node %d: peer lost", i)
+		var splits []core.SplitEvent
 		for _, ev := range m.nodes[i].events {
-			if e, ok := ev.(SplitEvent); ok {
+			if e, ok := ev.(core.SplitEvent); ok {
 				splits = append(splits, e)
 			}
 		}

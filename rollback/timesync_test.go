@@ -4,7 +4,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/timesync"
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
@@ -18,7 +20,7 @@ func TestTimesyncBalancesLateStarter(t *testing.T) {
 	m.nodes[1].mute = false
 	m.run(6 * time.Second)
 	waits := func(i int) int {
-		return m.count(i, func(ev Event) bool { e, ok := ev.(TimesyncEvent); return ok && e.Wait > 0 })
+		return m.count(i, func(ev rollstep.Event) bool { e, ok := ev.(core.TimesyncEvent); return ok && e.Wait > 0 })
 	}
 	if waits(0) == 0 || waits(1) != 0 {
 		t.Errorf("wait recommendations: node 0 %d, node 1 %d; want node 0 only", waits(0), waits(1))
@@ -47,7 +49,7 @@ func TestTimesyncIgnoresDifferentDelays(t *testing.T) {
 	})
 	m.run(8 * time.Second)
 	for i := range 2 {
-		n := m.count(i, func(ev Event) bool { e, ok := ev.(TimesyncEvent); return ok && e.Wait > 0 })
+		n := m.count(i, func(ev rollstep.Event) bool { e, ok := ev.(core.TimesyncEvent); return ok && e.Wait > 0 })
 		st := m.nodes[i].s.Stats()
 		if n != 0 || st.Waited != 0 {
 			t.Errorf("node %d: %d wait recommendations, waited %d; want none", i, n, st.Waited)
@@ -70,9 +72,9 @@ func TestManualTimesyncOnlyReports(t *testing.T) {
 	m.run(300 * time.Millisecond)
 	m.nodes[1].mute = false
 	m.run(3 * time.Second)
-	var rec TimesyncEvent
+	var rec core.TimesyncEvent
 	for _, ev := range m.nodes[0].events {
-		if e, ok := ev.(TimesyncEvent); ok && e.Wait > 0 {
+		if e, ok := ev.(core.TimesyncEvent); ok && e.Wait > 0 {
 			rec = e
 		}
 	}
@@ -117,11 +119,11 @@ func TestPeerPausedForTenMinutes(t *testing.T) {
 	}
 	for i := range 2 {
 		for _, ev := range m.nodes[i].events {
-			if e, ok := ev.(TimesyncEvent); ok && (e.Wait > 8 || e.Advantage > MaxAdvantage || e.Advantage < -MaxAdvantage) {
+			if e, ok := ev.(core.TimesyncEvent); ok && (e.Wait > 8 || e.Advantage > timesync.MaxAdvantage || e.Advantage < -timesync.MaxAdvantage) {
 				t.Errorf("node %d: absurd recommendation %+v", i, e)
 			}
 		}
-		if m.count(i, isType[PeerLostEvent]) != 0 {
+		if m.count(i, isType[core.PeerLostEvent]) != 0 {
 			t.Errorf("node %d dropped its peer", i)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/transport/sim"
 )
@@ -76,11 +77,11 @@ func TestTranscripts(t *testing.T) {
 }
 
 // describe prints an event without its time-dependent pointers.
-func describe(ev Event) string {
+func describe(ev rollstep.Event) string {
 	switch e := ev.(type) {
 	case core.DesyncEvent[pair]:
 		return fmt.Sprintf("desync peer %d frame %d", e.Peer, e.Frame)
-	case StartedEvent:
+	case core.StartedEvent:
 		return fmt.Sprintf("started at %v", e.At)
 	default:
 		return strings.TrimPrefix(fmt.Sprintf("%T %+v", ev, ev), "rollback.")
