@@ -9,7 +9,8 @@ import (
 )
 
 // Config is the session's configuration, the same type in every mode
-// (rollstep.Config). NewSession sets its Mode when it is unset.
+// (rollstep.Config). NewSession sets its Mode when it is unset; its
+// Validate, which has no mode to assume, wants Mode set (rollstep.Lockstep).
 type Config = rollstep.Config
 
 // Session is the session of every mode (rollstep.Session).
