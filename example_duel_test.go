@@ -19,7 +19,7 @@ type Pad struct {
 }
 
 // step runs one frame: fighters walk, and a punch within reach hurts.
-func step(d *Duel, in []core.Input[Pad], _ *core.Effects) {
+func step(d *Duel, in []core.Input[Pad], _ core.Effects) {
 	for p, pad := range in {
 		d.X[p] += int32(pad.Value.Move)
 		if o := 1 - p; pad.Value.Punch && max(d.X[p]-d.X[o], d.X[o]-d.X[p]) <= 2 {

@@ -18,7 +18,7 @@ type Score struct{ Points int32 }
 // Press is a player's input: whether the button is down.
 type Press struct{ Down uint8 }
 
-func score(s *Score, in []core.Input[Press], _ *core.Effects) {
+func score(s *Score, in []core.Input[Press], _ core.Effects) {
 	for _, x := range in {
 		s.Points += int32(x.Value.Down)
 	}

@@ -145,7 +145,7 @@ func TestNegotiateAcksLost(t *testing.T) {
 	cfg := Config{Mode: Lockstep, Players: 2, Local: []core.PlayerHandle{1},
 		Peers: []Peer{{Addr: conns[0].ID(), Players: []core.PlayerHandle{0}}}, Game: offered.Digest()}
 	cfg.Transport.Token = 5
-	s, err := NewSession(cfg, core.GameFunc[gState, gInput](func(*gState, []core.Input[gInput], *core.Effects) {}), gState{}, conns[1])
+	s, err := NewSession(cfg, core.GameFunc[gState, gInput](func(*gState, []core.Input[gInput], core.Effects) {}), gState{}, conns[1])
 	if err != nil {
 		t.Fatal(err)
 	}

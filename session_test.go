@@ -31,7 +31,7 @@ type gPeer struct {
 	maxW int // the largest W seen
 }
 
-func (p *gPeer) step(s *gState, in []core.Input[gInput], _ *core.Effects) {
+func (p *gPeer) step(s *gState, in []core.Input[gInput], _ core.Effects) {
 	for i, x := range in {
 		s.Hash = (s.Hash ^ uint64(i)<<40 ^ uint64(x.Value.Buttons)) * 0x100000001b3
 	}
@@ -239,7 +239,7 @@ func TestConfigErrors(t *testing.T) {
 			if err := c.Validate(); !errors.Is(err, tt.want) {
 				t.Fatalf("Validate: %v, want %v", err, tt.want)
 			}
-			_, err := NewSession(c, core.GameFunc[gState, gInput](func(*gState, []core.Input[gInput], *core.Effects) {}), gState{}, conn)
+			_, err := NewSession(c, core.GameFunc[gState, gInput](func(*gState, []core.Input[gInput], core.Effects) {}), gState{}, conn)
 			if !errors.Is(err, tt.want) {
 				t.Fatalf("NewSession: %v, want %v", err, tt.want)
 			}
@@ -252,7 +252,7 @@ func TestTurnPeriodReplacesTickRate(t *testing.T) {
 	conn := net.NewEndpoint()
 	cfg := Config{Mode: Lockstep, Players: 2, TickRate: 10, TurnPeriod: 150 * ms, Local: []core.PlayerHandle{0},
 		Peers: []Peer{{Addr: 9, Players: []core.PlayerHandle{1}}}}
-	s, err := NewSession(cfg, core.GameFunc[gState, gInput](func(*gState, []core.Input[gInput], *core.Effects) {}), gState{}, conn)
+	s, err := NewSession(cfg, core.GameFunc[gState, gInput](func(*gState, []core.Input[gInput], core.Effects) {}), gState{}, conn)
 	if err != nil {
 		t.Fatal(err)
 	}

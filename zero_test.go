@@ -23,14 +23,14 @@ func TestZeroFieldsMeanTheSame(t *testing.T) {
 		require.NoError(t, err)
 		a, b := net.NewEndpoint(), net.NewEndpoint()
 		c := Config{Mode: tc.mode, Local: []core.PlayerHandle{0}, Peers: []Peer{{Addr: b.ID(), Players: []core.PlayerHandle{1, 2}}}}
-		s, err := NewSession(c, core.GameFunc[gState, gInput](func(*gState, []core.Input[gInput], *core.Effects) {}), gState{}, a)
+		s, err := NewSession(c, core.GameFunc[gState, gInput](func(*gState, []core.Input[gInput], core.Effects) {}), gState{}, a)
 		require.NoError(t, err, "%v", tc.mode)
 		require.Equal(t, tc.d, s.Stats().Delay, "%v: the starting D", tc.mode)
 		// Three players: player 2 is a real player of the match.
 		require.NoError(t, s.Close())
 		c.Peers[0].Players = []core.PlayerHandle{1}
 		c.Players = 3 // a player nobody owns: refused, so Players counted
-		_, err = NewSession(c, core.GameFunc[gState, gInput](func(*gState, []core.Input[gInput], *core.Effects) {}), gState{}, net.NewEndpoint())
+		_, err = NewSession(c, core.GameFunc[gState, gInput](func(*gState, []core.Input[gInput], core.Effects) {}), gState{}, net.NewEndpoint())
 		require.Error(t, err, "%v: Players 3 with two players listed", tc.mode)
 	}
 }

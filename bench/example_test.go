@@ -13,7 +13,7 @@ type counter struct {
 	Sum   int32
 }
 
-func step(s *counter, inputs []core.Input[int32], _ *core.Effects) {
+func step(s *counter, inputs []core.Input[int32], _ core.Effects) {
 	s.Frame++
 	for _, in := range inputs {
 		s.Sum += in.Value

@@ -25,7 +25,7 @@ type duelState struct {
 
 // Step moves both players by their buttons (bit 0 left, 1 right, 2 jump,
 // 3 attack) with gravity and a floor, and lands attacks in range.
-func (duel) Step(s *duelState, inputs []core.Input[uint8], _ *core.Effects) {
+func (duel) Step(s *duelState, inputs []core.Input[uint8], _ core.Effects) {
 	s.Frame++
 	for i := range s.Players {
 		p := &s.Players[i]
@@ -78,7 +78,7 @@ type spinState struct {
 	_     int32
 }
 
-func (g spin) Step(s *spinState, inputs []core.Input[uint8], _ *core.Effects) {
+func (g spin) Step(s *spinState, inputs []core.Input[uint8], _ core.Effects) {
 	x := s.Acc
 	for i := range g.loops {
 		x = x*6364136223846793005 + uint64(i) + uint64(inputs[0].Value)

@@ -20,7 +20,7 @@ type mixState struct {
 // 100 ns), closer to a real game than an empty Step.
 type mix struct{}
 
-func (mix) Step(s *mixState, inputs []core.Input[uint32], _ *core.Effects) {
+func (mix) Step(s *mixState, inputs []core.Input[uint32], _ core.Effects) {
 	x := uint64(s.Frame)
 	for _, in := range inputs {
 		x = x*31 + uint64(in.Value)
@@ -44,7 +44,7 @@ type bare struct {
 	cur   mixState
 	ring  [16]mixState
 	in    []core.Input[uint32]
-	fx    core.Effects
+	fx    *core.EffectList
 	frame int
 }
 
@@ -58,12 +58,12 @@ func (l *bare) step() time.Duration {
 				l.ring[g%len(l.ring)] = l.cur
 			}
 			l.inputs(g)
-			mix{}.Step(&l.cur, l.in, &l.fx)
+			mix{}.Step(&l.cur, l.in, l.fx)
 		}
 		l.ring[f%len(l.ring)] = l.cur
 	}
 	l.inputs(f)
-	mix{}.Step(&l.cur, l.in, &l.fx)
+	mix{}.Step(&l.cur, l.in, l.fx)
 	l.frame++
 	return time.Since(t0)
 }

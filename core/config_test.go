@@ -57,7 +57,7 @@ func TestConfigValidate(t *testing.T) {
 	})
 	t.Run("bad-state-type", func(t *testing.T) {
 		type bad struct{ P *int }
-		_, err := NewEngine[bad, testInput](DefaultConfig(), GameFunc[bad, testInput](func(*bad, []Input[testInput], *Effects) {}), &bad{})
+		_, err := NewEngine[bad, testInput](DefaultConfig(), GameFunc[bad, testInput](func(*bad, []Input[testInput], Effects) {}), &bad{})
 		if err == nil {
 			t.Fatal("a state with a pointer was accepted")
 		}

@@ -226,7 +226,7 @@ func applyCommand(m *matchState, f Frame, p int, c *Control) bool {
 // unless the game is paused, calls the game's Step with in and then
 // StepsPerFrame-1 more times with every input's zero value (and the same
 // statuses). It reports whether the game's Step ran.
-func (e *Engine[S, I]) run(w *world[S], f Frame, in []Input[I], cmds []Control, fx *Effects) bool {
+func (e *Engine[S, I]) run(w *world[S], f Frame, in []Input[I], cmds []Control, fx Effects) bool {
 	applyControl(&w.Match, f, cmds)
 	if w.Match.Paused != 0 {
 		return false

@@ -21,7 +21,7 @@ func FuzzControl(f *testing.F) {
 		k := int(ticks%4) + 1
 		steps := 0
 		e := &Engine[int32, uint8]{
-			game: GameFunc[int32, uint8](func(_ *int32, in []Input[uint8], _ *Effects) {
+			game: GameFunc[int32, uint8](func(_ *int32, in []Input[uint8], _ Effects) {
 				if len(in) != n {
 					t.Fatalf("Step got %d inputs for %d players", len(in), n)
 				}
@@ -41,7 +41,7 @@ func FuzzControl(f *testing.F) {
 				in[p] = Input[uint8]{Status: InputStatus(r[5]%4 + 1), Value: r[3]}
 			}
 			before := steps
-			ran := e.run(&w, f, in, cmds, &Effects{})
+			ran := e.run(&w, f, in, cmds, NewEffectList(0))
 			c := controlOf(&w.Match)
 			switch {
 			case c.Speed < MinSpeed || c.Speed > MaxSpeed:

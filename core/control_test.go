@@ -68,7 +68,7 @@ func nextInputIs(e *Engine[testState, testInput], p PlayerHandle, f Frame) bool 
 func refRunSkipping(players int, n Frame, input func(p int, f Frame) testInput, skip func(f Frame) bool) testState {
 	var s testState
 	g := &testGame{}
-	fx := Effects{list: make([]Effect, 0, 64)}
+	fx := NewEffectList(64)
 	in := make([]Input[testInput], players)
 	for f := Frame(0); f < n; f++ {
 		if skip(f) {
@@ -78,7 +78,7 @@ func refRunSkipping(players int, n Frame, input func(p int, f Frame) testInput, 
 			in[p] = Input[testInput]{Value: input(p, f), Status: InputConfirmed}
 		}
 		fx.reset()
-		g.Step(&s, in, &fx)
+		g.Step(&s, in, fx)
 	}
 	return s
 }

@@ -2,8 +2,8 @@ package core
 
 import "testing"
 
-func TestNewEffectsOutsideAnEngine(t *testing.T) {
-	fx := NewEffects(2)
+func TestEffectListOutsideAnEngine(t *testing.T) {
+	fx := NewEffectList(2)
 	for i := range 3 {
 		ok := fx.Emit(Effect{Kind: uint32(i)})
 		if want := i < 2; ok != want {
@@ -17,7 +17,7 @@ func TestNewEffectsOutsideAnEngine(t *testing.T) {
 	if fx.Len() != 0 || fx.Dropped() != 0 || !fx.Emit(Effect{Kind: 9}) {
 		t.Errorf("after Reset: Len %d, Dropped %d", fx.Len(), fx.Dropped())
 	}
-	if zero := NewEffects(0); !zero.Emit(Effect{}) {
-		t.Error("NewEffects(0) keeps no effect, want at least one")
+	if zero := NewEffectList(0); zero.Emit(Effect{}) || zero.Dropped() != 1 {
+		t.Errorf("NewEffectList(0) kept an effect (dropped %d), want it dropped", zero.Dropped())
 	}
 }

@@ -84,7 +84,7 @@ type Engine[S any, I comparable] struct {
 	snaps    *snapRing[world[S]]
 	log      inputLog[I]
 	effects  effectTracker
-	fx       Effects
+	fx       EffectList
 	stepIn   []Input[I]
 	stepCtl  []Control  // the commands of the frame being simulated
 	idle     []Input[I] // the inputs of the extra Steps (StepsPerFrame)

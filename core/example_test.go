@@ -14,7 +14,7 @@ type counter struct {
 
 type counterGame struct{}
 
-func (counterGame) Step(s *counter, in []core.Input[int32], fx *core.Effects) {
+func (counterGame) Step(s *counter, in []core.Input[int32], fx core.Effects) {
 	for p, i := range in {
 		s.Total[p] += i.Value
 		if i.Value > 0 {

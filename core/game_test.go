@@ -34,7 +34,7 @@ type testGame struct {
 // non-deterministic Step reads (sync-test scenario).
 var nondetCounter int64
 
-func (g *testGame) Step(s *testState, inputs []Input[testInput], fx *Effects) {
+func (g *testGame) Step(s *testState, inputs []Input[testInput], fx Effects) {
 	g.steps++
 	if g.onStep != nil {
 		g.onStep(s, inputs)
@@ -86,7 +86,7 @@ func refRun(players int, n Frame, input func(p int, f Frame) testInput) testStat
 func refRunEffects(players int, n Frame, input func(p int, f Frame) testInput) (testState, map[FrameEffect]int) {
 	var s testState
 	g := &testGame{effects: true}
-	fx := Effects{list: make([]Effect, 0, 64)}
+	fx := NewEffectList(64)
 	played := map[FrameEffect]int{}
 	in := make([]Input[testInput], players)
 	for f := Frame(0); f < n; f++ {
@@ -94,7 +94,7 @@ func refRunEffects(players int, n Frame, input func(p int, f Frame) testInput) (
 			in[p] = Input[testInput]{Value: input(p, f), Status: InputConfirmed}
 		}
 		fx.reset()
-		g.Step(&s, in, &fx)
+		g.Step(&s, in, fx)
 		for _, e := range fx.list {
 			played[FrameEffect{Frame: f, Effect: e}]++
 		}

@@ -37,9 +37,9 @@ func BenchmarkPieces(b *testing.B) {
 		var s testState
 		in := make([]Input[testInput], 2)
 		g := &testGame{}
-		var fx Effects
+		fx := NewEffectList(0)
 		for b.Loop() {
-			g.Step(&s, in, &fx)
+			g.Step(&s, in, fx)
 		}
 	})
 }

@@ -134,4 +134,4 @@ func narrowOracle[S any](t *testing.T, cases int, fix func(raw []byte)) {
 // nopGame is a Step that only exists.
 type nopGame[S any] struct{}
 
-func (nopGame[S]) Step(*S, []Input[testInput], *Effects) {}
+func (nopGame[S]) Step(*S, []Input[testInput], Effects) {}

@@ -128,7 +128,7 @@ type bareLoop struct {
 	ring  [][10]testState
 	in    []Input[testInput]
 	g     testGame
-	fx    Effects
+	fx    EffectList
 	frame int
 }
 

@@ -19,7 +19,7 @@ func newReviewPair(t *testing.T) *reviewPair {
 		c.InputDelay, c.Prediction, c.MaxPrediction = 0, 1, 1
 		return c
 	}
-	step := GameFunc[int32, int32](func(s *int32, in []Input[int32], _ *Effects) {
+	step := GameFunc[int32, int32](func(s *int32, in []Input[int32], _ Effects) {
 		for _, x := range in {
 			*s = *s*31 + x.Value
 		}
@@ -92,10 +92,10 @@ func TestGamePathOfArrayState(t *testing.T) {
 // instead of by the handshake digest with the slot's size.
 func TestLargestInput(t *testing.T) {
 	c := DefaultConfig()
-	step := func(*int32, []Input[[MaxInputSize - controlSize]byte], *Effects) {}
+	step := func(*int32, []Input[[MaxInputSize - controlSize]byte], Effects) {}
 	_, err := NewEngine[int32, [MaxInputSize - controlSize]byte](c, GameFunc[int32, [MaxInputSize - controlSize]byte](step), new(int32))
 	require.NoError(t, err)
-	big := func(*int32, []Input[[MaxInputSize - controlSize + 1]byte], *Effects) {}
+	big := func(*int32, []Input[[MaxInputSize - controlSize + 1]byte], Effects) {}
 	_, err = NewEngine[int32, [MaxInputSize - controlSize + 1]byte](c, GameFunc[int32, [MaxInputSize - controlSize + 1]byte](big), new(int32))
 	require.ErrorIs(t, err, ErrInvalidConfig)
 	require.ErrorContains(t, err, "505 bytes is over 504")

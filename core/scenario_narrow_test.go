@@ -34,7 +34,7 @@ type bigGame struct {
 	nudge   func(s *bigState)
 }
 
-func (g *bigGame) Step(s *bigState, inputs []Input[testInput], _ *Effects) {
+func (g *bigGame) Step(s *bigState, inputs []Input[testInput], _ Effects) {
 	f := Frame(s.Frame)
 	s.Frame++
 	for p, in := range inputs {

@@ -26,7 +26,7 @@ type syncTester struct {
 	sums   []uint64
 	frames []Frame
 	failed bool
-	fx     Effects
+	fx     EffectList
 }
 
 // init sets up a tester for Config.SyncTest = limit and window w.

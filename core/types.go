@@ -79,14 +79,14 @@ type Input[I comparable] struct {
 // S must be arena-serializable (see package state): the engine saves it by
 // copying, so any data outside S is invisible to rollback.
 type Game[S any, I comparable] interface {
-	Step(s *S, inputs []Input[I], fx *Effects)
+	Step(s *S, inputs []Input[I], fx Effects)
 }
 
 // GameFunc adapts a function to the Game interface.
-type GameFunc[S any, I comparable] func(s *S, inputs []Input[I], fx *Effects)
+type GameFunc[S any, I comparable] func(s *S, inputs []Input[I], fx Effects)
 
 // Step calls f(s, inputs, fx).
-func (f GameFunc[S, I]) Step(s *S, inputs []Input[I], fx *Effects) { f(s, inputs, fx) }
+func (f GameFunc[S, I]) Step(s *S, inputs []Input[I], fx Effects) { f(s, inputs, fx) }
 
 // Predictor guesses a player's input for a frame whose real input has not
 // arrived. last is the player's newest known input, for frame lastFrame

@@ -24,7 +24,7 @@ type Counter struct {
 // Order is a command; the zero Order is "no command".
 type Order struct{ Add int32 }
 
-func step(s *Counter, in []core.Input[Order], _ *core.Effects) {
+func step(s *Counter, in []core.Input[Order], _ core.Effects) {
 	s.Turn++
 	for _, x := range in {
 		s.Sum += x.Value.Add

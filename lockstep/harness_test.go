@@ -49,7 +49,7 @@ type tPeer struct {
 	every int
 }
 
-func (p *tPeer) step(s *tState, in []core.Input[tInput], _ *core.Effects) {
+func (p *tPeer) step(s *tState, in []core.Input[tInput], _ core.Effects) {
 	for i, x := range in {
 		switch x.Status {
 		case core.InputPredicted:

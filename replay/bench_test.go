@@ -60,12 +60,12 @@ func BenchmarkBareSteps(b *testing.B) {
 	players := rp.Header().Players()
 	var s, initial units.State
 	rp.Initial(&initial)
-	var fx core.Effects
+	fx := core.NewEffectList(0)
 	b.ReportAllocs()
 	for b.Loop() {
 		s = initial
 		for f := 0; f < len(inputs); f += players {
-			units.Game{}.Step(&s, inputs[f:f+players], &fx)
+			units.Game{}.Step(&s, inputs[f:f+players], fx)
 		}
 	}
 	reportRealtime(b, rp)

@@ -14,7 +14,7 @@ type score struct{ Points [2]int32 }
 
 type scoreGame struct{}
 
-func (scoreGame) Step(s *score, in []core.Input[int32], _ *core.Effects) {
+func (scoreGame) Step(s *score, in []core.Input[int32], _ core.Effects) {
 	for p, i := range in {
 		s.Points[p] += i.Value
 	}

@@ -31,7 +31,7 @@ type tallyGame struct {
 	bias      int32
 }
 
-func (g tallyGame) Step(s *tally, in []core.Input[move], fx *core.Effects) {
+func (g tallyGame) Step(s *tally, in []core.Input[move], fx core.Effects) {
 	for p, i := range in {
 		if p >= len(s.Total) {
 			break // a fuzzed replay may have more players

@@ -18,7 +18,7 @@ type Player[S any, I comparable] struct {
 	frame core.Frame      // steps taken: the next frame to step
 	row   int             // the record holding frame, when frame < Frames
 	in    []core.Input[I] // the inputs handed to Step, a copy of the record
-	fx    core.Effects
+	fx    discard
 }
 
 // NewPlayer returns a Player of rp at frame 0, holding the initial state.
@@ -46,7 +46,7 @@ func (pl *Player[S, I]) Step() bool {
 	}
 	n := len(pl.in)
 	copy(pl.in, b.rows[pl.row*n:(pl.row+1)*n])
-	pl.game.Step(&pl.cur, pl.in, &pl.fx)
+	pl.game.Step(&pl.cur, pl.in, pl.fx)
 	pl.frame++
 	return true
 }
@@ -76,3 +76,9 @@ func (pl *Player[S, I]) Seek(f core.Frame) error {
 	}
 	return nil
 }
+
+// discard is the Effects a replay steps the game with: a replay plays no
+// effects, so it keeps none.
+type discard struct{}
+
+func (discard) Emit(core.Effect) bool { return true }

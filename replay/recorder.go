@@ -52,7 +52,7 @@ type Recorder[S any, I comparable] struct {
 	base []byte // state.Encode of the initial state
 	enc  []byte // scratch encoding
 	in   []core.Input[I]
-	fx   core.Effects
+	fx   discard
 	c    compressor
 	// logNext is the next frame of a StepLog that AddLog reads (its frames
 	// and the replay's differ when the match paused or stepped several
@@ -156,7 +156,7 @@ func (r *Recorder[S, I]) Add(inputs []core.Input[I]) error {
 		r.b.rows = append(r.b.rows, r.in...)
 		r.b.ends = append(r.b.ends, h.Frames+1)
 	}
-	r.game.Step(&r.cur, r.in, &r.fx)
+	r.game.Step(&r.cur, r.in, r.fx)
 	h.Frames++
 	if h.Frames%core.Frame(h.ChecksumInterval) == 0 {
 		r.b.sums = append(r.b.sums, state.Checksum(&r.cur))

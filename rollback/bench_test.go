@@ -45,7 +45,7 @@ func BenchmarkSessionFrame(b *testing.B) {
 func BenchmarkBareStep(b *testing.B) {
 	g := pairGame{leakAt: -1}
 	var s pair
-	var fx core.Effects
+	fx := core.NewEffectList(0)
 	in := make([]core.Input[uint16], 2)
 	b.ReportAllocs()
 	f := core.Frame(0)
@@ -54,7 +54,7 @@ func BenchmarkBareStep(b *testing.B) {
 			for p := range in {
 				in[p] = core.Input[uint16]{Value: defaultInput(core.PlayerHandle(p), f), Status: core.InputConfirmed}
 			}
-			g.Step(&s, in, &fx)
+			g.Step(&s, in, fx)
 		}
 		f++
 	}

@@ -23,7 +23,7 @@ type score struct {
 // adder adds every player's input to its total.
 type adder struct{}
 
-func (adder) Step(s *score, in []core.Input[int16], fx *core.Effects) {
+func (adder) Step(s *score, in []core.Input[int16], fx core.Effects) {
 	for p, i := range in {
 		s.Total[p] += int32(i.Value)
 	}
@@ -80,7 +80,7 @@ func Example() {
 // flaky keeps a counter outside the state: a classic determinism bug.
 type flaky struct{ calls *int32 }
 
-func (g flaky) Step(s *score, in []core.Input[int16], fx *core.Effects) {
+func (g flaky) Step(s *score, in []core.Input[int16], fx core.Effects) {
 	*g.calls++
 	s.Total[0] += int32(in[0].Value)
 	if s.Total[0] > 100 {

@@ -29,7 +29,7 @@ func newRecGame(frames int) *recGame {
 	return &recGame{pairGame: pairGame{leakAt: -1}, sums: make([]uint64, frames)}
 }
 
-func (g *recGame) Step(s *pair, in []core.Input[uint16], fx *core.Effects) {
+func (g *recGame) Step(s *pair, in []core.Input[uint16], fx core.Effects) {
 	g.pairGame.Step(s, in, fx)
 	g.steps++
 	if f := s.Frame - 1; int(f) < len(g.sums) {

@@ -24,7 +24,7 @@ var leak int64
 // also adds a counter kept outside the state.
 type pairGame struct{ leakAt int32 }
 
-func (g pairGame) Step(s *pair, in []core.Input[uint16], fx *core.Effects) {
+func (g pairGame) Step(s *pair, in []core.Input[uint16], fx core.Effects) {
 	f := s.Frame
 	s.Frame++
 	for p, i := range in {
@@ -105,13 +105,13 @@ func TestSyncTestMatchesPlainLoop(t *testing.T) {
 		t.Fatal(err)
 	}
 	var s pair
-	var fx core.Effects
+	fx := core.NewEffectList(0)
 	in := make([]core.Input[uint16], 2)
 	for f := range core.Frame(200) {
 		for p := range in {
 			in[p] = core.Input[uint16]{Value: input(f, core.PlayerHandle(p)), Status: core.InputConfirmed}
 		}
-		pairGame{leakAt: -1}.Step(&s, in, &fx)
+		pairGame{leakAt: -1}.Step(&s, in, fx)
 	}
 	if *st.State() != s {
 		t.Errorf("state after the sync test differs from a plain loop")

@@ -41,7 +41,7 @@ type recordingFighter struct {
 }
 
 // Step runs fighter.Game's step and records the result.
-func (g *recordingFighter) Step(s *fighter.State, in []core.Input[fighter.Input], fx *core.Effects) {
+func (g *recordingFighter) Step(s *fighter.State, in []core.Input[fighter.Input], fx core.Effects) {
 	fighter.Game{}.Step(s, in, fx)
 	f := int(s.Frame) - 1
 	if f >= 0 && f < len(g.sums) {

@@ -40,7 +40,7 @@ func TestReplayVerifiesFarm(t *testing.T) {
 // nudged is units.Game with a bug: from frame 12 on, unit 3 drifts.
 type nudged struct{}
 
-func (nudged) Step(s *units.State, in []core.Input[units.Order], fx *core.Effects) {
+func (nudged) Step(s *units.State, in []core.Input[units.Order], fx core.Effects) {
 	units.Game{}.Step(s, in, fx)
 	if s.Frame > 12 {
 		s.Units[3].Pos.X++

@@ -29,7 +29,7 @@ type recordingGame struct {
 // final checksum when their tick comes. The nudge runs on every
 // (re-)simulation of its tick, so a rollback cannot undo it: it stands for
 // a real bug in this peer's step.
-func (g recordingGame) Step(s *units.State, inputs []core.Input[units.Order], fx *core.Effects) {
+func (g recordingGame) Step(s *units.State, inputs []core.Input[units.Order], fx core.Effects) {
 	units.Game{}.Step(s, inputs, fx)
 	if g.nudge >= 0 && s.Frame == g.nudge+1 {
 		nudgeState(s)

@@ -115,7 +115,7 @@ func (f *Fighter) blocks(k AttackKind, x fixed.F) bool {
 // resolveHits checks both attackers' hitboxes against the other fighter's
 // hurtbox, all against the positions before either hit lands, so neither
 // player index is favoured, then applies the hits.
-func (s *State) resolveHits(fx *core.Effects) {
+func (s *State) resolveHits(fx core.Effects) {
 	var lands [2]bool
 	for p := range s.Fighters {
 		a, d := &s.Fighters[p], &s.Fighters[1-p]
@@ -138,7 +138,7 @@ func (s *State) resolveHits(fx *core.Effects) {
 }
 
 // land applies player p's connecting attack to the other fighter.
-func (s *State) land(p int, blocked bool, fx *core.Effects) {
+func (s *State) land(p int, blocked bool, fx core.Effects) {
 	a, d := &s.Fighters[p], &s.Fighters[1-p]
 	m := &moves[a.Attack]
 	a.Connected = true

@@ -34,14 +34,14 @@ func BenchmarkStep(b *testing.B) {
 	s := fighter.New(1)
 	inputs := fighter.BotInputs(1)
 	in := make([]core.Input[fighter.Input], 2)
-	var fx core.Effects
+	fx := core.NewEffectList(0)
 	b.ReportAllocs()
 	f := core.Frame(0)
 	for b.Loop() {
 		for p := range in {
 			in[p] = core.Input[fighter.Input]{Value: inputs(core.PlayerHandle(p), f), Status: core.InputConfirmed}
 		}
-		fighter.Game{}.Step(&s, in, &fx)
+		fighter.Game{}.Step(&s, in, fx)
 		f++
 	}
 }

@@ -13,12 +13,12 @@ func play(frames int, seed uint64) *State {
 	s := New(seed)
 	bots := [2]*Bot{NewBot(0, seed), NewBot(1, seed)}
 	in := make([]core.Input[Input], 2)
-	var fx core.Effects // zero capacity: effects are dropped here
+	fx := core.NewEffectList(0) // zero capacity: effects are dropped here
 	for range frames {
 		for p, b := range bots {
 			in[p] = core.Input[Input]{Value: b.Next(&s), Status: core.InputConfirmed}
 		}
-		Game{}.Step(&s, in, &fx)
+		Game{}.Step(&s, in, fx)
 	}
 	return &s
 }

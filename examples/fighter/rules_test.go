@@ -287,8 +287,8 @@ func TestDisconnectedPlayerStandsStill(t *testing.T) {
 		{Status: core.InputConfirmed},
 		{Status: core.InputDisconnected, Value: Input{Left}}, // never the case; Step must still ignore it
 	}
-	var fx core.Effects
-	Game{}.Step(&s, in, &fx)
+	fx := core.NewEffectList(0)
+	Game{}.Step(&s, in, fx)
 	if got := s.Fighters[1].Pos.X; got != x {
 		t.Errorf("a disconnected player moved from %v to %v", x, got)
 	}

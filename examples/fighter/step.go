@@ -22,7 +22,7 @@ type Game struct{}
 //     EffectBlock);
 //  5. a fighter at 0 health, or the round clock running out, ends the
 //     round (EffectKO).
-func (Game) Step(s *State, inputs []core.Input[Input], fx *core.Effects) {
+func (Game) Step(s *State, inputs []core.Input[Input], fx core.Effects) {
 	s.Frame++
 	if s.Over > 0 {
 		s.Over--
@@ -160,7 +160,7 @@ func (s *State) push() {
 
 // checkRoundEnd ends the round when a fighter is knocked out or the round
 // clock has run out, credits the winner and starts the pause.
-func (s *State) checkRoundEnd(fx *core.Effects) {
+func (s *State) checkRoundEnd(fx core.Effects) {
 	a, b := &s.Fighters[0], &s.Fighters[1]
 	ko := a.Health <= 0 || b.Health <= 0
 	if !ko && s.RoundFrame < RoundFrames {

@@ -27,7 +27,7 @@ func BenchmarkStep(b *testing.B) {
 			*s = *start
 			bots := []*Bot{NewBot(0, 4, 1), NewBot(1, 4, 1), NewBot(2, 4, 1), NewBot(3, 4, 1)}
 			in := make([]core.Input[Command], 4)
-			var fx core.Effects
+			fx := core.NewEffectList(0)
 			b.ReportAllocs()
 			k := 0
 			for b.Loop() {
@@ -39,7 +39,7 @@ func BenchmarkStep(b *testing.B) {
 				for p, bot := range bots {
 					in[p] = core.Input[Command]{Value: bot.Next(s), Status: core.InputConfirmed}
 				}
-				Game{}.Step(s, in, &fx)
+				Game{}.Step(s, in, fx)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/turn")
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/unit")
@@ -52,12 +52,12 @@ func TestStepAllocatesNothing(t *testing.T) {
 	s := warm(t, 2000)
 	bots := []*Bot{NewBot(0, 1, 1), NewBot(1, 1, 1), NewBot(2, 1, 1), NewBot(3, 1, 1)}
 	in := make([]core.Input[Command], 4)
-	var fx core.Effects
+	fx := core.NewEffectList(0)
 	allocs := testing.AllocsPerRun(50, func() {
 		for p, bot := range bots {
 			in[p] = core.Input[Command]{Value: bot.Next(s), Status: core.InputConfirmed}
 		}
-		Game{}.Step(s, in, &fx)
+		Game{}.Step(s, in, fx)
 	})
 	if allocs != 0 {
 		t.Errorf("%v allocations per tick, want 0", allocs)

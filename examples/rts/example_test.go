@@ -25,9 +25,9 @@ func Example() {
 
 	attack := rts.Command{Kind: rts.KindAttack, X: int16(s.Units[1].Pos.X.Int()), Y: int16(s.Units[1].Pos.Y.Int())}
 	in := []core.Input[rts.Command]{{Value: attack, Status: core.InputConfirmed}, {Status: core.InputConfirmed}}
-	var fx core.Effects
+	fx := core.NewEffectList(0)
 	for s.Deaths == 0 {
-		rts.Game{}.Step(&s, in, &fx)
+		rts.Game{}.Step(&s, in, fx)
 		in[0].Value = rts.Command{} // one click
 		if s.Tick%40 == 0 {
 			fmt.Printf("tick %d: %v apart, HP %d vs %d\n", s.Tick, s.Units[1].Pos.Sub(s.Units[0].Pos).Length(), s.Units[0].HP, s.Units[1].HP)

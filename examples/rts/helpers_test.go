@@ -19,14 +19,14 @@ func play(t testing.TB, players, count, ticks int, seed uint64) (*State, int) {
 		bots[p] = NewBot(p, 4, seed)
 	}
 	in := make([]core.Input[Command], players)
-	var fx core.Effects // zero capacity: effects are counted, then dropped
+	fx := core.NewEffectList(0) // zero capacity: effects are counted, then dropped
 	died := 0
 	for range ticks {
 		for p, b := range bots {
 			in[p] = core.Input[Command]{Value: b.Next(&s), Status: core.InputConfirmed}
 		}
 		before := s.Deaths
-		Game{}.Step(&s, in, &fx)
+		Game{}.Step(&s, in, fx)
 		died += int(s.Deaths - before)
 	}
 	return &s, died

@@ -58,7 +58,7 @@ type Host struct {
 
 // Step runs Game.Step, records the tick, and keeps the state after tick
 // Last.
-func (h *Host) Step(s *State, in []core.Input[Command], fx *core.Effects) {
+func (h *Host) Step(s *State, in []core.Input[Command], fx core.Effects) {
 	Game{}.Step(s, in, fx)
 	if h.Rec != nil && h.Err == nil {
 		if err := h.Rec.Add(in); err != nil {

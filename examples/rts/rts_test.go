@@ -97,9 +97,9 @@ func confirmed(cs ...Command) []core.Input[Command] {
 func TestMoveCommandSteersAtSpeed(t *testing.T) {
 	s := pair(t, v(100, 100), v(900, 900))
 	in := confirmed(Command{Kind: KindMove, X: 110, Y: 100}, Command{})
-	var fx core.Effects
+	fx := core.NewEffectList(0)
 	for k := 1; k <= 4; k++ {
-		Game{}.Step(&s, in, &fx)
+		Game{}.Step(&s, in, fx)
 		in = confirmed(Command{}, Command{})
 		want := fixed.FromInt(100) + Speed.Mul(fixed.FromInt(int64(k)))
 		if got := s.Units[0].Pos; got.X != want || got.Y != fixed.FromInt(100) {
@@ -107,7 +107,7 @@ func TestMoveCommandSteersAtSpeed(t *testing.T) {
 		}
 	}
 	for range 20 {
-		Game{}.Step(&s, in, &fx)
+		Game{}.Step(&s, in, fx)
 	}
 	if got := s.Units[0].Pos; got != v(110, 100) {
 		t.Errorf("after 24 ticks at %v, want its goal (110, 100)", got)
@@ -161,7 +161,7 @@ func TestAttackersChaseAndMutualKillsAreSimultaneous(t *testing.T) {
 	s := pair(t, v(100, 100), v(150, 100))
 	s.Units[0].HP, s.Units[1].HP = Damage, Damage
 	in := confirmed(Command{Kind: KindAttack, X: 150, Y: 100}, Command{Kind: KindAttack, X: 100, Y: 100})
-	var fx core.Effects
+	fx := core.NewEffectList(0)
 	for k := 0; s.Units[0].Alive() || s.Units[1].Alive(); k++ {
 		if k > 100 {
 			t.Fatal("no death in 100 ticks: the units did not close in")
@@ -169,7 +169,7 @@ func TestAttackersChaseAndMutualKillsAreSimultaneous(t *testing.T) {
 		if s.Units[0].Alive() != s.Units[1].Alive() {
 			t.Fatalf("tick %d: one unit died alone: %v, %v", k, s.Units[0].Alive(), s.Units[1].Alive())
 		}
-		Game{}.Step(&s, in, &fx)
+		Game{}.Step(&s, in, fx)
 		in = confirmed(Command{}, Command{})
 	}
 	if d := s.Units[0].Pos.Sub(s.Units[1].Pos).LengthSq(); d > attackRangeSq {
@@ -185,13 +185,13 @@ func TestInvalidCommandsAreIgnored(t *testing.T) {
 		{Value: Command{Kind: KindMove, Group: Groups, X: 5, Y: 5}, Status: core.InputConfirmed},
 		{Value: Command{Kind: KindMove, X: 5, Y: 5}, Status: core.InputConfirmed}, // no player 2
 	}
-	var fx core.Effects
-	Game{}.Step(&s, in, &fx)
+	fx := core.NewEffectList(0)
+	Game{}.Step(&s, in, fx)
 	before.Tick++
 	if diffs := state.Diff(&before, &s); len(diffs) != 0 {
 		t.Errorf("invalid commands changed the state: %v", diffs)
 	}
-	Game{}.Step(&s, []core.Input[Command]{{Status: core.InputDisconnected}, {Value: Command{Kind: KindMove, X: 0, Y: 0}, Status: core.InputDisconnected}}, &fx)
+	Game{}.Step(&s, []core.Input[Command]{{Status: core.InputDisconnected}, {Value: Command{Kind: KindMove, X: 0, Y: 0}, Status: core.InputDisconnected}}, fx)
 	if s.Units[1].Goal != v(900, 900) {
 		t.Errorf("a disconnected player's command moved its unit to %v", s.Units[1].Goal)
 	}
@@ -204,13 +204,13 @@ func TestRandomCommandsKeepInvariants(t *testing.T) {
 	}
 	r := state.NewRand(8)
 	in := make([]core.Input[Command], 3)
-	var fx core.Effects
+	fx := core.NewEffectList(0)
 	for range 400 {
 		for p := range in {
 			in[p] = core.Input[Command]{Status: core.InputConfirmed, Value: Command{
 				Kind: Kind(r.Uint32N(4)), Group: uint8(r.Uint32()), X: int16(r.Uint32()), Y: int16(r.Uint32())}}
 		}
-		Game{}.Step(&s, in, &fx)
+		Game{}.Step(&s, in, fx)
 	}
 	var alive [MaxPlayers]int32
 	for i := range s.Units[:s.Count] {

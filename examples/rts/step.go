@@ -57,7 +57,7 @@ type Game struct{}
 // in index order. Steering and attacks read the positions and life
 // of the start of the tick, so within a phase no unit sees another's
 // update of the same tick.
-func (Game) Step(s *State, inputs []core.Input[Command], fx *core.Effects) {
+func (Game) Step(s *State, inputs []core.Input[Command], fx core.Effects) {
 	s.Grid.rebuild(s)
 	for p, in := range inputs {
 		if in.Status != core.InputDisconnected {

@@ -21,9 +21,9 @@ func Example() {
 
 	order := units.Order{Unit: 0, Kind: units.OrderMove, X: 103, Y: 50}
 	inputs := []core.Input[units.Order]{{Value: order, Status: core.InputConfirmed}}
-	var fx core.Effects
+	fx := core.NewEffectList(0)
 	for range 12 {
-		units.Game{}.Step(&s, inputs, &fx)
+		units.Game{}.Step(&s, inputs, fx)
 		inputs[0].Value = units.Order{} // no new order
 		if s.Frame%4 == 0 {
 			fmt.Printf("frame %d: unit 0 at (%v, %v)\n", s.Frame, s.Units[0].Pos.X, s.Units[0].Pos.Y)

@@ -111,7 +111,7 @@ type Game struct{}
 
 // Step applies each player's order, in player order, then moves every unit
 // Speed toward its target, emitting EffectArrived on arrival.
-func (Game) Step(s *State, inputs []core.Input[Order], fx *core.Effects) {
+func (Game) Step(s *State, inputs []core.Input[Order], fx core.Effects) {
 	for p, in := range inputs {
 		if in.Status == core.InputDisconnected {
 			continue

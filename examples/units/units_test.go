@@ -52,7 +52,7 @@ func run(t testing.TB, players, count, frames int, seed uint64) (*State, int) {
 		bots[p] = NewBot(p, 4, seed)
 	}
 	in := make([]core.Input[Order], players)
-	fx := core.NewEffects(MaxUnits)
+	fx := core.NewEffectList(MaxUnits)
 	arrivals := 0
 	for range frames {
 		for p, b := range bots {
@@ -80,9 +80,9 @@ func TestStepMovesUnitsToTheirTargets(t *testing.T) {
 		{Status: core.InputConfirmed},
 		{Value: Order{Unit: 1, Kind: OrderMove, X: 11, Y: 10}, Status: core.InputConfirmed},
 	}
-	var fx core.Effects
+	fx := core.NewEffectList(0)
 	for f := range 4 {
-		Game{}.Step(&s, in, &fx)
+		Game{}.Step(&s, in, fx)
 		in[1] = core.Input[Order]{Status: core.InputConfirmed}
 		wantX := fixed.FromInt(10) + Speed.Mul(fixed.FromInt(int64(f+1)))
 		if got := s.Units[1].Pos.X; got != wantX {
@@ -104,8 +104,8 @@ func TestOrdersForOthersUnitsAreIgnored(t *testing.T) {
 		{Value: Order{Unit: 1, Kind: OrderMove, X: 5, Y: 5}, Status: core.InputConfirmed},    // unit 1 is player 1's
 		{Value: Order{Unit: 9999, Kind: OrderMove, X: 5, Y: 5}, Status: core.InputConfirmed}, // no such unit
 	}
-	var fx core.Effects
-	Game{}.Step(&s, in, &fx)
+	fx := core.NewEffectList(0)
+	Game{}.Step(&s, in, fx)
 	before.Frame++
 	if diffs := state.Diff(&before, &s); len(diffs) != 0 {
 		t.Errorf("invalid orders changed the state: %v", diffs)

@@ -19,7 +19,7 @@ type gameState struct {
 	Acc   uint64
 }
 
-func stepGame(s *gameState, inputs []core.Input[testInput], _ *core.Effects) {
+func stepGame(s *gameState, inputs []core.Input[testInput], _ core.Effects) {
 	s.Frame++
 	for p, in := range inputs {
 		v := uint64(in.Value)

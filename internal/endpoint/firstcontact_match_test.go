@@ -36,7 +36,7 @@ type seatState struct {
 // rollback overwrites it, so a confirmed frame's record is final).
 type seatGame struct{ sums [seatFrames]uint64 }
 
-func (g *seatGame) Step(s *seatState, in []core.Input[uint16], _ *core.Effects) {
+func (g *seatGame) Step(s *seatState, in []core.Input[uint16], _ core.Effects) {
 	for p, v := range in {
 		s.Pos[p] += int64(v.Value&7) - 3
 		s.Acc = s.Acc*31 + uint64(v.Value)
@@ -201,7 +201,7 @@ func TestFrontEndsSendSeats(t *testing.T) {
 			}
 		}
 	}
-	step := func(*seatState, []core.Input[uint16], *core.Effects) {}
+	step := func(*seatState, []core.Input[uint16], core.Effects) {}
 	// session is what the test needs of either front end.
 	type session interface {
 		Update(now time.Duration) error

@@ -52,7 +52,7 @@ func NewRecorder(frames int) *Recorder {
 }
 
 // Step runs fighter.Game's step and records the result.
-func (r *Recorder) Step(s *fighter.State, in []core.Input[fighter.Input], fx *core.Effects) {
+func (r *Recorder) Step(s *fighter.State, in []core.Input[fighter.Input], fx core.Effects) {
 	fighter.Game{}.Step(s, in, fx)
 	f := core.Frame(s.Frame - 1)
 	if f >= 0 && int(f) < len(r.Sums) {
