@@ -7,6 +7,7 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/endpoint"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/internal/stream"
 	"github.com/rollstep/rollstep/internal/timesync"
 	"github.com/rollstep/rollstep/transport"
@@ -280,21 +281,21 @@ func (c Config) Validate() error {
 
 // engineConfig validates c and returns it with its defaults, and the
 // engine's configuration.
-func (c Config) engineConfig() (Config, core.Config, error) {
+func (c Config) engineConfig() (Config, engine.Config, error) {
 	switch c.Mode {
 	case Lockstep, Rollback, Auto:
 	default:
-		return c, core.Config{}, fmt.Errorf("%w: Mode is %d", ErrMode, int(c.Mode))
+		return c, engine.Config{}, fmt.Errorf("%w: Mode is %d", ErrMode, int(c.Mode))
 	}
 	d := c.withDefaults()
 	if err := d.check(c); err != nil {
-		return c, core.Config{}, err
+		return c, engine.Config{}, err
 	}
 	peers := make([][]core.PlayerHandle, len(d.Peers))
 	for i, p := range d.Peers {
 		peers[i] = p.Players
 	}
-	cc := core.Config{
+	cc := engine.Config{
 		Players: d.Players, Local: d.Local, Peers: peers,
 		InputDelay:         d.InputDelay,
 		MaxInputDelay:      max(d.MaxDelay, d.InputDelay),
@@ -312,7 +313,7 @@ func (c Config) engineConfig() (Config, core.Config, error) {
 		cc.LogRetention = min(max(cc.LogRetention, d.Spectate.MaxLag+d.Spectate.Delay+2*stream.Run), maxLogRetention)
 	}
 	if err := cc.Validate(); err != nil {
-		return c, core.Config{}, err
+		return c, engine.Config{}, err
 	}
 	return d, cc, validTransport(d.Transport)
 }

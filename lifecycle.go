@@ -7,6 +7,7 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/endpoint"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport"
 )
@@ -16,9 +17,9 @@ import (
 // its peers' (so a host learns several peers' addresses from their
 // Hellos; spectators, after the players' peers, have none). It returns
 // the digest's error, which names its field, or the endpoint's.
-func newEndpoint[I comparable](c *Config, conn transport.Conn) (*endpoint.Endpoint[core.Slot[I]], error) {
+func newEndpoint[I comparable](c *Config, conn transport.Conn) (*endpoint.Endpoint[engine.Slot[I]], error) {
 	rate := max(1, min(65535, int(time.Second/c.TurnPeriod)))
-	dg, err := wire.DigestOf[core.Slot[I]](c.Players, rate, c.ChecksumInterval, c.Game)
+	dg, err := wire.DigestOf[engine.Slot[I]](c.Players, rate, c.ChecksumInterval, c.Game)
 	if err != nil {
 		return nil, err
 	}
@@ -32,7 +33,7 @@ func newEndpoint[I comparable](c *Config, conn transport.Conn) (*endpoint.Endpoi
 		tc.Seats[i] = wire.SeatOf(p.Players...)
 	}
 	addrs = append(addrs, c.Spectators...)
-	return endpoint.New[core.Slot[I]](tc, conn, addrs)
+	return endpoint.New[engine.Slot[I]](tc, conn, addrs)
 }
 
 // route turns the endpoint's events since the last call into the match's

@@ -3,6 +3,7 @@ package rollstep
 import (
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/endpoint"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/internal/probe"
 	"github.com/rollstep/rollstep/internal/wire"
 )
@@ -32,7 +33,7 @@ func (s *Session[S, I]) setInputDelay(p core.PlayerHandle, d int) error {
 }
 func (s *Session[S, I]) engineState() any { return s.eng.State() }
 func (s *Session[S, I]) streamAck(i int, acked core.Frame) {
-	s.stream.Receive(i, &core.Message[core.Slot[I]]{Held: [core.MaxPlayers]core.Frame{acked}})
+	s.stream.Receive(i, &engine.Message[engine.Slot[I]]{Held: [core.MaxPlayers]core.Frame{acked}})
 }
 func (s *Session[S, I]) transportStats() endpoint.Stats { return s.ep.Stats() }
 func (s *Session[S, I]) peerStats(p core.PeerID) endpoint.PeerStats {

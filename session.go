@@ -9,6 +9,7 @@ import (
 	"github.com/rollstep/rollstep/fixed"
 	"github.com/rollstep/rollstep/internal/delay"
 	"github.com/rollstep/rollstep/internal/endpoint"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/internal/pace"
 	"github.com/rollstep/rollstep/internal/stream"
 	"github.com/rollstep/rollstep/internal/timesync"
@@ -54,15 +55,15 @@ const stepUnit = 100 * time.Microsecond
 // and reads no clock but Config.StepClock.
 type Session[S any, I comparable] struct {
 	cfg   Config // defaults filled in
-	eng   *core.Engine[S, I]
-	ep    *endpoint.Endpoint[core.Slot[I]]
+	eng   *engine.Engine[S, I]
+	ep    *endpoint.Endpoint[engine.Slot[I]]
 	rx    receiver[S, I]
 	pacer pace.Pacer
 	ctl   *delay.Controller
 
 	// stream is the host side of the spectator stream; streamedAt is when
 	// it last streamed before the match started.
-	stream     stream.Streamer[core.Slot[I]]
+	stream     stream.Streamer[engine.Slot[I]]
 	streamed   bool
 	streamedAt time.Duration
 
@@ -127,7 +128,7 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 	if err := state.Validate[S](); err != nil {
 		return nil, err
 	}
-	eng, err := core.NewEngine(cc, game, &initial)
+	eng, err := engine.NewEngine(cc, game, &initial)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/delay"
 	"github.com/rollstep/rollstep/internal/endpoint"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/internal/wire"
 )
 
@@ -72,7 +73,7 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 	before := s.pacer.Stalled()
 	s.pacer.Update(now)
 	s.chargeStall(s.pacer.Stalled() - before)
-	var last *core.Ready[I]
+	var last *engine.Ready[I]
 	ranAny := false
 	for !s.timesyncWait(now) && s.pacer.Granted() > 0 {
 		r, ran := s.frame(now)
@@ -100,7 +101,7 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 
 // frame tries to run the current frame. It returns what the engine's
 // Advance produced, if it was called, and whether the frame ran.
-func (s *Session[S, I]) frame(now time.Duration) (*core.Ready[I], bool) {
+func (s *Session[S, I]) frame(now time.Duration) (*engine.Ready[I], bool) {
 	f := s.eng.Frame()
 	// A frame's inputs are made when it runs, not when it is due: a frame
 	// that cannot run schedules nothing, so the lockstep pace is
@@ -222,7 +223,7 @@ func (s *Session[S, I]) addLocal() bool {
 // the other peers agreed on before this one noticed stops the session
 // talking to the owner even if its endpoint still hears it (so hearing it
 // later is a split), and reports the owner lost.
-func (s *Session[S, I]) collect(r *core.Ready[I]) {
+func (s *Session[S, I]) collect(r *engine.Ready[I]) {
 	s.effects = append(s.effects, r.Effects...)
 	s.cancelled = append(s.cancelled, r.Cancelled...)
 	for _, ev := range r.Events {
@@ -251,7 +252,7 @@ func (s *Session[S, I]) dropAgreed(p core.PlayerHandle) {
 // send sends the messages of r, the latest Advance's (Update does so once
 // per Update that ran a frame, and at most every ResendInterval
 // otherwise), and streams to spectators.
-func (s *Session[S, I]) send(now time.Duration, r *core.Ready[I]) error {
+func (s *Session[S, I]) send(now time.Duration, r *engine.Ready[I]) error {
 	s.sent, s.lastSend = true, now
 	err := s.ep.Send(now, r.Messages)
 	if serr := s.stream.Send(now, s.eng, s.ep); err == nil {
@@ -276,7 +277,7 @@ func (s *Session[S, I]) playersReady() bool {
 type receiver[S any, I comparable] struct{ s *Session[S, I] }
 
 // Receive implements endpoint.Receiver.
-func (r *receiver[S, I]) Receive(now time.Duration, from core.PeerID, m *core.Message[core.Slot[I]]) error {
+func (r *receiver[S, I]) Receive(now time.Duration, from core.PeerID, m *engine.Message[engine.Slot[I]]) error {
 	s := r.s
 	if n := core.PeerID(len(s.cfg.Peers)); from >= n {
 		s.stream.Receive(int(from-n), m)

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/internal/wire"
 )
 
@@ -12,16 +12,16 @@ import (
 // 60 Hz: eight unacknowledged frames of a 2-byte input that changes every
 // other frame (in slots, as engines send them, with no command), an echo
 // and one checksum report.
-func codecMessage() *core.Message[core.Slot[uint16]] {
-	m := &core.Message[core.Slot[uint16]]{Frame: 20000, ChecksumAck: 19990, Stamp: 333 * time.Second,
+func codecMessage() *engine.Message[engine.Slot[uint16]] {
+	m := &engine.Message[engine.Slot[uint16]]{Frame: 20000, ChecksumAck: 19990, Stamp: 333 * time.Second,
 		Echo: 333*time.Second - 50*time.Millisecond, EchoDelay: 2 * time.Millisecond, HasEcho: true}
 	m.Held[0], m.Held[1] = 19995, 19993
-	var vals []core.Slot[uint16]
+	var vals []engine.Slot[uint16]
 	for _, v := range []uint16{1, 1, 5, 5, 4, 4, 0, 0} {
-		vals = append(vals, core.Slot[uint16]{Value: v})
+		vals = append(vals, engine.Slot[uint16]{Value: v})
 	}
-	m.Inputs = []core.InputRun[core.Slot[uint16]]{{Player: 0, Start: 19992, Values: vals}}
-	m.Checksums = []core.ChecksumReport{{Frame: 19990, Sum: 0x0123456789abcdef}}
+	m.Inputs = []engine.InputRun[engine.Slot[uint16]]{{Player: 0, Start: 19992, Values: vals}}
+	m.Checksums = []engine.ChecksumReport{{Frame: 19990, Sum: 0x0123456789abcdef}}
 	return m
 }
 
@@ -29,7 +29,7 @@ func codecMessage() *core.Message[core.Slot[uint16]] {
 // Codec. It reports the packet size in bytes (B/packet, without IP and UDP
 // headers) beside the time; neither side may allocate.
 func BenchmarkCodec(b *testing.B) {
-	c, err := wire.NewCodec[core.Slot[uint16]]()
+	c, err := wire.NewCodec[engine.Slot[uint16]]()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func BenchmarkCodec(b *testing.B) {
 		b.ReportMetric(float64(len(buf)), "B/packet")
 	})
 	b.Run("decode", func(b *testing.B) {
-		var out core.Message[core.Slot[uint16]]
+		var out engine.Message[engine.Slot[uint16]]
 		if _, err := c.DecodeInput(p, wire.NewKey(7), nil, &out); err != nil {
 			b.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 )
 
 // mixState is a 1 KiB state, the size the Go port of GGPO was measured
@@ -44,7 +45,7 @@ type bare struct {
 	cur   mixState
 	ring  [16]mixState
 	in    []core.Input[uint32]
-	fx    *core.EffectList
+	fx    *engine.EffectList
 	frame int
 }
 

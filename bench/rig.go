@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 )
 
 // rig drives two real engines through a rollback of a fixed depth on every
@@ -22,14 +23,14 @@ import (
 // right[p][f%len] hold player p's predicted and real input of frame f for
 // frames f−2·lag−2 … f+1, filled outside the timed section by fill.
 type rig[S any, I comparable] struct {
-	a, b   *core.Engine[S, I]
+	a, b   *engine.Engine[S, I]
 	inputs func(core.PlayerHandle, core.Frame) I
 	n      int // players
 	lag    int
 	frame  core.Frame // the frame a simulates next
 	now    time.Duration
 	tick   time.Duration
-	queue  []core.Message[core.Slot[I]]
+	queue  []engine.Message[engine.Slot[I]]
 	queued []bool
 	right  [][]I // right[p][f%len(right[p])]: the real input of p at f
 	wrong  [][]I // a value different from right, when one was found
@@ -45,15 +46,15 @@ func newRig[S any, I comparable](game core.Game[S, I], initial *S, inputs func(c
 	for p := 1; p < players; p++ {
 		remote = append(remote, core.PlayerHandle(p))
 	}
-	ca := core.Config{Players: players, Local: []core.PlayerHandle{0}, Peers: [][]core.PlayerHandle{remote},
+	ca := engine.Config{Players: players, Local: []core.PlayerHandle{0}, Peers: [][]core.PlayerHandle{remote},
 		Prediction: w, MaxPrediction: w, ChecksumInterval: checksumInterval, DisableChecksums: disableChecksums}
-	cb := core.Config{Players: players, Local: remote, Peers: [][]core.PlayerHandle{{0}},
+	cb := engine.Config{Players: players, Local: remote, Peers: [][]core.PlayerHandle{{0}},
 		Prediction: w, MaxPrediction: w, ChecksumInterval: checksumInterval, DisableChecksums: disableChecksums}
 	var err error
-	if r.a, err = core.NewEngine(ca, game, initial); err != nil {
+	if r.a, err = engine.NewEngine(ca, game, initial); err != nil {
 		return nil, err
 	}
-	if r.b, err = core.NewEngine(cb, game, initial); err != nil {
+	if r.b, err = engine.NewEngine(cb, game, initial); err != nil {
 		return nil, err
 	}
 	size := 2*lag + 8
@@ -64,7 +65,7 @@ func newRig[S any, I comparable](game core.Game[S, I], initial *S, inputs func(c
 	for f := core.Frame(0); f < 2; f++ {
 		r.fill(f)
 	}
-	r.queue, r.queued = make([]core.Message[core.Slot[I]], lag+1), make([]bool, lag+1)
+	r.queue, r.queued = make([]engine.Message[engine.Slot[I]], lag+1), make([]bool, lag+1)
 	if lag > 0 {
 		r.a.SetPredictor(r.predict)
 	}
@@ -143,14 +144,14 @@ func (r *rig[S, I]) stepB(f core.Frame) {
 
 // copyMessage copies src into dst, reusing dst's slices so that a warm
 // queue allocates nothing.
-func copyMessage[I comparable](dst, src *core.Message[I]) {
+func copyMessage[I comparable](dst, src *engine.Message[I]) {
 	runs := dst.Inputs[:0]
 	for _, in := range src.Inputs {
 		i := len(runs)
 		if i < cap(runs) {
 			runs = runs[:i+1]
 		} else {
-			runs = append(runs, core.InputRun[I]{})
+			runs = append(runs, engine.InputRun[I]{})
 		}
 		runs[i].Player, runs[i].Start = in.Player, in.Start
 		runs[i].Values = append(runs[i].Values[:0], in.Values...)

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/internal/probe"
 
 	"github.com/rollstep/rollstep/core"
@@ -51,14 +52,14 @@ func TestEquivocationReported(t *testing.T) {
 		t.Fatal("peer 1 has no key for peer 0 after 3 s")
 	}
 	var window wire.ReplayWindow // expands peer 1's sequence numbers
-	codec, err := wire.NewCodec[core.Slot[tInput]]()
+	codec, err := wire.NewCodec[engine.Slot[tInput]]()
 	if err != nil {
 		t.Fatal(err)
 	}
 	var (
-		msg     core.Message[core.Slot[tInput]]
+		msg     engine.Message[engine.Slot[tInput]]
 		lastSeq uint64
-		sent    = map[core.Frame]core.Slot[tInput]{} // player 1's input of each turn
+		sent    = map[core.Frame]engine.Slot[tInput]{} // player 1's input of each turn
 	)
 	target := core.Frame(-1)                             // the newest turn in sent
 	hello := wire.NewKey(m.peers[1].cfg.Transport.Token) // Hellos and HelloReplies
@@ -110,8 +111,8 @@ func TestEquivocationReported(t *testing.T) {
 	// datagram that carried the first value.
 	forged := first
 	forged.Value.Val ^= 0x5a5a5a5a
-	bad := &core.Message[core.Slot[tInput]]{Frame: s.Frame(), Inputs: []core.InputRun[core.Slot[tInput]]{
-		{Player: 1, Start: target, Values: []core.Slot[tInput]{forged}},
+	bad := &engine.Message[engine.Slot[tInput]]{Frame: s.Frame(), Inputs: []engine.InputRun[engine.Slot[tInput]]{
+		{Player: 1, Start: target, Values: []engine.Slot[tInput]{forged}},
 	}}
 	p, _, err := codec.AppendInput(nil, key, lastSeq+1, bad)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/examples/units"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/replay"
 )
 
@@ -60,7 +61,7 @@ func BenchmarkBareSteps(b *testing.B) {
 	players := rp.Header().Players()
 	var s, initial units.State
 	rp.Initial(&initial)
-	fx := core.NewEffectList(0)
+	fx := engine.NewEffectList(0)
 	b.ReportAllocs()
 	for b.Loop() {
 		s = initial

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/examples/units"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/replay"
 	"github.com/rollstep/rollstep/state"
 )
@@ -218,13 +219,13 @@ func TestRecorderRejectsBadInput(t *testing.T) {
 // TestRecordFromEngineLog records a match from a core.Engine's input log
 // while it runs, and checks the replay ends in the engine's state.
 func TestRecordFromEngineLog(t *testing.T) {
-	cfg := core.DefaultConfig()
+	cfg := engine.DefaultConfig()
 	cfg.Players = 1
 	cfg.Local = []core.PlayerHandle{0}
 	cfg.Peers = nil
 	cfg.LogRetention = 16
 	cfg.InputDelay = 2
-	eng, err := core.NewEngine[tally, move](cfg, tallyGame{}, &tally{})
+	eng, err := engine.NewEngine[tally, move](cfg, tallyGame{}, &tally{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,9 +255,9 @@ func TestRecordFromEngineLog(t *testing.T) {
 }
 
 func TestAddLogReportsGap(t *testing.T) {
-	cfg := core.DefaultConfig()
+	cfg := engine.DefaultConfig()
 	cfg.Players, cfg.Local, cfg.Peers, cfg.LogRetention, cfg.InputDelay = 1, []core.PlayerHandle{0}, nil, 8, 0
-	eng, err := core.NewEngine[tally, move](cfg, tallyGame{}, &tally{})
+	eng, err := engine.NewEngine[tally, move](cfg, tallyGame{}, &tally{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
@@ -45,7 +46,7 @@ func BenchmarkSessionFrame(b *testing.B) {
 func BenchmarkBareStep(b *testing.B) {
 	g := pairGame{leakAt: -1}
 	var s pair
-	fx := core.NewEffectList(0)
+	fx := engine.NewEffectList(0)
 	in := make([]core.Input[uint16], 2)
 	b.ReportAllocs()
 	f := core.Frame(0)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/internal/probe"
 
 	"github.com/rollstep/rollstep/core"
@@ -98,9 +99,9 @@ func TestBlackoutOfOneSecond(t *testing.T) {
 }
 
 // sendAs sends a crafted input packet from node from's address to node to.
-func (m *match) sendAs(from, to int, seqAhead uint64, msg *core.Message[core.Slot[uint16]]) {
+func (m *match) sendAs(from, to int, seqAhead uint64, msg *engine.Message[engine.Slot[uint16]]) {
 	m.t.Helper()
-	codec, err := wire.NewCodec[core.Slot[uint16]]()
+	codec, err := wire.NewCodec[engine.Slot[uint16]]()
 	if err != nil {
 		m.t.Fatal(err)
 	}
@@ -138,11 +139,11 @@ func TestHostilePacketsMidMatch(t *testing.T) {
 			_ = stranger.Send(0, g)
 			_ = m.nodes[1].conn.Send(0, g)
 		}
-		wrong := &core.Message[core.Slot[uint16]]{Frame: 1}
-		codec, _ := wire.NewCodec[core.Slot[uint16]]()
+		wrong := &engine.Message[engine.Slot[uint16]]{Frame: 1}
+		codec, _ := wire.NewCodec[engine.Slot[uint16]]()
 		p, _, _ := codec.AppendInput(nil, wire.NewKey(testToken+1), uint64(1000+k), wrong)
 		_ = m.nodes[1].conn.Send(0, p)
-		bad := &core.Message[core.Slot[uint16]]{Frame: 1 << 30, Inputs: []core.InputRun[core.Slot[uint16]]{{Player: 1, Start: 1 << 30, Values: []core.Slot[uint16]{{Value: 1}}}}}
+		bad := &engine.Message[engine.Slot[uint16]]{Frame: 1 << 30, Inputs: []engine.InputRun[engine.Slot[uint16]]{{Player: 1, Start: 1 << 30, Values: []engine.Slot[uint16]{{Value: 1}}}}}
 		m.sendAs(1, 0, 3, bad)
 		m.run(50 * time.Millisecond)
 	}
@@ -171,7 +172,7 @@ func TestEquivocationReported(t *testing.T) {
 		t.Fatal("warm-up")
 	}
 	for k, v := range []uint16{0x1111, 0x2222} {
-		msg := &core.Message[core.Slot[uint16]]{Frame: m.nodes[1].s.Frame(), Inputs: []core.InputRun[core.Slot[uint16]]{{Player: 1, Start: 5, Values: []core.Slot[uint16]{{Value: v}}}}}
+		msg := &engine.Message[engine.Slot[uint16]]{Frame: m.nodes[1].s.Frame(), Inputs: []engine.InputRun[engine.Slot[uint16]]{{Player: 1, Start: 5, Values: []engine.Slot[uint16]{{Value: v}}}}}
 		m.sendAs(1, 0, uint64(5+k), msg)
 	}
 	m.run(500 * time.Millisecond)

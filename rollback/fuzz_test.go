@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/internal/probe"
 
 	"github.com/rollstep/rollstep/core"
@@ -26,19 +27,19 @@ func FuzzSpectatorStream(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := &core.Message[core.Slot[uint16]]{}
+		m := &engine.Message[engine.Slot[uint16]]{}
 		for len(data) >= 5 && !sp.Ended() {
 			p := core.PlayerHandle(data[0] % 3) // 2 is out of range
 			start := core.Frame(int16(binary.LittleEndian.Uint16(data[1:])))
 			n := int(data[3]) % 70
 			mode := data[4]
 			data = data[5:]
-			vals := make([]core.Slot[uint16], 0, n)
+			vals := make([]engine.Slot[uint16], 0, n)
 			for k := 0; k < n && len(data) >= 2; k++ {
-				vals = append(vals, core.Slot[uint16]{Value: binary.LittleEndian.Uint16(data)})
+				vals = append(vals, engine.Slot[uint16]{Value: binary.LittleEndian.Uint16(data)})
 				data = data[2:]
 			}
-			*m = core.Message[core.Slot[uint16]]{Inputs: []core.InputRun[core.Slot[uint16]]{{Player: p, Start: start, Values: vals}}}
+			*m = engine.Message[engine.Slot[uint16]]{Inputs: []engine.InputRun[engine.Slot[uint16]]{{Player: p, Start: start, Values: vals}}}
 			if mode&1 != 0 {
 				m.Gone = 1 << (mode >> 1 & 1)
 				m.Held[mode>>1&1] = core.Frame(mode >> 2)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/internal/stream"
 	"github.com/rollstep/rollstep/internal/wire"
 
@@ -54,8 +55,8 @@ type SpectatorConfig struct {
 type Spectator[S any, I comparable] struct {
 	cfg    SpectatorConfig
 	period time.Duration
-	eng    *core.Engine[S, I]
-	ep     *endpoint.Endpoint[core.Slot[I]]
+	eng    *engine.Engine[S, I]
+	ep     *endpoint.Endpoint[engine.Slot[I]]
 	rx     specReceiver[S, I]
 	pacer  pace.Pacer
 
@@ -63,9 +64,9 @@ type Spectator[S any, I comparable] struct {
 	goneAt  [core.MaxPlayers]core.Frame
 	gone    uint16 // players whose disconnect was fed to the engine
 	horizon core.Frame
-	msg     core.Message[core.Slot[I]] // a message fed to the engine
-	reply   core.Message[core.Slot[I]] // the acknowledgement sent to the host
-	out     [1]core.Outgoing[core.Slot[I]]
+	msg     engine.Message[engine.Slot[I]] // a message fed to the engine
+	reply   engine.Message[engine.Slot[I]] // the acknowledgement sent to the host
+	out     [1]engine.Outgoing[engine.Slot[I]]
 
 	connected, ended, closed bool
 	heardAt                  time.Duration // when the newest stream message arrived
@@ -110,21 +111,21 @@ func NewSpectator[S any, I comparable](cfg SpectatorConfig, game core.Game[S, I]
 	}
 	// Every player belongs to its own virtual peer, so a disconnect is
 	// agreed player by player (see feedGone).
-	cc := core.Config{Players: cfg.Players, DisableChecksums: true, MaxRunLength: stream.Run, StepsPerFrame: cfg.StepsPerFrame}
+	cc := engine.Config{Players: cfg.Players, DisableChecksums: true, MaxRunLength: stream.Run, StepsPerFrame: cfg.StepsPerFrame}
 	for p := range cfg.Players {
 		cc.Peers = append(cc.Peers, []core.PlayerHandle{core.PlayerHandle(p)})
 	}
-	eng, err := core.NewEngine[S, I](cc, game, &initial)
+	eng, err := engine.NewEngine[S, I](cc, game, &initial)
 	if err != nil {
 		return nil, err
 	}
 	tc := endpoint.ConfigOf(cfg.Transport)
-	tc.Digest, err = wire.DigestOf[core.Slot[I]](cfg.Players, cfg.TickRate, cfg.ChecksumInterval, cfg.Game)
+	tc.Digest, err = wire.DigestOf[engine.Slot[I]](cfg.Players, cfg.TickRate, cfg.ChecksumInterval, cfg.Game)
 	if err != nil {
 		return nil, bad("Game", "%v", err)
 	}
 	tc.Digest.ExtraSteps = uint8(max(cfg.StepsPerFrame, 1) - 1)
-	ep, err := endpoint.New[core.Slot[I]](tc, conn, []transport.Addr{cfg.Host})
+	ep, err := endpoint.New[engine.Slot[I]](tc, conn, []transport.Addr{cfg.Host})
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +138,7 @@ func NewSpectator[S any, I comparable](cfg SpectatorConfig, game core.Game[S, I]
 	// The engine rejects frames this far past its current frame; stay well
 	// inside (MaxInputDelay 32 and MaxRunLength stream.Run size its rings).
 	sp.horizon = 128
-	sp.msg.Inputs = make([]core.InputRun[core.Slot[I]], 0, 1)
+	sp.msg.Inputs = make([]engine.InputRun[engine.Slot[I]], 0, 1)
 	sp.bufs[0], sp.bufs[1] = initial, initial
 	sp.view, sp.prev = &sp.bufs[0], &sp.bufs[1]
 	sp.play = make([]core.FrameEffect, 0, 64)

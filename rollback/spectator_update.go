@@ -7,6 +7,7 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/endpoint"
+	"github.com/rollstep/rollstep/internal/engine"
 )
 
 // Update does one round of the spectator's loop at now: it reads the
@@ -81,7 +82,7 @@ func (sp *Spectator[S, I]) Update(now time.Duration) error {
 	sp.reply.Frame = sp.eng.Frame()
 	sp.reply.Held[0] = sp.held()
 	sp.reply.Stamp = now
-	sp.out[0] = core.Outgoing[core.Slot[I]]{To: 0, Message: &sp.reply}
+	sp.out[0] = engine.Outgoing[engine.Slot[I]]{To: 0, Message: &sp.reply}
 	return sp.ep.Send(now, sp.out[:])
 }
 
@@ -89,7 +90,7 @@ func (sp *Spectator[S, I]) Update(now time.Duration) error {
 type specReceiver[S any, I comparable] struct{ sp *Spectator[S, I] }
 
 // Receive implements endpoint.Receiver.
-func (r *specReceiver[S, I]) Receive(now time.Duration, _ core.PeerID, m *core.Message[core.Slot[I]]) error {
+func (r *specReceiver[S, I]) Receive(now time.Duration, _ core.PeerID, m *engine.Message[engine.Slot[I]]) error {
 	sp := r.sp
 	players := sp.cfg.Players
 	all := uint16(1)<<players - 1
@@ -121,7 +122,7 @@ func (r *specReceiver[S, I]) Receive(now time.Duration, _ core.PeerID, m *core.M
 		vals := run.Values[skip : skip+(end-sp.next[p])]
 		sp.msg.Frame = sp.eng.Frame()
 		sp.msg.Gone, sp.msg.Held = 0, [core.MaxPlayers]core.Frame{}
-		sp.msg.Inputs = append(sp.msg.Inputs[:0], core.InputRun[core.Slot[I]]{Player: p, Start: sp.next[p], Values: vals})
+		sp.msg.Inputs = append(sp.msg.Inputs[:0], engine.InputRun[engine.Slot[I]]{Player: p, Start: sp.next[p], Values: vals})
 		if err := sp.eng.Receive(now, core.PeerID(p), &sp.msg); err != nil {
 			return err
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 )
 
 // SyncTestConfig configures a SyncTest. The zero value is usable: two
@@ -57,7 +58,7 @@ func (e *SyncTestError) Is(target error) bool { return target == ErrSyncTest }
 // rollstep_synctest build tag turns the same check on inside every Session.
 // A SyncTest is not safe for concurrent use.
 type SyncTest[S any, I comparable] struct {
-	eng     *core.Engine[S, I]
+	eng     *engine.Engine[S, I]
 	players int
 	err     error
 	fx      []core.FrameEffect
@@ -81,7 +82,7 @@ func NewSyncTest[S any, I comparable](cfg SyncTestConfig, game core.Game[S, I], 
 	if cfg.Players < 1 || cfg.Players > core.MaxPlayers {
 		return nil, &core.ConfigError{Field: "Players", Reason: fmt.Sprintf("%d is outside 1..%d", cfg.Players, core.MaxPlayers)}
 	}
-	cc := core.Config{
+	cc := engine.Config{
 		Players:            cfg.Players,
 		Prediction:         cfg.CheckDistance,
 		MaxPrediction:      cfg.CheckDistance,
@@ -92,7 +93,7 @@ func NewSyncTest[S any, I comparable](cfg SyncTestConfig, game core.Game[S, I], 
 	for p := range cfg.Players {
 		cc.Local = append(cc.Local, core.PlayerHandle(p))
 	}
-	eng, err := core.NewEngine[S, I](cc, game, &initial)
+	eng, err := engine.NewEngine[S, I](cc, game, &initial)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 )
 
 // pair is a small game state for the tests: two counters and a history.
@@ -105,7 +106,7 @@ func TestSyncTestMatchesPlainLoop(t *testing.T) {
 		t.Fatal(err)
 	}
 	var s pair
-	fx := core.NewEffectList(0)
+	fx := engine.NewEffectList(0)
 	in := make([]core.Input[uint16], 2)
 	for f := range core.Frame(200) {
 		for p := range in {

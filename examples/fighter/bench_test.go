@@ -6,6 +6,7 @@ import (
 	"github.com/rollstep/rollstep/bench"
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/examples/fighter"
+	"github.com/rollstep/rollstep/internal/engine"
 )
 
 // BenchmarkFitsWindow is the fighter's CI gate on its step cost: the worst
@@ -34,7 +35,7 @@ func BenchmarkStep(b *testing.B) {
 	s := fighter.New(1)
 	inputs := fighter.BotInputs(1)
 	in := make([]core.Input[fighter.Input], 2)
-	fx := core.NewEffectList(0)
+	fx := engine.NewEffectList(0)
 	b.ReportAllocs()
 	f := core.Frame(0)
 	for b.Loop() {

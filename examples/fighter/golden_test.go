@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/state"
 )
 
@@ -13,7 +14,7 @@ func play(frames int, seed uint64) *State {
 	s := New(seed)
 	bots := [2]*Bot{NewBot(0, seed), NewBot(1, seed)}
 	in := make([]core.Input[Input], 2)
-	fx := core.NewEffectList(0) // zero capacity: effects are dropped here
+	fx := engine.NewEffectList(0) // zero capacity: effects are dropped here
 	for range frames {
 		for p, b := range bots {
 			in[p] = core.Input[Input]{Value: b.Next(&s), Status: core.InputConfirmed}

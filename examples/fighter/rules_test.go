@@ -5,6 +5,7 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/fixed"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/rollback"
 	"github.com/rollstep/rollstep/state"
 )
@@ -287,7 +288,7 @@ func TestDisconnectedPlayerStandsStill(t *testing.T) {
 		{Status: core.InputConfirmed},
 		{Status: core.InputDisconnected, Value: Input{Left}}, // never the case; Step must still ignore it
 	}
-	fx := core.NewEffectList(0)
+	fx := engine.NewEffectList(0)
 	Game{}.Step(&s, in, fx)
 	if got := s.Fighters[1].Pos.X; got != x {
 		t.Errorf("a disconnected player moved from %v to %v", x, got)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 )
 
 // warm returns a 4-player state of n units after 300 ticks of bot play:
@@ -27,7 +28,7 @@ func BenchmarkStep(b *testing.B) {
 			*s = *start
 			bots := []*Bot{NewBot(0, 4, 1), NewBot(1, 4, 1), NewBot(2, 4, 1), NewBot(3, 4, 1)}
 			in := make([]core.Input[Command], 4)
-			fx := core.NewEffectList(0)
+			fx := engine.NewEffectList(0)
 			b.ReportAllocs()
 			k := 0
 			for b.Loop() {
@@ -52,7 +53,7 @@ func TestStepAllocatesNothing(t *testing.T) {
 	s := warm(t, 2000)
 	bots := []*Bot{NewBot(0, 1, 1), NewBot(1, 1, 1), NewBot(2, 1, 1), NewBot(3, 1, 1)}
 	in := make([]core.Input[Command], 4)
-	fx := core.NewEffectList(0)
+	fx := engine.NewEffectList(0)
 	allocs := testing.AllocsPerRun(50, func() {
 		for p, bot := range bots {
 			in[p] = core.Input[Command]{Value: bot.Next(s), Status: core.InputConfirmed}

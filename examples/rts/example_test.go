@@ -25,7 +25,7 @@ func Example() {
 
 	attack := rts.Command{Kind: rts.KindAttack, X: int16(s.Units[1].Pos.X.Int()), Y: int16(s.Units[1].Pos.Y.Int())}
 	in := []core.Input[rts.Command]{{Value: attack, Status: core.InputConfirmed}, {Status: core.InputConfirmed}}
-	fx := core.NewEffectList(0)
+	var fx silent
 	for s.Deaths == 0 {
 		rts.Game{}.Step(&s, in, fx)
 		in[0].Value = rts.Command{} // one click
@@ -40,3 +40,9 @@ func Example() {
 	// tick 120: 6 apart, HP 20 vs 20
 	// tick 137: unit 1 dead: true, unit 0 has 4 HP
 }
+
+// silent is an Effects that plays nothing: the example only shows the
+// state.
+type silent struct{}
+
+func (silent) Emit(core.Effect) bool { return true }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 )
 
 // play runs ticks ticks of a match of bots with every input confirmed (no
@@ -19,7 +20,7 @@ func play(t testing.TB, players, count, ticks int, seed uint64) (*State, int) {
 		bots[p] = NewBot(p, 4, seed)
 	}
 	in := make([]core.Input[Command], players)
-	fx := core.NewEffectList(0) // zero capacity: effects are counted, then dropped
+	fx := engine.NewEffectList(0) // zero capacity: effects are counted, then dropped
 	died := 0
 	for range ticks {
 		for p, b := range bots {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/fixed"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/state"
 )
 
@@ -97,7 +98,7 @@ func confirmed(cs ...Command) []core.Input[Command] {
 func TestMoveCommandSteersAtSpeed(t *testing.T) {
 	s := pair(t, v(100, 100), v(900, 900))
 	in := confirmed(Command{Kind: KindMove, X: 110, Y: 100}, Command{})
-	fx := core.NewEffectList(0)
+	fx := engine.NewEffectList(0)
 	for k := 1; k <= 4; k++ {
 		Game{}.Step(&s, in, fx)
 		in = confirmed(Command{}, Command{})
@@ -161,7 +162,7 @@ func TestAttackersChaseAndMutualKillsAreSimultaneous(t *testing.T) {
 	s := pair(t, v(100, 100), v(150, 100))
 	s.Units[0].HP, s.Units[1].HP = Damage, Damage
 	in := confirmed(Command{Kind: KindAttack, X: 150, Y: 100}, Command{Kind: KindAttack, X: 100, Y: 100})
-	fx := core.NewEffectList(0)
+	fx := engine.NewEffectList(0)
 	for k := 0; s.Units[0].Alive() || s.Units[1].Alive(); k++ {
 		if k > 100 {
 			t.Fatal("no death in 100 ticks: the units did not close in")
@@ -185,7 +186,7 @@ func TestInvalidCommandsAreIgnored(t *testing.T) {
 		{Value: Command{Kind: KindMove, Group: Groups, X: 5, Y: 5}, Status: core.InputConfirmed},
 		{Value: Command{Kind: KindMove, X: 5, Y: 5}, Status: core.InputConfirmed}, // no player 2
 	}
-	fx := core.NewEffectList(0)
+	fx := engine.NewEffectList(0)
 	Game{}.Step(&s, in, fx)
 	before.Tick++
 	if diffs := state.Diff(&before, &s); len(diffs) != 0 {
@@ -204,7 +205,7 @@ func TestRandomCommandsKeepInvariants(t *testing.T) {
 	}
 	r := state.NewRand(8)
 	in := make([]core.Input[Command], 3)
-	fx := core.NewEffectList(0)
+	fx := engine.NewEffectList(0)
 	for range 400 {
 		for p := range in {
 			in[p] = core.Input[Command]{Status: core.InputConfirmed, Value: Command{
@@ -230,15 +231,15 @@ func TestRandomCommandsKeepInvariants(t *testing.T) {
 // local is an engine whose two players are both local: the effects a
 // Step emits come back as the engine delivers them to a game.
 type local struct {
-	*core.Engine[State, Command]
+	*engine.Engine[State, Command]
 }
 
 // newLocal returns a local engine starting at s.
 func newLocal(t *testing.T, s *State) local {
 	t.Helper()
-	cfg := core.DefaultConfig()
+	cfg := engine.DefaultConfig()
 	cfg.Players, cfg.Local, cfg.Peers, cfg.InputDelay = 2, []core.PlayerHandle{0, 1}, nil, 0
-	e, err := core.NewEngine[State, Command](cfg, Game{}, s)
+	e, err := engine.NewEngine[State, Command](cfg, Game{}, s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ func Example() {
 
 	order := units.Order{Unit: 0, Kind: units.OrderMove, X: 103, Y: 50}
 	inputs := []core.Input[units.Order]{{Value: order, Status: core.InputConfirmed}}
-	fx := core.NewEffectList(0)
+	var fx silent
 	for range 12 {
 		units.Game{}.Step(&s, inputs, fx)
 		inputs[0].Value = units.Order{} // no new order
@@ -36,3 +36,9 @@ func Example() {
 	// frame 12: unit 0 at (103, 50)
 	// arrived: 1
 }
+
+// silent is an Effects that plays nothing: the example only shows the
+// state.
+type silent struct{}
+
+func (silent) Emit(core.Effect) bool { return true }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/fixed"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/state"
 )
 
@@ -52,7 +53,7 @@ func run(t testing.TB, players, count, frames int, seed uint64) (*State, int) {
 		bots[p] = NewBot(p, 4, seed)
 	}
 	in := make([]core.Input[Order], players)
-	fx := core.NewEffectList(MaxUnits)
+	fx := engine.NewEffectList(MaxUnits)
 	arrivals := 0
 	for range frames {
 		for p, b := range bots {
@@ -80,7 +81,7 @@ func TestStepMovesUnitsToTheirTargets(t *testing.T) {
 		{Status: core.InputConfirmed},
 		{Value: Order{Unit: 1, Kind: OrderMove, X: 11, Y: 10}, Status: core.InputConfirmed},
 	}
-	fx := core.NewEffectList(0)
+	fx := engine.NewEffectList(0)
 	for f := range 4 {
 		Game{}.Step(&s, in, fx)
 		in[1] = core.Input[Order]{Status: core.InputConfirmed}
@@ -104,7 +105,7 @@ func TestOrdersForOthersUnitsAreIgnored(t *testing.T) {
 		{Value: Order{Unit: 1, Kind: OrderMove, X: 5, Y: 5}, Status: core.InputConfirmed},    // unit 1 is player 1's
 		{Value: Order{Unit: 9999, Kind: OrderMove, X: 5, Y: 5}, Status: core.InputConfirmed}, // no such unit
 	}
-	fx := core.NewEffectList(0)
+	fx := engine.NewEffectList(0)
 	Game{}.Step(&s, in, fx)
 	before.Frame++
 	if diffs := state.Diff(&before, &s); len(diffs) != 0 {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/internal/testenv"
 	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport"
@@ -20,7 +21,7 @@ type ackTap struct {
 	ep     *Endpoint[slotInput] // the sender, for its keys
 	w      wire.ReplayWindow
 	codec  *wire.Codec[slotInput]
-	msg    core.Message[slotInput]
+	msg    engine.Message[slotInput]
 	inputs int
 	acks   int
 	lags   []int
@@ -79,10 +80,10 @@ func playAcks(t *testing.T, interval int, loss float64, length time.Duration, ev
 		}
 		ep.everyAck = everyAck
 		taps[i].ep = ep
-		c := core.DefaultConfig()
+		c := engine.DefaultConfig()
 		c.Local, c.Peers = []core.PlayerHandle{core.PlayerHandle(i)}, [][]core.PlayerHandle{{core.PlayerHandle(1 - i)}}
 		c.ChecksumInterval = interval
-		e, err := core.NewEngine[gameState, testInput](c, core.GameFunc[gameState, testInput](stepGame), &gameState{})
+		e, err := engine.NewEngine[gameState, testInput](c, core.GameFunc[gameState, testInput](stepGame), &gameState{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
@@ -30,12 +31,12 @@ func BenchmarkHostLoop(b *testing.B) {
 // for both.
 func enginePair(tb testing.TB) (*mesh, func()) {
 	m := newMesh(tb, 2, sim.LinkConfig{Latency: sim.Latency{Base: 20 * time.Millisecond}}, nil)
-	var engs [2]*core.Engine[gameState, testInput]
+	var engs [2]*engine.Engine[gameState, testInput]
 	for i := range engs {
-		c := core.DefaultConfig()
+		c := engine.DefaultConfig()
 		c.Players, c.Local, c.Peers = 2, []core.PlayerHandle{core.PlayerHandle(i)}, [][]core.PlayerHandle{{core.PlayerHandle(1 - i)}}
 		c.InputDelay, c.Prediction = 2, 8
-		e, err := core.NewEngine[gameState, testInput](c, core.GameFunc[gameState, testInput](stepGame), &gameState{})
+		e, err := engine.NewEngine[gameState, testInput](c, core.GameFunc[gameState, testInput](stepGame), &gameState{})
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -64,9 +65,9 @@ func BenchmarkPollSend(b *testing.B) {
 	m.step(0)
 	m.run(100*time.Millisecond, time.Millisecond)
 	var sink discard
-	var msg core.Message[slotInput]
-	msg.Inputs = []core.InputRun[slotInput]{{Player: 0, Values: make([]slotInput, 6)}}
-	msgs := []core.Outgoing[slotInput]{{To: 0, Message: &msg}}
+	var msg engine.Message[slotInput]
+	msg.Inputs = []engine.InputRun[slotInput]{{Player: 0, Values: make([]slotInput, 6)}}
+	msgs := []engine.Outgoing[slotInput]{{To: 0, Message: &msg}}
 	now := m.net.Now()
 	b.ReportAllocs()
 	for b.Loop() {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/state"
 	"github.com/rollstep/rollstep/transport/sim"
 )
@@ -38,7 +39,7 @@ func genInput(p int, f core.Frame) testInput {
 
 // peerNode is one player: an engine behind an endpoint.
 type peerNode struct {
-	eng    *core.Engine[gameState, testInput]
+	eng    *engine.Engine[gameState, testInput]
 	ep     *Endpoint[slotInput]
 	player core.PlayerHandle
 	desync bool
@@ -78,7 +79,7 @@ func runEndToEnd(t *testing.T, n, window int, frames core.Frame, link sim.LinkCo
 	m := newMesh(t, n, link, nil)
 	nodes := make([]*peerNode, n)
 	for i := range nodes {
-		c := core.DefaultConfig()
+		c := engine.DefaultConfig()
 		c.Players, c.Local, c.Peers = n, []core.PlayerHandle{core.PlayerHandle(i)}, nil
 		for j := range n {
 			if j != i {
@@ -87,7 +88,7 @@ func runEndToEnd(t *testing.T, n, window int, frames core.Frame, link sim.LinkCo
 		}
 		c.InputDelay, c.Prediction = delay, window
 		c.LogRetention = int(frames) + 16
-		e, err := core.NewEngine[gameState, testInput](c, core.GameFunc[gameState, testInput](stepGame), &gameState{})
+		e, err := engine.NewEngine[gameState, testInput](c, core.GameFunc[gameState, testInput](stepGame), &gameState{})
 		if err != nil {
 			t.Fatalf("NewEngine: %v", err)
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/internal/rtt"
 	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport"
@@ -18,7 +19,7 @@ import (
 // implements it, so a front end passes its engine to Poll. Receive must not
 // retain m: the endpoint reuses it for the next packet.
 type Receiver[I comparable] interface {
-	Receive(now time.Duration, from core.PeerID, m *core.Message[I]) error
+	Receive(now time.Duration, from core.PeerID, m *engine.Message[I]) error
 }
 
 // Endpoint owns one transport.Conn and every remote peer of one local
@@ -35,8 +36,8 @@ type Endpoint[I comparable] struct {
 	codec *wire.Codec[I]
 	peers []peer
 
-	msg  core.Message[I] // decode target, reused for every input packet
-	lean core.Message[I] // leanAck's shallow copy; zeroed after each use
+	msg  engine.Message[I] // decode target, reused for every input packet
+	lean engine.Message[I] // leanAck's shallow copy; zeroed after each use
 	// everyAck makes leanAck send every ChecksumAck: only tests set it,
 	// to compare the ack policy with a baseline.
 	everyAck bool

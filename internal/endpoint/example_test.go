@@ -7,6 +7,7 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/endpoint"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
@@ -16,7 +17,7 @@ import (
 // passes its *core.Engine instead.
 type printer struct{ self int }
 
-func (p printer) Receive(now time.Duration, from core.PeerID, m *core.Message[uint16]) error {
+func (p printer) Receive(now time.Duration, from core.PeerID, m *engine.Message[uint16]) error {
 	for _, r := range m.Inputs {
 		fmt.Printf("%v: endpoint %d: player %d inputs %v from frame %d\n", now, p.self, r.Player, r.Values, r.Start)
 	}
@@ -42,7 +43,7 @@ func Example() {
 			return
 		}
 	}
-	msg := core.Message[uint16]{Inputs: []core.InputRun[uint16]{{Player: 0, Start: 0, Values: []uint16{7, 7, 9}}}}
+	msg := engine.Message[uint16]{Inputs: []engine.InputRun[uint16]{{Player: 0, Start: 0, Values: []uint16{7, 7, 9}}}}
 	sent := false
 	for now := time.Duration(0); now <= 60*time.Millisecond; now += 5 * time.Millisecond {
 		nw.RunUntil(now)
@@ -50,7 +51,7 @@ func Example() {
 			ep.Poll(now, printer{i})
 			if i == 0 && !sent && ep.State(0) == endpoint.StateConnected {
 				msg.Stamp = now
-				ep.Send(now, []core.Outgoing[uint16]{{To: 0, Message: &msg}})
+				ep.Send(now, []engine.Outgoing[uint16]{{To: 0, Message: &msg}})
 				sent = true
 			}
 			ep.Tick(now)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport"
 )
@@ -117,10 +118,10 @@ func TestSteadyStateAllocs(t *testing.T) {
 	t.Run("endpoint", func(t *testing.T) {
 		m := connected(t)
 		var sink discard
-		msgs := make([]core.Outgoing[slotInput], 1)
-		var msg core.Message[slotInput]
-		msg.Inputs = []core.InputRun[slotInput]{{Player: 0, Values: make([]slotInput, 6)}}
-		msgs[0] = core.Outgoing[slotInput]{To: 0, Message: &msg}
+		msgs := make([]engine.Outgoing[slotInput], 1)
+		var msg engine.Message[slotInput]
+		msg.Inputs = []engine.InputRun[slotInput]{{Player: 0, Values: make([]slotInput, 6)}}
+		msgs[0] = engine.Outgoing[slotInput]{To: 0, Message: &msg}
 		now := m.net.Now()
 		round := func() {
 			now += time.Second / 60
@@ -169,7 +170,7 @@ func TestSteadyStateAllocs(t *testing.T) {
 // discard is a Receiver that counts messages.
 type discard struct{ n int }
 
-func (d *discard) Receive(time.Duration, core.PeerID, *core.Message[slotInput]) error {
+func (d *discard) Receive(time.Duration, core.PeerID, *engine.Message[slotInput]) error {
 	d.n++
 	return nil
 }
@@ -224,7 +225,7 @@ func (c *garbageConn) Close() error                      { return nil }
 // costs Poll no allocation: the rejections are preallocated errors.
 func TestGarbageFloodAllocs(t *testing.T) {
 	codec, _ := wire.NewCodec[slotInput]()
-	other, _, err := codec.AppendInput(nil, wire.NewKey(testToken+1), 5, &core.Message[slotInput]{Frame: 1})
+	other, _, err := codec.AppendInput(nil, wire.NewKey(testToken+1), 5, &engine.Message[slotInput]{Frame: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/internal/hostile"
 	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport"
@@ -39,16 +40,16 @@ func (c *scriptConn) Close() error { return nil }
 // scriptedPeer returns an endpoint connected, through conn, to a scripted
 // peer at address 1, with a real engine (player 0 local, player 1 the
 // peer's) to receive its messages.
-func scriptedPeer(t testing.TB) (*Endpoint[slotInput], *scriptConn, *core.Engine[gameState, testInput]) {
+func scriptedPeer(t testing.TB) (*Endpoint[slotInput], *scriptConn, *engine.Engine[gameState, testInput]) {
 	cfg := testConfig(t, 2, 1)
 	conn := &scriptConn{from: 1}
 	ep, err := New[slotInput](cfg, conn, []transport.Addr{1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := core.DefaultConfig()
+	c := engine.DefaultConfig()
 	c.Players, c.Local, c.Peers, c.Prediction = 2, []core.PlayerHandle{0}, [][]core.PlayerHandle{{1}}, 8
-	eng, err := core.NewEngine[gameState, testInput](c, core.GameFunc[gameState, testInput](stepGame), &gameState{})
+	eng, err := engine.NewEngine[gameState, testInput](c, core.GameFunc[gameState, testInput](stepGame), &gameState{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,8 +92,8 @@ func validPackets(t testing.TB, seq uint64) [][]byte {
 	key := scriptedKey(t)
 	d := testDigest(t, 2)
 	c, _ := wire.NewCodec[slotInput]()
-	msg := core.Message[slotInput]{Frame: 3, Stamp: 5 * ms, Echo: 2 * ms, HasEcho: true,
-		Inputs: []core.InputRun[slotInput]{{Player: 1, Values: []slotInput{{Value: 1}, {Value: 1}, {Value: 2}, {Value: 3}}}}}
+	msg := engine.Message[slotInput]{Frame: 3, Stamp: 5 * ms, Echo: 2 * ms, HasEcho: true,
+		Inputs: []engine.InputRun[slotInput]{{Player: 1, Values: []slotInput{{Value: 1}, {Value: 1}, {Value: 2}, {Value: 3}}}}}
 	msg.Held[0], msg.Held[1] = 0, 4
 	var out [][]byte
 	add := func(p []byte, err error) {

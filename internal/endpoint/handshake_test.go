@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
@@ -126,11 +127,11 @@ func TestHandshakeMismatch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		db, err := wire.DigestOf[core.Slot[uint32]](2, 60, 1, [16]byte{'t', 'e', 's', 't'})
+		db, err := wire.DigestOf[engine.Slot[uint32]](2, 60, 1, [16]byte{'t', 'e', 's', 't'})
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := New[core.Slot[uint32]](Config{Token: testToken, Digest: db, Rand: rand.NewChaCha8([32]byte{2})}, cb, []transport.Addr{0})
+		b, err := New[engine.Slot[uint32]](Config{Token: testToken, Digest: db, Rand: rand.NewChaCha8([32]byte{2})}, cb, []transport.Addr{0})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
@@ -18,7 +19,7 @@ type testInput uint16
 // slotInput is what engines send: a testInput with its control word. The
 // endpoints of the tests carry it (as the front ends' do), so real engines
 // can sit behind them.
-type slotInput = core.Slot[testInput]
+type slotInput = engine.Slot[testInput]
 
 const testToken = 0x7e57_7e57_7e57_7e57
 
@@ -62,15 +63,15 @@ func seedBytes(seed uint64) [32]byte {
 // recorder is a Receiver that keeps deep copies of what it receives.
 type recorder struct {
 	from []core.PeerID
-	msgs []core.Message[slotInput]
+	msgs []engine.Message[slotInput]
 	err  error // returned by Receive when set
 }
 
-func (r *recorder) Receive(_ time.Duration, from core.PeerID, m *core.Message[slotInput]) error {
+func (r *recorder) Receive(_ time.Duration, from core.PeerID, m *engine.Message[slotInput]) error {
 	c := *m
 	c.Inputs = nil
 	for _, run := range m.Inputs {
-		c.Inputs = append(c.Inputs, core.InputRun[slotInput]{Player: run.Player, Start: run.Start, Values: slices.Clone(run.Values)})
+		c.Inputs = append(c.Inputs, engine.InputRun[slotInput]{Player: run.Player, Start: run.Start, Values: slices.Clone(run.Values)})
 	}
 	c.Checksums = slices.Clone(m.Checksums)
 	c.Blocks.Hashes = slices.Clone(m.Blocks.Hashes)

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport"
 )
@@ -42,7 +42,7 @@ func inputPacketKey(t testing.TB, key wire.Key, seq uint64, v testInput) []byte 
 	if err != nil {
 		t.Fatal(err)
 	}
-	msg := core.Message[slotInput]{Inputs: []core.InputRun[slotInput]{{Player: 0, Values: []slotInput{{Value: v}}}}}
+	msg := engine.Message[slotInput]{Inputs: []engine.InputRun[slotInput]{{Player: 0, Values: []slotInput{{Value: v}}}}}
 	p, _, err := c.AppendInput(nil, key, seq, &msg)
 	if err != nil {
 		t.Fatal(err)

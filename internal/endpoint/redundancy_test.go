@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/internal/testenv"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
@@ -62,7 +63,7 @@ func runRedundancy(t *testing.T, n int, frames core.Frame, latency time.Duration
 	})
 	nodes := make([]*peerNode, n)
 	for i := range nodes {
-		c := core.DefaultConfig()
+		c := engine.DefaultConfig()
 		c.Players, c.Local, c.Peers = n, []core.PlayerHandle{core.PlayerHandle(i)}, nil
 		for j := range n {
 			if j != i {
@@ -73,7 +74,7 @@ func runRedundancy(t *testing.T, n int, frames core.Frame, latency time.Duration
 		c.Prediction, c.MaxPrediction = 0, 0
 		c.MaxRunLength = redundancyRun
 		c.LogRetention = int(frames) + 16
-		e, err := core.NewEngine[gameState, testInput](c, core.GameFunc[gameState, testInput](stepGame), &gameState{})
+		e, err := engine.NewEngine[gameState, testInput](c, core.GameFunc[gameState, testInput](stepGame), &gameState{})
 		if err != nil {
 			t.Fatalf("NewEngine: %v", err)
 		}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport"
 )
@@ -22,7 +23,7 @@ import (
 // (transport.Transient, or a peer the Conn does not know yet or any
 // more), which are only counted in PeerStats.SendErrors. In steady state
 // it allocates nothing.
-func (ep *Endpoint[I]) Send(now time.Duration, msgs []core.Outgoing[I]) error {
+func (ep *Endpoint[I]) Send(now time.Duration, msgs []engine.Outgoing[I]) error {
 	if ep.closed {
 		return ErrClosed
 	}
@@ -35,7 +36,7 @@ func (ep *Endpoint[I]) Send(now time.Duration, msgs []core.Outgoing[I]) error {
 	return first
 }
 
-func (ep *Endpoint[I]) sendMessage(now time.Duration, to core.PeerID, m *core.Message[I]) error {
+func (ep *Endpoint[I]) sendMessage(now time.Duration, to core.PeerID, m *engine.Message[I]) error {
 	if to < 0 || int(to) >= len(ep.peers) {
 		return ErrUnknownPeer
 	}
@@ -45,7 +46,7 @@ func (ep *Endpoint[I]) sendMessage(now time.Duration, to core.PeerID, m *core.Me
 		return nil
 	}
 	out, fit, err := ep.codec.AppendInput(ep.sbuf[:0], q.sendKey(ep.key), q.seq, ep.leanAck(q, m))
-	ep.lean = core.Message[I]{} // do not retain the engine's slices
+	ep.lean = engine.Message[I]{} // do not retain the engine's slices
 	if err != nil {
 		return err
 	}
@@ -74,7 +75,7 @@ func ackDue(seq uint64) bool { return wire.StampDue(seq) }
 // nothing (core keeps the largest ack it received) and saves 1 or 2 bytes.
 // It never modifies m, which the engine owns. The copy is ep.lean, which
 // the caller zeroes after encoding.
-func (ep *Endpoint[I]) leanAck(q *peer, m *core.Message[I]) *core.Message[I] {
+func (ep *Endpoint[I]) leanAck(q *peer, m *engine.Message[I]) *engine.Message[I] {
 	if m.ChecksumAck != q.ackLast {
 		q.ackLast, q.ackAge = m.ChecksumAck, 0
 	}

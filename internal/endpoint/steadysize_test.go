@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
@@ -103,10 +104,10 @@ func steadyState(t *testing.T, checksumInterval int, warmup, length time.Duratio
 			t.Fatalf("New: %v", err)
 		}
 		conns[i].ep = ep
-		c := core.DefaultConfig()
+		c := engine.DefaultConfig()
 		c.Local, c.Peers = []core.PlayerHandle{core.PlayerHandle(i)}, [][]core.PlayerHandle{{core.PlayerHandle(1 - i)}}
 		c.ChecksumInterval = checksumInterval
-		e, err := core.NewEngine[gameState, testInput](c, core.GameFunc[gameState, testInput](stepGame), &gameState{})
+		e, err := engine.NewEngine[gameState, testInput](c, core.GameFunc[gameState, testInput](stepGame), &gameState{})
 		if err != nil {
 			t.Fatalf("NewEngine: %v", err)
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/internal/wire"
 )
 
@@ -33,14 +34,14 @@ func TestKeepAlive(t *testing.T) {
 	})
 	t.Run("inputs flow", func(t *testing.T) {
 		m := connected(t)
-		var msg core.Message[slotInput]
+		var msg engine.Message[slotInput]
 		for now := m.net.Now() + ms; now <= 2*time.Second; now += ms {
 			m.step(now)
 			if now%(16*ms) == 0 {
 				msg.Stamp = now
 				for i, nd := range m.nodes {
-					msg.Inputs = []core.InputRun[slotInput]{{Player: core.PlayerHandle(i), Start: msg.Frame, Values: []slotInput{{Value: 1}}}}
-					mustNil(t, nd.ep.Send(now, []core.Outgoing[slotInput]{{To: 0, Message: &msg}}))
+					msg.Inputs = []engine.InputRun[slotInput]{{Player: core.PlayerHandle(i), Start: msg.Frame, Values: []slotInput{{Value: 1}}}}
+					mustNil(t, nd.ep.Send(now, []engine.Outgoing[slotInput]{{To: 0, Message: &msg}}))
 				}
 				msg.Frame++
 			}
@@ -180,8 +181,8 @@ func TestLeave(t *testing.T) {
 	if s.State != StateLeft || s.Stale != DefaultLeaveCopies-1 {
 		t.Errorf("state %v, %d stale copies; want left, %d", s.State, s.Stale, DefaultLeaveCopies-1)
 	}
-	var msg core.Message[slotInput]
-	mustNil(t, m.nodes[1].ep.Send(now, []core.Outgoing[slotInput]{{To: 0, Message: &msg}}))
+	var msg engine.Message[slotInput]
+	mustNil(t, m.nodes[1].ep.Send(now, []engine.Outgoing[slotInput]{{To: 0, Message: &msg}}))
 	if s, _ := m.nodes[1].ep.Peer(0); s.Unsent != 1 {
 		t.Errorf("Unsent = %d after sending to a departed peer, want 1", s.Unsent)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/endpoint"
+	"github.com/rollstep/rollstep/internal/engine"
 )
 
 // The spectator stream
@@ -66,11 +67,11 @@ type Streamer[I comparable] struct {
 	delay   core.Frame
 	maxLag  core.Frame
 	specs   []spectator
-	msgs    []core.Message[I]
-	out     []core.Outgoing[I]
-	runs    []core.InputRun[I] // players runs per spectator
-	vals    []I                // Run values per run
-	in      []I                // one frame's slots
+	msgs    []engine.Message[I]
+	out     []engine.Outgoing[I]
+	runs    []engine.InputRun[I] // players runs per spectator
+	vals    []I                  // Run values per run
+	in      []I                  // one frame's slots
 }
 
 // Init prepares st to stream a match of players players to n spectators,
@@ -83,9 +84,9 @@ func (st *Streamer[I]) Init(players, n int, c Config, base int, sink func(core.E
 	st.players, st.base, st.sink = players, base, sink
 	st.delay, st.maxLag = core.Frame(c.Delay), core.Frame(c.MaxLag)
 	st.specs = make([]spectator, n)
-	st.msgs = make([]core.Message[I], n)
-	st.out = make([]core.Outgoing[I], 0, n)
-	st.runs = make([]core.InputRun[I], n*players)
+	st.msgs = make([]engine.Message[I], n)
+	st.out = make([]engine.Outgoing[I], 0, n)
+	st.runs = make([]engine.InputRun[I], n*players)
 	st.vals = make([]I, n*players*Run)
 	st.in = make([]I, 0, players)
 	for i := range st.runs {
@@ -95,7 +96,7 @@ func (st *Streamer[I]) Init(players, n int, c Config, base int, sink func(core.E
 
 // Receive takes spectator i's acknowledgement, up to the newest frame
 // sent to it: a spectator cannot hold what it was never sent.
-func (st *Streamer[I]) Receive(i int, m *core.Message[I]) {
+func (st *Streamer[I]) Receive(i int, m *engine.Message[I]) {
 	if i < 0 || i >= len(st.specs) {
 		return
 	}
@@ -159,20 +160,20 @@ func (st *Streamer[I]) Send(now time.Duration, log Log[I], ep *endpoint.Endpoint
 				continue
 			}
 			sp.ends--
-			*m = core.Message[I]{Frame: end, Gone: uint16(1)<<st.players - 1, Stamp: now, Inputs: m.Inputs[:0]}
+			*m = engine.Message[I]{Frame: end, Gone: uint16(1)<<st.players - 1, Stamp: now, Inputs: m.Inputs[:0]}
 		} else {
 			st.build(i, m, sp.acked, end, log)
 			m.Stamp = now
 			sp.sent = max(sp.sent, end)
 		}
-		st.out = append(st.out, core.Outgoing[I]{To: core.PeerID(st.base + i), Message: m})
+		st.out = append(st.out, engine.Outgoing[I]{To: core.PeerID(st.base + i), Message: m})
 	}
 	return ep.Send(now, st.out)
 }
 
 // build fills m with the confirmed inputs of frames from..end-1 (at most
 // Run of them) for spectator i.
-func (st *Streamer[I]) build(i int, m *core.Message[I], from, end core.Frame, log Log[I]) {
+func (st *Streamer[I]) build(i int, m *engine.Message[I], from, end core.Frame, log Log[I]) {
 	to := min(end, from+Run)
 	runs := st.runs[i*st.players : (i+1)*st.players]
 	m.Frame, m.Gone, m.Held = end, 0, [core.MaxPlayers]core.Frame{}
@@ -199,7 +200,7 @@ func (st *Streamer[I]) build(i int, m *core.Message[I], from, end core.Frame, lo
 	}
 	m.Inputs = m.Inputs[:0]
 	if cap(m.Inputs) < st.players {
-		m.Inputs = make([]core.InputRun[I], 0, st.players)
+		m.Inputs = make([]engine.InputRun[I], 0, st.players)
 	}
 	for p := range st.players {
 		if len(runs[p].Values) > 0 {

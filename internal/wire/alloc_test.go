@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 )
 
 // TestAllocs requires every encoder and decoder to allocate nothing after
@@ -14,21 +15,21 @@ func TestAllocs(t *testing.T) {
 	c, _ := NewCodec[input2]()
 	c64, _ := NewCodec[input64]()
 	m := steadyMessage(20000)
-	m.Checksums = []core.ChecksumReport{{Frame: 19990, Sum: 1}, {Frame: 19991, Sum: 2}}
-	m.Blocks = core.BlockReport{Frame: 19990, BlockSize: 64, Hashes: []uint64{1, 2, 3}}
-	m.Answers = [core.MaxAnswers]core.BlockAnswer{{Frame: 19990, Length: 64, Differ: 5}, {Frame: 19990, Offset: 64, Length: 64, Unavailable: true}}
+	m.Checksums = []engine.ChecksumReport{{Frame: 19990, Sum: 1}, {Frame: 19991, Sum: 2}}
+	m.Blocks = engine.BlockReport{Frame: 19990, BlockSize: 64, Hashes: []uint64{1, 2, 3}}
+	m.Answers = [engine.MaxAnswers]engine.BlockAnswer{{Frame: 19990, Length: 64, Differ: 5}, {Frame: 19990, Offset: 64, Length: 64, Unavailable: true}}
 	m.Gone = 2
-	big := &core.Message[input64]{Frame: 100}
+	big := &engine.Message[input64]{Frame: 100}
 	for p := range 16 {
-		run := core.InputRun[input64]{Player: core.PlayerHandle(p), Start: 50}
+		run := engine.InputRun[input64]{Player: core.PlayerHandle(p), Start: 50}
 		for k := range 200 {
 			run.Values = append(run.Values, input64{A: [8]uint64{uint64(k * p)}})
 		}
 		big.Inputs = append(big.Inputs, run)
 	}
 	buf := make([]byte, 0, MaxDatagram)
-	var got core.Message[input2]
-	var got64 core.Message[input64]
+	var got engine.Message[input2]
+	var got64 engine.Message[input64]
 	p, _, _ := c.AppendInput(nil, testKey, 9, m)
 	pb, _, _ := c64.AppendInput(nil, testKey, 9, big)
 	hello, _ := AppendHello(nil, testKey, 1, &Hello{Nonce: 1})
@@ -92,7 +93,7 @@ func TestRejectAllocs(t *testing.T) {
 		{"wrong key", good, ErrWrongToken}, // decoded with another key below
 	}
 	other := NewKey(testToken + 1)
-	var m core.Message[input2]
+	var m engine.Message[input2]
 	var h Hello
 	var k KeepAlive
 	var l Leave

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/transport"
 )
 
@@ -25,7 +26,7 @@ func BenchmarkAppendInput(b *testing.B) {
 func BenchmarkDecodeInput(b *testing.B) {
 	c, _ := NewCodec[input2]()
 	p, _, _ := c.AppendInput(nil, testKey, 20000, steadyMessage(20000))
-	var m core.Message[input2]
+	var m engine.Message[input2]
 	w := winAt(19999)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -46,9 +47,9 @@ func BenchmarkDecodeInput(b *testing.B) {
 // searches for the cut-off frame.
 func BenchmarkAppendInputCut(b *testing.B) {
 	c, _ := NewCodec[input64]()
-	m := &core.Message[input64]{Frame: 300}
+	m := &engine.Message[input64]{Frame: 300}
 	for p := range core.MaxPlayers {
-		run := core.InputRun[input64]{Player: core.PlayerHandle(p), Start: 100}
+		run := engine.InputRun[input64]{Player: core.PlayerHandle(p), Start: 100}
 		for k := range 200 {
 			run.Values = append(run.Values, input64{A: [8]uint64{uint64(k), uint64(p)}})
 		}

@@ -6,7 +6,7 @@ import (
 	"math/bits"
 	"reflect"
 
-	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/state"
 )
 
@@ -51,7 +51,7 @@ const slotControl = 8
 func isSlot[I any]() bool {
 	t := reflect.TypeFor[I]()
 	return t.Kind() == reflect.Struct && t.NumField() == 2 && t.Field(0).Offset == 0 &&
-		t.Field(0).Type == reflect.TypeFor[core.Control]() && t.Field(0).Type.Size() == slotControl
+		t.Field(0).Type == reflect.TypeFor[engine.Control]() && t.Field(0).Type.Size() == slotControl
 }
 
 // NewCodec returns a Codec for I. It returns the *state.ValidationError if
@@ -371,7 +371,7 @@ func (c *Codec[I]) readLiteral(r *reader, prev []byte, zeroOK bool) bool {
 // runValues returns a slice of n values for the run about to be appended
 // to runs, reusing the Values array of the element of runs[:cap(runs)] it
 // will overwrite.
-func runValues[I comparable](runs []core.InputRun[I], n int) []I {
+func runValues[I comparable](runs []engine.InputRun[I], n int) []I {
 	var vals []I
 	if len(runs) < cap(runs) {
 		vals = runs[:len(runs)+1][len(runs)].Values

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 )
 
 // randDuration returns a duration of random magnitude and sign.
@@ -155,24 +156,24 @@ func TestEncodeRejectsInvalid(t *testing.T) {
 	// wraps to a negative length, which is just as invalid.
 	over := int64(math.MaxInt32) + 1
 	tooLong := int(over)
-	msgs := map[string]*core.Message[input2]{
+	msgs := map[string]*engine.Message[input2]{
 		"Frame":             {Frame: -1},
 		"Held[3]":           {Held: [core.MaxPlayers]core.Frame{3: -5}},
 		"ChecksumAck":       {ChecksumAck: -1},
 		"Stamp":             {Stamp: -1},
 		"EchoDelay":         {HasEcho: true, EchoDelay: -1},
-		"Checksums[0]":      {Checksums: []core.ChecksumReport{{Frame: -1}}},
-		"Blocks.Frame":      {Blocks: core.BlockReport{Frame: -1, Hashes: []uint64{1}}},
-		"Blocks.BlockSize":  {Blocks: core.BlockReport{BlockSize: -1, Hashes: []uint64{1}}},
-		"Blocks.Offset":     {Blocks: core.BlockReport{Offset: -1, Hashes: []uint64{1}}},
-		"Blocks.Length":     {Blocks: core.BlockReport{Length: tooLong, Hashes: []uint64{1}}},
-		"Answers[0].Frame":  {Answers: [core.MaxAnswers]core.BlockAnswer{{Frame: -1, Length: 1}}},
-		"Answers[0].Offset": {Answers: [core.MaxAnswers]core.BlockAnswer{{Offset: -1, Length: 1}}},
-		"Answers[1].Length": {Answers: [core.MaxAnswers]core.BlockAnswer{{Length: 1}, {Length: -1}}},
-		"Answers[3].Differ": {Answers: [core.MaxAnswers]core.BlockAnswer{3: {Length: 1, Unavailable: true, Differ: 1}}},
-		"Inputs":            {Inputs: make([]core.InputRun[input2], 17)},
-		"Inputs[0].Player":  {Inputs: []core.InputRun[input2]{{Player: 16}}},
-		"Inputs[0].Start":   {Inputs: []core.InputRun[input2]{{Start: math.MaxInt32, Values: make([]input2, 2)}}},
+		"Checksums[0]":      {Checksums: []engine.ChecksumReport{{Frame: -1}}},
+		"Blocks.Frame":      {Blocks: engine.BlockReport{Frame: -1, Hashes: []uint64{1}}},
+		"Blocks.BlockSize":  {Blocks: engine.BlockReport{BlockSize: -1, Hashes: []uint64{1}}},
+		"Blocks.Offset":     {Blocks: engine.BlockReport{Offset: -1, Hashes: []uint64{1}}},
+		"Blocks.Length":     {Blocks: engine.BlockReport{Length: tooLong, Hashes: []uint64{1}}},
+		"Answers[0].Frame":  {Answers: [engine.MaxAnswers]engine.BlockAnswer{{Frame: -1, Length: 1}}},
+		"Answers[0].Offset": {Answers: [engine.MaxAnswers]engine.BlockAnswer{{Offset: -1, Length: 1}}},
+		"Answers[1].Length": {Answers: [engine.MaxAnswers]engine.BlockAnswer{{Length: 1}, {Length: -1}}},
+		"Answers[3].Differ": {Answers: [engine.MaxAnswers]engine.BlockAnswer{3: {Length: 1, Unavailable: true, Differ: 1}}},
+		"Inputs":            {Inputs: make([]engine.InputRun[input2], 17)},
+		"Inputs[0].Player":  {Inputs: []engine.InputRun[input2]{{Player: 16}}},
+		"Inputs[0].Start":   {Inputs: []engine.InputRun[input2]{{Start: math.MaxInt32, Values: make([]input2, 2)}}},
 	}
 	for name, m := range msgs {
 		out, _, err := c.AppendInput([]byte{7}, testKey, 1, m)

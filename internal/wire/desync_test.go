@@ -9,24 +9,25 @@ import (
 	"testing"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 )
 
 // randDesync returns a message with a large desync section: a query of up
 // to MaxBlocks hashes and up to core.MaxAnswers answers, some entries
 // empty, with offsets up to 2^31-1.
-func randDesync(r *rand.Rand) *core.Message[input2] {
+func randDesync(r *rand.Rand) *engine.Message[input2] {
 	m := randMessage(r, gen2, 2, 6)
 	big := func() int { return r.IntN(1 << uint(r.IntN(31))) } // below 2^31: int is 32 bits on 386 and arm
-	m.Blocks = core.BlockReport{Frame: core.Frame(r.IntN(int(m.Frame) + 1)), Offset: big(), Length: big(), BlockSize: big(), Hashes: make([]uint64, 1+r.IntN(MaxBlocks))}
+	m.Blocks = engine.BlockReport{Frame: core.Frame(r.IntN(int(m.Frame) + 1)), Offset: big(), Length: big(), BlockSize: big(), Hashes: make([]uint64, 1+r.IntN(MaxBlocks))}
 	for i := range m.Blocks.Hashes {
 		m.Blocks.Hashes[i] = r.Uint64()
 	}
-	m.Answers = [core.MaxAnswers]core.BlockAnswer{}
+	m.Answers = [engine.MaxAnswers]engine.BlockAnswer{}
 	for i := range m.Answers {
 		if r.IntN(4) == 0 {
 			continue // an empty entry, also between answers
 		}
-		a := core.BlockAnswer{Frame: core.Frame(r.IntN(int(m.Frame) + 1)), Offset: big(), Length: 1 + big()%math.MaxInt32, Differ: r.Uint64()}
+		a := engine.BlockAnswer{Frame: core.Frame(r.IntN(int(m.Frame) + 1)), Offset: big(), Length: 1 + big()%math.MaxInt32, Differ: r.Uint64()}
 		if r.IntN(3) == 0 {
 			a.Differ, a.Unavailable = 0, true
 		}
@@ -34,9 +35,9 @@ func randDesync(r *rand.Rand) *core.Message[input2] {
 	}
 	switch r.IntN(4) {
 	case 0:
-		m.Blocks = core.BlockReport{}
+		m.Blocks = engine.BlockReport{}
 	case 1:
-		m.Answers = [core.MaxAnswers]core.BlockAnswer{}
+		m.Answers = [engine.MaxAnswers]engine.BlockAnswer{}
 	}
 	return m
 }
@@ -47,7 +48,7 @@ func randDesync(r *rand.Rand) *core.Message[input2] {
 func TestDesyncRoundTrip(t *testing.T) {
 	c, _ := NewCodec[input2]()
 	r := rand.New(rand.NewPCG(9, 9))
-	var got core.Message[input2]
+	var got engine.Message[input2]
 	for i := range 500 {
 		m := randDesync(r)
 		p, fit, err := c.AppendInput(nil, testKey, 77, m)
@@ -71,24 +72,24 @@ func TestDesyncRoundTrip(t *testing.T) {
 		}
 	}
 	t.Run("largest", func(t *testing.T) {
-		m := &core.Message[input2]{Frame: math.MaxInt32, Stamp: 1 << 50, HasEcho: true, Echo: 1, EchoDelay: 1 << 40,
-			ChecksumAck: math.MaxInt32, Checksums: make([]core.ChecksumReport, MaxChecksums),
-			Blocks: core.BlockReport{Offset: math.MaxInt32, Length: math.MaxInt32, BlockSize: math.MaxInt32, Hashes: make([]uint64, MaxBlocks)}}
+		m := &engine.Message[input2]{Frame: math.MaxInt32, Stamp: 1 << 50, HasEcho: true, Echo: 1, EchoDelay: 1 << 40,
+			ChecksumAck: math.MaxInt32, Checksums: make([]engine.ChecksumReport, MaxChecksums),
+			Blocks: engine.BlockReport{Offset: math.MaxInt32, Length: math.MaxInt32, BlockSize: math.MaxInt32, Hashes: make([]uint64, MaxBlocks)}}
 		for i := range m.Answers {
 			// Frames alternate between 0 and 2^31-1: each differs from
 			// the previous answer's by the most.
-			m.Answers[i] = core.BlockAnswer{Frame: core.Frame(i % 2 * math.MaxInt32), Offset: math.MaxInt32, Length: math.MaxInt32, Differ: math.MaxUint64}
+			m.Answers[i] = engine.BlockAnswer{Frame: core.Frame(i % 2 * math.MaxInt32), Offset: math.MaxInt32, Length: math.MaxInt32, Differ: math.MaxUint64}
 		}
 		p, fit, err := c.AppendInput(nil, testKey, math.MaxUint64, m)
 		if err != nil || !fit.Complete() {
 			t.Fatalf("fit %+v, %v", fit, err)
 		}
 		bare := *m
-		bare.Blocks, bare.Answers = core.BlockReport{}, [core.MaxAnswers]core.BlockAnswer{}
+		bare.Blocks, bare.Answers = engine.BlockReport{}, [engine.MaxAnswers]engine.BlockAnswer{}
 		q, _, _ := c.AppendInput(nil, testKey, math.MaxUint64, &bare)
 		// Parts 1; query: frame, offset, length, size (5 each), count 1,
 		// 64 hashes; each answer: frame, offset, length (5 each), mask 8.
-		const most = 1 + 4*5 + 1 + MaxBlocks*8 + core.MaxAnswers*(3*5+8)
+		const most = 1 + 4*5 + 1 + MaxBlocks*8 + engine.MaxAnswers*(3*5+8)
 		if section := len(p) - len(q); section != most || len(p) > MaxDatagram {
 			t.Fatalf("%d bytes, desync section %d, want %d and at most %d", len(p), section, most, MaxDatagram)
 		}
@@ -99,7 +100,7 @@ func TestDesyncRoundTrip(t *testing.T) {
 // TestDesyncDecodeErrors checks malformed desync sections.
 func TestDesyncDecodeErrors(t *testing.T) {
 	c, _ := NewCodec[input2]()
-	var m core.Message[input2]
+	var m engine.Message[input2]
 	body := func(section ...byte) []byte {
 		p := appendHeader(nil, TypeInput, flagExt, 1)
 		p = append(p, extBlocks, 2, 0) // ext, Frame 0 (seq 1 minus 1), shape; no ack, no timing
@@ -118,7 +119,7 @@ func TestDesyncDecodeErrors(t *testing.T) {
 	if _, err := c.DecodeInput(body(cat([]byte{partQuery | two | partUnavailable<<1}, query, answer, make([]byte, 8), []byte{4, 9, 1})...), testKey, nil, &m); err != nil {
 		t.Fatalf("valid section: %v", err)
 	}
-	want := [core.MaxAnswers]core.BlockAnswer{{Length: 1}, {Frame: 2, Offset: 9, Length: 1, Unavailable: true}}
+	want := [engine.MaxAnswers]engine.BlockAnswer{{Length: 1}, {Frame: 2, Offset: 9, Length: 1, Unavailable: true}}
 	if m.Blocks.Offset != 1 || m.Blocks.Length != 2 || len(m.Blocks.Hashes) != 1 || m.Answers != want {
 		t.Fatalf("decoded %+v %+v", m.Blocks, m.Answers)
 	}

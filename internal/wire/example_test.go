@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/internal/wire"
 )
 
@@ -24,10 +25,10 @@ func Example() {
 
 	// The sender: six frames the peer has not acknowledged, one change.
 	a, b := Pad{Buttons: 1}, Pad{Buttons: 1, Stick: 4}
-	msg := core.Message[Pad]{
+	msg := engine.Message[Pad]{
 		Frame:  120,
 		Held:   [core.MaxPlayers]core.Frame{122, 118},
-		Inputs: []core.InputRun[Pad]{{Player: 0, Start: 116, Values: []Pad{a, a, a, b, b, b}}},
+		Inputs: []engine.InputRun[Pad]{{Player: 0, Start: 116, Values: []Pad{a, a, a, b, b, b}}},
 		Stamp:  2 * time.Second,
 	}
 	buf := make([]byte, 0, wire.MaxDatagram)
@@ -41,7 +42,7 @@ func Example() {
 	// decode into a message it reuses for every packet. The window
 	// expands the 16-bit sequence number on the wire.
 	var window wire.ReplayWindow
-	var got core.Message[Pad]
+	var got engine.Message[Pad]
 	h, err := wire.ParseHeader(buf, key, &window)
 	if err != nil {
 		panic(err)

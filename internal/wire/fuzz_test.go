@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/state"
 )
 
@@ -80,7 +80,7 @@ func TestWriteSeedCorpus(t *testing.T) {
 // byte for byte (canonical), and decoding that must give the same message.
 func fuzzInput[I comparable](t *testing.T, c *Codec[I], p []byte) {
 	for _, p := range [][]byte{p, resign(p, testWindow())} {
-		var m core.Message[I]
+		var m engine.Message[I]
 		h, err := c.DecodeInput(p, testKey, testWindow(), &m)
 		if err != nil {
 			continue
@@ -92,7 +92,7 @@ func fuzzInput[I comparable](t *testing.T, c *Codec[I], p []byte) {
 		if !bytes.Equal(p, q) || !fit.Complete() {
 			t.Fatalf("not canonical:\n in  %x\n out %x\n fit %+v", p, q, fit)
 		}
-		var m2 core.Message[I]
+		var m2 engine.Message[I]
 		if _, err := c.DecodeInput(q, testKey, testWindow(), &m2); err != nil {
 			t.Fatal(err)
 		}
@@ -134,18 +134,18 @@ func FuzzDecodeInputSlotsMasked(f *testing.F) {
 }
 
 func fuzzSlots[I comparable](f *testing.F, value func(k int) I) {
-	c, err := NewCodec[core.Slot[I]]()
+	c, err := NewCodec[engine.Slot[I]]()
 	if err != nil {
 		f.Fatal(err)
 	}
 	for _, ctl := range [][8]byte{{}, {0, 1}, {1, 0, 0, 0, 7}, {0, 3, 0xe8, 3}} {
-		var cw core.Control
+		var cw engine.Control
 		_ = state.DecodeRaw(ctl[:], &cw)
-		m := &core.Message[core.Slot[I]]{Frame: 40, NoStamp: true}
+		m := &engine.Message[engine.Slot[I]]{Frame: 40, NoStamp: true}
 		m.Held[1] = 40
-		run := core.InputRun[core.Slot[I]]{Player: 1, Start: 34}
+		run := engine.InputRun[engine.Slot[I]]{Player: 1, Start: 34}
 		for k := range 6 {
-			v := core.Slot[I]{Value: value(k)}
+			v := engine.Slot[I]{Value: value(k)}
 			if k == 3 {
 				v.Control = cw
 			}
@@ -206,12 +206,12 @@ func TestSeedCorpus(t *testing.T) {
 	cb, _ := NewCodec[inputBool]()
 	for target, decode := range map[string]func([]byte) error{
 		"FuzzDecodeInput": func(p []byte) error {
-			var m core.Message[input2]
+			var m engine.Message[input2]
 			_, err := c2.DecodeInput(p, testKey, testWindow(), &m)
 			return err
 		},
 		"FuzzDecodeInputMasked": func(p []byte) error {
-			var m core.Message[inputBool]
+			var m engine.Message[inputBool]
 			_, err := cb.DecodeInput(p, testKey, testWindow(), &m)
 			return err
 		},

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 )
 
 // TestAmplification checks the anti-amplification property: every Hello
@@ -58,7 +59,7 @@ func TestAmplification(t *testing.T) {
 	// Input packets can be larger than a Hello: an endpoint sends them
 	// only to peers that completed the handshake.
 	c, _ := NewCodec[input2]()
-	p, _, _ := c.AppendInput(nil, testKey, 0, &core.Message[input2]{})
+	p, _, _ := c.AppendInput(nil, testKey, 0, &engine.Message[input2]{})
 	t.Logf("smallest input packet: %d bytes", len(p))
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 )
 
 // Input types the tests encode: 2 bytes (raw literals), 4 bytes with a
@@ -75,8 +76,8 @@ func gen64(r *rand.Rand, prev input64) input64 {
 
 // randMessage returns a random message for players players with runs of
 // up to maxRun values.
-func randMessage[I comparable](r *rand.Rand, g gen[I], players, maxRun int) *core.Message[I] {
-	m := &core.Message[I]{Frame: core.Frame(r.IntN(1 << uint(r.IntN(31))))}
+func randMessage[I comparable](r *rand.Rand, g gen[I], players, maxRun int) *engine.Message[I] {
+	m := &engine.Message[I]{Frame: core.Frame(r.IntN(1 << uint(r.IntN(31))))}
 	near := func() core.Frame { return core.Frame(max(0, int(m.Frame)+r.IntN(64)-40)) }
 	for p := range players {
 		if r.IntN(8) != 0 {
@@ -98,26 +99,26 @@ func randMessage[I comparable](r *rand.Rand, g gen[I], players, maxRun int) *cor
 	if r.IntN(2) == 0 {
 		f := near()
 		for range r.IntN(MaxChecksums + 1) {
-			m.Checksums = append(m.Checksums, core.ChecksumReport{Frame: f, Sum: r.Uint64()})
+			m.Checksums = append(m.Checksums, engine.ChecksumReport{Frame: f, Sum: r.Uint64()})
 			f += core.Frame(r.IntN(3))
 		}
 	}
 	if r.IntN(4) == 0 {
-		m.Blocks = core.BlockReport{Frame: near(), Offset: r.IntN(1 << uint(r.IntN(31))), Length: r.IntN(1 << 20), BlockSize: r.IntN(1 << 20), Hashes: make([]uint64, 1+r.IntN(8))}
+		m.Blocks = engine.BlockReport{Frame: near(), Offset: r.IntN(1 << uint(r.IntN(31))), Length: r.IntN(1 << 20), BlockSize: r.IntN(1 << 20), Hashes: make([]uint64, 1+r.IntN(8))}
 		for i := range m.Blocks.Hashes {
 			m.Blocks.Hashes[i] = r.Uint64()
 		}
 	}
 	for i := range m.Answers {
 		if r.IntN(6) == 0 {
-			m.Answers[i] = core.BlockAnswer{Frame: near(), Offset: r.IntN(1 << uint(r.IntN(31))), Length: 1 + r.IntN(1<<20), Differ: r.Uint64() >> uint(r.IntN(64))}
+			m.Answers[i] = engine.BlockAnswer{Frame: near(), Offset: r.IntN(1 << uint(r.IntN(31))), Length: 1 + r.IntN(1<<20), Differ: r.Uint64() >> uint(r.IntN(64))}
 			if r.IntN(4) == 0 {
 				m.Answers[i].Unavailable, m.Answers[i].Differ = true, 0
 			}
 		}
 	}
 	for _, p := range r.Perm(players)[:r.IntN(players+1)] {
-		run := core.InputRun[I]{Player: core.PlayerHandle(p), Start: near()}
+		run := engine.InputRun[I]{Player: core.PlayerHandle(p), Start: near()}
 		var v I
 		for range r.IntN(maxRun + 1) {
 			v = g(r, v)
@@ -131,7 +132,7 @@ func randMessage[I comparable](r *rand.Rand, g gen[I], players, maxRun int) *cor
 // canon returns what a message becomes on the wire: stamps truncated to
 // microseconds, echo fields zero without HasEcho, no empty block report,
 // the answers first and the empty ones zero, and empty slices as nil.
-func canon[I comparable](m *core.Message[I]) core.Message[I] {
+func canon[I comparable](m *engine.Message[I]) engine.Message[I] {
 	c := *m
 	c.Stamp = c.Stamp.Truncate(time.Microsecond)
 	c.Echo = c.Echo.Truncate(time.Microsecond)
@@ -140,9 +141,9 @@ func canon[I comparable](m *core.Message[I]) core.Message[I] {
 		c.Echo, c.EchoDelay = 0, 0
 	}
 	if len(c.Blocks.Hashes) == 0 {
-		c.Blocks = core.BlockReport{}
+		c.Blocks = engine.BlockReport{}
 	}
-	c.Answers = [core.MaxAnswers]core.BlockAnswer{}
+	c.Answers = [engine.MaxAnswers]engine.BlockAnswer{}
 	n := 0
 	for _, a := range m.Answers {
 		if a.Length != 0 {
@@ -167,7 +168,7 @@ func canon[I comparable](m *core.Message[I]) core.Message[I] {
 // description.
 // The packet had sequence number seq, which decides whether the timing
 // was sent (StampDue).
-func diffMessage[I comparable](got, want *core.Message[I], seq uint64) string {
+func diffMessage[I comparable](got, want *engine.Message[I], seq uint64) string {
 	g, w := canon(got), canon(want)
 	if w.NoStamp || !StampDue(seq) {
 		w.NoStamp, w.Stamp, w.Echo, w.EchoDelay, w.HasEcho = true, 0, 0, 0, false

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 )
 
 // Fit reports what AppendInput put in a packet. Inputs are cut, never the
@@ -73,7 +74,7 @@ const noCut = int64(1) << 40
 // MaxPlayers runs. It never writes more than
 // MaxDatagram bytes past len(dst), so it allocates only when dst has less
 // spare capacity than that, and it does not retain m.
-func (c *Codec[I]) AppendInput(dst []byte, key Key, seq uint64, m *core.Message[I]) ([]byte, Fit, error) {
+func (c *Codec[I]) AppendInput(dst []byte, key Key, seq uint64, m *engine.Message[I]) ([]byte, Fit, error) {
 	if err := checkMessage(m); err != nil {
 		return dst, Fit{}, err
 	}
@@ -128,7 +129,7 @@ func (c *Codec[I]) AppendInput(dst []byte, key Key, seq uint64, m *core.Message[
 // reports and the desync section (with nblk hashes) when parts is not zero.
 // It returns the
 // extended slice and the offset of the shape byte.
-func appendInputHead[I comparable](dst []byte, seq uint64, m *core.Message[I], nsum, nblk int, parts byte) ([]byte, int) {
+func appendInputHead[I comparable](dst []byte, seq uint64, m *engine.Message[I], nsum, nblk int, parts byte) ([]byte, int) {
 	timed := !m.NoStamp && StampDue(seq)
 	var fl, ext byte
 	if timed {
@@ -220,7 +221,7 @@ func appendInputHead[I comparable](dst []byte, seq uint64, m *core.Message[I], n
 // such that every value of a frame below it fits, or, if even the oldest
 // frame does not fit for every run that has it, the oldest frame of as many
 // such runs as fit, in message order.
-func (c *Codec[I]) cutRuns(dst []byte, start, shape int, m *core.Message[I]) ([]byte, int) {
+func (c *Codec[I]) cutRuns(dst []byte, start, shape int, m *engine.Message[I]) ([]byte, int) {
 	lo, hi := noCut, int64(0)
 	for i := range m.Inputs {
 		r := &m.Inputs[i]
@@ -272,7 +273,7 @@ func (c *Codec[I]) cutRuns(dst []byte, start, shape int, m *core.Message[I]) ([]
 
 // included returns how many values of r go in a packet with cut-off frame
 // cut: those for frames below cut, at most MaxRunValues.
-func included[I comparable](r *core.InputRun[I], cut int64) int {
+func included[I comparable](r *engine.InputRun[I], cut int64) int {
 	n := min(len(r.Values), MaxRunValues)
 	if cut != noCut {
 		n = int(max(0, min(int64(n), cut-int64(r.Start))))
@@ -288,7 +289,7 @@ func included[I comparable](r *core.InputRun[I], cut int64) int {
 // MaxDatagram bytes from start with the tag, and MaxValues values. It never
 // makes dst longer than start+MaxDatagram-TagSize, so a caller's buffer of
 // MaxDatagram bytes never grows.
-func (c *Codec[I]) appendRuns(dst []byte, start, shape int, m *core.Message[I], cut int64, maxRuns int) ([]byte, int, bool) {
+func (c *Codec[I]) appendRuns(dst []byte, start, shape int, m *engine.Message[I], cut int64, maxRuns int) ([]byte, int, bool) {
 	nr, atHeld := 0, true
 	for i := range m.Inputs {
 		r := &m.Inputs[i]
@@ -354,7 +355,7 @@ func endsAtHeld(held *[core.MaxPlayers]core.Frame, p core.PlayerHandle, start co
 }
 
 // checkMessage returns an *EncodeError if m has no encoding.
-func checkMessage[I comparable](m *core.Message[I]) error {
+func checkMessage[I comparable](m *engine.Message[I]) error {
 	bad := func(field, reason string) error { return &EncodeError{Field: field, Reason: reason} }
 	if m.Frame < 0 {
 		return bad("Frame", "negative frame")

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 )
 
 // DecodeInput decodes datagram p, which must be an Input packet
@@ -21,7 +22,7 @@ import (
 // what must outlive it (core's Receive copies what it keeps). Never decode
 // into a message whose slices are shared, such as one from a core.Ready.
 // On error the contents of *m are unspecified, but still owned by m.
-func (c *Codec[I]) DecodeInput(p []byte, key Key, window *ReplayWindow, m *core.Message[I]) (Header, error) {
+func (c *Codec[I]) DecodeInput(p []byte, key Key, window *ReplayWindow, m *engine.Message[I]) (Header, error) {
 	r := reader{b: p}
 	hd, ok := r.expect(TypeInput, key, window)
 	if !ok {
@@ -90,7 +91,7 @@ func (c *Codec[I]) DecodeInput(p []byte, key Key, window *ReplayWindow, m *core.
 }
 
 // checksums appends the checksum reports, if present, to dst.
-func (r *reader) checksums(present bool, base core.Frame, dst []core.ChecksumReport) []core.ChecksumReport {
+func (r *reader) checksums(present bool, base core.Frame, dst []engine.ChecksumReport) []engine.ChecksumReport {
 	if !present || !r.ok() {
 		return dst
 	}
@@ -102,7 +103,7 @@ func (r *reader) checksums(present bool, base core.Frame, dst []core.ChecksumRep
 	for i := 0; i < n && r.ok(); i++ {
 		f := r.relFrame(base, "checksum frame")
 		s := r.u64("checksum")
-		dst = append(dst, core.ChecksumReport{Frame: f, Sum: s})
+		dst = append(dst, engine.ChecksumReport{Frame: f, Sum: s})
 		base = f
 	}
 	return dst
@@ -118,21 +119,21 @@ const (
 )
 
 // The parts byte has room for the answers of core.MaxAnswers.
-var _ [4 - core.MaxAnswers]struct{}
+var _ [4 - engine.MaxAnswers]struct{}
 
 // blocks reads the desync section, if present, into b and as, reusing
 // b.Hashes.
-func (r *reader) blocks(present bool, base core.Frame, b *core.BlockReport, as *[core.MaxAnswers]core.BlockAnswer) {
+func (r *reader) blocks(present bool, base core.Frame, b *engine.BlockReport, as *[engine.MaxAnswers]engine.BlockAnswer) {
 	hs := b.Hashes[:0]
-	*b = core.BlockReport{Hashes: hs}
-	*as = [core.MaxAnswers]core.BlockAnswer{}
+	*b = engine.BlockReport{Hashes: hs}
+	*as = [engine.MaxAnswers]engine.BlockAnswer{}
 	if !present || !r.ok() {
 		return
 	}
 	at := r.off
 	parts := r.byte1("desync parts")
 	n := int(parts&partAnswers) >> partAnswerShift
-	if r.ok() && (parts == 0 || n > core.MaxAnswers || parts>>(4+n) != 0) {
+	if r.ok() && (parts == 0 || n > engine.MaxAnswers || parts>>(4+n) != 0) {
 		r.fail(at, "bad desync parts", ErrMalformed)
 	}
 	if parts&partQuery != 0 && r.ok() {
@@ -183,7 +184,7 @@ func (r *reader) size(what string) int {
 // ends at its player's entry of held, which must not be zero. Without it,
 // the runs must not all end there (that encoding is the one with the
 // flag).
-func (c *Codec[I]) readRuns(r *reader, nr int, base core.Frame, held *[core.MaxPlayers]core.Frame, atHeld bool, dst []core.InputRun[I]) []core.InputRun[I] {
+func (c *Codec[I]) readRuns(r *reader, nr int, base core.Frame, held *[core.MaxPlayers]core.Frame, atHeld bool, dst []engine.InputRun[I]) []engine.InputRun[I] {
 	total := 0
 	allAtHeld := nr > 0
 	if atHeld && nr == 0 && r.ok() {
@@ -225,7 +226,7 @@ func (c *Codec[I]) readRuns(r *reader, nr int, base core.Frame, held *[core.MaxP
 		}
 		vals := runValues(dst, n)
 		c.readRun(r, vals)
-		dst = append(dst, core.InputRun[I]{Player: player, Start: start, Values: vals})
+		dst = append(dst, engine.InputRun[I]{Player: player, Start: start, Values: vals})
 	}
 	if !atHeld && allAtHeld && r.ok() {
 		r.fail(r.off, "run starts that the held entries imply", ErrMalformed)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/state"
 )
 
@@ -15,7 +16,7 @@ func testInputRoundTrip[I comparable](t *testing.T, g gen[I]) {
 		t.Fatal(err)
 	}
 	r := rand.New(rand.NewPCG(1, uint64(c.InputSize())))
-	var got core.Message[I]
+	var got engine.Message[I]
 	var buf []byte
 	for i := range 3000 {
 		m := randMessage(r, g, 1+r.IntN(core.MaxPlayers), 1+r.IntN(20))
@@ -65,7 +66,7 @@ func TestInputRoundTrip(t *testing.T) {
 // the bare inputs cost: the slot literal spends nothing on an unchanged
 // control word.
 func TestSlotRoundTrip(t *testing.T) {
-	slots, err := NewCodec[core.Slot[uint16]]()
+	slots, err := NewCodec[engine.Slot[uint16]]()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,24 +75,24 @@ func TestSlotRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	vals := []uint16{1, 1, 5, 5, 4, 4, 0, 0, 0, 7, 0x1234, 0x1234}
-	msg := func(ctl func(k int) core.Control) *core.Message[core.Slot[uint16]] {
-		m := &core.Message[core.Slot[uint16]]{Frame: 100, NoStamp: true}
+	msg := func(ctl func(k int) engine.Control) *engine.Message[engine.Slot[uint16]] {
+		m := &engine.Message[engine.Slot[uint16]]{Frame: 100, NoStamp: true}
 		m.Held[0] = 100
-		run := core.InputRun[core.Slot[uint16]]{Player: 0, Start: 100 - core.Frame(len(vals))}
+		run := engine.InputRun[engine.Slot[uint16]]{Player: 0, Start: 100 - core.Frame(len(vals))}
 		for k, v := range vals {
-			run.Values = append(run.Values, core.Slot[uint16]{Control: ctl(k), Value: v})
+			run.Values = append(run.Values, engine.Slot[uint16]{Control: ctl(k), Value: v})
 		}
 		m.Inputs = append(m.Inputs, run)
 		return m
 	}
-	plain := &core.Message[uint16]{Frame: 100, NoStamp: true}
+	plain := &engine.Message[uint16]{Frame: 100, NoStamp: true}
 	plain.Held[0] = 100
-	plain.Inputs = []core.InputRun[uint16]{{Player: 0, Start: 100 - core.Frame(len(vals)), Values: vals}}
+	plain.Inputs = []engine.InputRun[uint16]{{Player: 0, Start: 100 - core.Frame(len(vals)), Values: vals}}
 	pb, _, err := bare.AppendInput(nil, testKey, 7, plain)
 	if err != nil {
 		t.Fatal(err)
 	}
-	zero := msg(func(int) core.Control { return core.Control{} })
+	zero := msg(func(int) engine.Control { return engine.Control{} })
 	ps, _, err := slots.AppendInput(nil, testKey, 7, zero)
 	if err != nil {
 		t.Fatal(err)
@@ -101,20 +102,20 @@ func TestSlotRoundTrip(t *testing.T) {
 	}
 	// Control words that change alone (on a repeated value), together with
 	// the value, and back: every one survives the round trip.
-	var ctls []core.Control // from raw bytes: a command, a fill, a step report, none
+	var ctls []engine.Control // from raw bytes: a command, a fill, a step report, none
 	for _, b := range [][8]byte{{0, 1}, {0, 1}, {1}, {0, 3, 0xc8, 0}, {0, 0, 0, 0, 0x10, 0x27}, {}} {
-		var c core.Control
+		var c engine.Control
 		if err := state.DecodeRaw(b[:], &c); err != nil {
 			t.Fatal(err)
 		}
 		ctls = append(ctls, c)
 	}
-	for _, m := range []*core.Message[core.Slot[uint16]]{zero, msg(func(k int) core.Control { return ctls[k%len(ctls)] })} {
+	for _, m := range []*engine.Message[engine.Slot[uint16]]{zero, msg(func(k int) engine.Control { return ctls[k%len(ctls)] })} {
 		p, _, err := slots.AppendInput(nil, testKey, 7, m)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var out core.Message[core.Slot[uint16]]
+		var out engine.Message[engine.Slot[uint16]]
 		if _, err := slots.DecodeInput(p, testKey, nil, &out); err != nil {
 			t.Fatalf("decode: %v", err)
 		}

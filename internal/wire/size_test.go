@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/transport"
 )
 
 // checkCut checks that got holds, for each run it keeps, a prefix of the
 // same run of m, that some cut-off frame explains the prefixes (oldest
 // first), and that fit counts them.
-func checkCut[I comparable](t *testing.T, m, got *core.Message[I], fit Fit) {
+func checkCut[I comparable](t *testing.T, m, got *engine.Message[I], fit Fit) {
 	t.Helper()
 	sent := 0
 	cut := int64(-1)
@@ -60,17 +61,17 @@ func TestDatagramCap(t *testing.T) {
 	}
 	c, _ := NewCodec[input64]()
 	r := rand.New(rand.NewPCG(5, 5))
-	var got core.Message[input64]
+	var got engine.Message[input64]
 	buf := make([]byte, 0, MaxDatagram)
 	for i := range 60 {
-		m := &core.Message[input64]{Frame: 5000, Stamp: time.Hour, HasEcho: true, Echo: time.Minute, EchoDelay: time.Second}
+		m := &engine.Message[input64]{Frame: 5000, Stamp: time.Hour, HasEcho: true, Echo: time.Minute, EchoDelay: time.Second}
 		for p := range core.MaxPlayers {
 			m.Held[p] = core.Frame(4000 + r.IntN(1000))
 			start := core.Frame(4000 + r.IntN(50))
 			if i%3 == 0 {
 				start = 4000 // all runs equally old
 			}
-			run := core.InputRun[input64]{Player: core.PlayerHandle(p), Start: start}
+			run := engine.InputRun[input64]{Player: core.PlayerHandle(p), Start: start}
 			for range 100 + r.IntN(400) {
 				var v input64
 				for k := range v.A {
@@ -85,11 +86,11 @@ func TestDatagramCap(t *testing.T) {
 		}
 		m.Gone = 0xffff
 		for k := range 30 {
-			m.Checksums = append(m.Checksums, core.ChecksumReport{Frame: core.Frame(4000 + k), Sum: r.Uint64()})
+			m.Checksums = append(m.Checksums, engine.ChecksumReport{Frame: core.Frame(4000 + k), Sum: r.Uint64()})
 		}
-		m.Blocks = core.BlockReport{Frame: 4000, BlockSize: 4096, Hashes: make([]uint64, MaxBlocks)}
+		m.Blocks = engine.BlockReport{Frame: 4000, BlockSize: 4096, Hashes: make([]uint64, MaxBlocks)}
 		for k := range m.Answers {
-			m.Answers[k] = core.BlockAnswer{Frame: 4000, Offset: k, Length: 1}
+			m.Answers[k] = engine.BlockAnswer{Frame: 4000, Offset: k, Length: 1}
 		}
 		out, fit, err := c.AppendInput(buf[:0], testKey, uint64(1)<<63, m)
 		if err != nil {
@@ -105,7 +106,7 @@ func TestDatagramCap(t *testing.T) {
 			t.Fatalf("message %d: %v", i, err)
 		}
 		checkCut(t, m, &got, fit)
-		if len(got.Blocks.Hashes) != 0 || got.Answers != ([core.MaxAnswers]core.BlockAnswer{}) {
+		if len(got.Blocks.Hashes) != 0 || got.Answers != ([engine.MaxAnswers]engine.BlockAnswer{}) {
 			t.Fatalf("message %d: inputs cut but the desync section sent", i)
 		}
 		if i == 0 {
@@ -119,9 +120,9 @@ func TestDatagramCap(t *testing.T) {
 // MaxValues values, and the decoder accepts what the encoder makes.
 func TestCapCountsValues(t *testing.T) {
 	c, _ := NewCodec[input2]()
-	m := &core.Message[input2]{Frame: 10}
+	m := &engine.Message[input2]{Frame: 10}
 	for p := range core.MaxPlayers {
-		m.Inputs = append(m.Inputs, core.InputRun[input2]{Player: core.PlayerHandle(p), Values: make([]input2, 2000)})
+		m.Inputs = append(m.Inputs, engine.InputRun[input2]{Player: core.PlayerHandle(p), Values: make([]input2, 2000)})
 	}
 	out, fit, err := c.AppendInput(nil, testKey, 1, m)
 	if err != nil {
@@ -130,7 +131,7 @@ func TestCapCountsValues(t *testing.T) {
 	if fit.Values > MaxValues || fit.Values+fit.Omitted != 32000 {
 		t.Fatalf("fit %+v", fit)
 	}
-	var got core.Message[input2]
+	var got engine.Message[input2]
 	if _, err := c.DecodeInput(out, testKey, nil, &got); err != nil {
 		t.Fatal(err)
 	}
@@ -141,15 +142,15 @@ func TestCapCountsValues(t *testing.T) {
 // steadyMessage is a steady-state message of a 2-player match at 60 fps:
 // frame f, player 0 local with 2-byte inputs and six frames the peer has
 // not acknowledged, the input held down for the whole run.
-func steadyMessage(f core.Frame) *core.Message[input2] {
+func steadyMessage(f core.Frame) *engine.Message[input2] {
 	v := input2{Buttons: 0x05, Dir: 0}
-	return &core.Message[input2]{
+	return &engine.Message[input2]{
 		Frame: f,
 		// Player 0 is ours (input delay 2); player 1's inputs we hold up
 		// to about 3 frames behind.
 		Held:        [core.MaxPlayers]core.Frame{f + 3, f - 2},
 		ChecksumAck: f - 8,
-		Inputs:      []core.InputRun[input2]{{Player: 0, Start: f - 3, Values: []input2{v, v, v, v, v, v}}},
+		Inputs:      []engine.InputRun[input2]{{Player: 0, Start: f - 3, Values: []input2{v, v, v, v, v, v}}},
 		Stamp:       time.Duration(f) * time.Second / 60,
 		Echo:        time.Duration(f)*time.Second/60 + 20*time.Millisecond,
 		EchoDelay:   9 * time.Millisecond,
@@ -184,7 +185,7 @@ func TestSteadyStateSize(t *testing.T) {
 			m.ChecksumAck = 0
 		}
 		for k := range tc.sums {
-			m.Checksums = append(m.Checksums, core.ChecksumReport{Frame: tc.frame - 8 + core.Frame(k), Sum: 0x0123456789abcdef})
+			m.Checksums = append(m.Checksums, engine.ChecksumReport{Frame: tc.frame - 8 + core.Frame(k), Sum: 0x0123456789abcdef})
 		}
 		// The sequence number is a few past the frame (Hellos, KeepAlives),
 		// the first that StampDue picks for a stamped packet.
@@ -211,7 +212,7 @@ func TestSteadyStateSize(t *testing.T) {
 func TestCutRandom(t *testing.T) {
 	c, _ := NewCodec[input64]()
 	r := rand.New(rand.NewPCG(8, 8))
-	var got core.Message[input64]
+	var got engine.Message[input64]
 	buf := make([]byte, 0, MaxDatagram)
 	cuts := 0
 	defer func() {

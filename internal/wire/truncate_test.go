@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 )
 
 // decoder decodes one packet type, discarding the value.
@@ -24,9 +25,9 @@ func decoders(t testing.TB) []decoder {
 	}
 	cb, _ := NewCodec[inputBool]()
 	c64, _ := NewCodec[input64]()
-	var m2 core.Message[input2]
-	var mb core.Message[inputBool]
-	var m64 core.Message[input64]
+	var m2 engine.Message[input2]
+	var mb engine.Message[inputBool]
+	var m64 engine.Message[input64]
 	w := testWindow()
 	ds := []decoder{
 		{"input-2", func(p []byte) error { _, err := c2.DecodeInput(p, testKey, w, &m2); return err },
@@ -117,12 +118,12 @@ func TestTruncatedPrefixes(t *testing.T) {
 // body decoder.
 func TestDecodeErrors(t *testing.T) {
 	c, _ := NewCodec[input2]()
-	var m core.Message[input2]
+	var m engine.Message[input2]
 	const seq = 300
 	w := winAt(seq - 1)
-	good, _, _ := c.AppendInput(nil, testKey, seq, &core.Message[input2]{
+	good, _, _ := c.AppendInput(nil, testKey, seq, &engine.Message[input2]{
 		Frame: 300, Held: [core.MaxPlayers]core.Frame{300, 298},
-		Inputs: []core.InputRun[input2]{{Player: 0, Start: 297, Values: []input2{{1, 0}, {1, 0}, {1, 2}}}},
+		Inputs: []engine.InputRun[input2]{{Player: 0, Start: 297, Values: []input2{{1, 0}, {1, 0}, {1, 2}}}},
 	})
 	// good: header byte at 0 (flags: timing, runs end at held), sequence
 	// 1-2, Frame at 3 (seq 300 minus 300: 0), shape at 4, Held at 5-6,
@@ -132,9 +133,9 @@ func TestDecodeErrors(t *testing.T) {
 	}
 	// notHeld is good with Held[0] 301: the run ends before it, so its
 	// start is on the wire (one byte after the run head).
-	notHeld, _, _ := c.AppendInput(nil, testKey, seq, &core.Message[input2]{
+	notHeld, _, _ := c.AppendInput(nil, testKey, seq, &engine.Message[input2]{
 		Frame: 300, Held: [core.MaxPlayers]core.Frame{301, 298},
-		Inputs: []core.InputRun[input2]{{Player: 0, Start: 297, Values: []input2{{1, 0}, {1, 0}, {1, 2}}}},
+		Inputs: []engine.InputRun[input2]{{Player: 0, Start: 297, Values: []input2{{1, 0}, {1, 0}, {1, 2}}}},
 	})
 	mod := func(f func(p []byte) []byte) []byte { return f(append([]byte(nil), good...)) }
 	re := func(f func(p []byte) []byte) []byte { return resign(mod(f), w) }
@@ -223,7 +224,7 @@ func TestDecodeGarbage(t *testing.T) {
 // bytes must not make the decoder materialise unbounded values.
 func TestDecodeBounds(t *testing.T) {
 	c, _ := NewCodec[input2]()
-	var m core.Message[input2]
+	var m engine.Message[input2]
 	body := func(runs, n int) []byte {
 		p := appendHeader(nil, TypeInput, 0, 1)
 		p = append(p, 2)                     // Frame 0: seq 1 minus 1

@@ -1,0 +1,51 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/rollstep/rollstep/state"
+)
+
+type (
+	layoutIn8   struct{ A uint8 }
+	layoutIn64  struct{ A int64 }
+	layoutInMix struct {
+		A int64
+		B uint8
+		_ [7]uint8
+	}
+	layoutSt12 struct {
+		A int32
+		B [8]uint8
+	}
+)
+
+// TestSlotAndWorldLayout: the slot and world the engine makes of any
+// arena-serializable input and state add no implicit padding on 32- or
+// 64-bit targets, so they are arena-serializable too (NewEngine checks
+// them), and a type that is not stays refused.
+func TestSlotAndWorldLayout(t *testing.T) {
+	check := func(name string, err error) {
+		t.Helper()
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	check("Slot[uint8]", state.Validate[Slot[uint8]]())
+	check("Slot[in8]", state.Validate[Slot[layoutIn8]]())
+	check("Slot[in64]", state.Validate[Slot[layoutIn64]]())
+	check("Slot[inMix]", state.Validate[Slot[layoutInMix]]())
+	check("Slot[[3]uint16]", state.Validate[Slot[[3]uint16]]())
+	check("world[uint8]", state.Validate[world[uint8]]())
+	check("world[st12]", state.Validate[world[layoutSt12]]())
+	check("world[inMix]", state.Validate[world[layoutInMix]]())
+	if err := state.Validate[Slot[int]](); err == nil {
+		t.Error("Slot[int] validated; int's size differs between targets")
+	}
+	if got := state.Size[Slot[uint8]](); got != 9 {
+		t.Errorf("Slot[uint8] is %d bytes, want 9 (8 of control word)", got)
+	}
+	if got := state.Size[world[uint8]](); got != 17 {
+		t.Errorf("world[uint8] is %d bytes, want 17 (16 of match state)", got)
+	}
+}
