@@ -70,3 +70,25 @@ func (e *ShortBufferError) Error() string {
 
 // Is reports whether target is ErrShortBuffer.
 func (e *ShortBufferError) Is(target error) bool { return target == ErrShortBuffer }
+
+// ErrInvalidConfig is matched by every *ConfigError: a transport (udp,
+// dtls, sim) was given a configuration that breaks a rule.
+var ErrInvalidConfig = errors.New("transport: invalid config")
+
+// ConfigError reports the field of a transport's configuration that
+// breaks a rule. It matches ErrInvalidConfig.
+type ConfigError struct {
+	// Field names the offending field with its package's Config, such as
+	// "udp.Config.Peers[2].Addr".
+	Field string
+	// Reason says what is wrong with it, with the values.
+	Reason string
+}
+
+// Error returns a message naming the field and the reason.
+func (e *ConfigError) Error() string {
+	return "transport: invalid config: " + e.Field + ": " + e.Reason
+}
+
+// Is reports whether target is ErrInvalidConfig.
+func (e *ConfigError) Is(target error) bool { return target == ErrInvalidConfig }
