@@ -16,7 +16,7 @@ import (
 // apiBudget is the most exported names the module's importable packages
 // may have in total (see exportedNames). Raising it is a decision: say
 // why in the commit.
-const apiBudget = 601
+const apiBudget = 611
 
 // TestExportedNamesWithinBudget counts the exported names of every
 // importable package of the module (not internal/, examples/, cmd/ or
@@ -39,10 +39,13 @@ func TestExportedNamesWithinBudget(t *testing.T) {
 }
 
 // exportedNames returns the exported names of each importable package
-// under root, by directory.
+// under root, by directory. An alias of a type declared under internal/
+// also counts the exported methods of that type, which the alias makes
+// part of the package's API.
 func exportedNames(t *testing.T, root string) map[string]int {
 	t.Helper()
 	counts := map[string]int{}
+	methods := internalMethods(t, root)
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -65,7 +68,7 @@ func exportedNames(t *testing.T, root string) map[string]int {
 		if f.Name.Name == "main" {
 			return nil
 		}
-		counts[filepath.Dir(path)] += countFile(f)
+		counts[filepath.Dir(path)] += countFile(f) + aliasedMethods(f, methods)
 		return nil
 	})
 	if err != nil && !os.IsNotExist(err) {
@@ -118,5 +121,126 @@ func exportedRecv(e ast.Expr) bool {
 		default:
 			return false
 		}
+	}
+}
+
+// modulePath is the import path of the module whose root is the
+// directory of this file.
+const modulePath = "github.com/rollstep/rollstep"
+
+// internalMethods returns, for every type declared in a package under an
+// internal/ directory, keyed "dir.Type", how many exported methods it has.
+func internalMethods(t *testing.T, root string) map[string]int {
+	t.Helper()
+	n := map[string]int{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		dir := filepath.ToSlash(filepath.Dir(path))
+		if !strings.Contains("/"+dir+"/", "/internal/") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && fd.Name.IsExported() {
+				n[dir+"."+recvName(fd.Recv.List[0].Type)]++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// aliasedMethods counts the exported methods of internal types that f's
+// exported aliases name.
+func aliasedMethods(f *ast.File, methods map[string]int) int {
+	imports := map[string]string{}
+	for _, im := range f.Imports {
+		path := strings.Trim(im.Path.Value, `"`)
+		name := path[strings.LastIndex(path, "/")+1:]
+		if im.Name != nil {
+			name = im.Name.Name
+		}
+		imports[name] = path
+	}
+	n := 0
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok {
+			continue
+		}
+		for _, s := range g.Specs {
+			ts, ok := s.(*ast.TypeSpec)
+			if !ok || !ts.Assign.IsValid() || !ts.Name.IsExported() {
+				continue
+			}
+			e := ts.Type
+			if ix, ok := e.(*ast.IndexExpr); ok {
+				e = ix.X
+			} else if ix, ok := e.(*ast.IndexListExpr); ok {
+				e = ix.X
+			}
+			sel, ok := e.(*ast.SelectorExpr)
+			if !ok {
+				continue
+			}
+			pkg, ok := sel.X.(*ast.Ident)
+			if !ok {
+				continue
+			}
+			if dir, ok := strings.CutPrefix(imports[pkg.Name], modulePath+"/"); ok && strings.Contains("/"+dir+"/", "/internal/") {
+				n += methods[dir+"."+sel.Sel.Name]
+			}
+		}
+	}
+	return n
+}
+
+// recvName returns the name of a method's receiver type.
+func recvName(e ast.Expr) string {
+	for {
+		switch x := e.(type) {
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.IndexListExpr:
+			e = x.X
+		case *ast.Ident:
+			return x.Name
+		default:
+			return ""
+		}
+	}
+}
+
+// TestAliasCountsInternalMethods checks that an exported alias of an
+// internal type counts that type's exported methods, and an alias of a
+// public type does not count them twice.
+func TestAliasCountsInternalMethods(t *testing.T) {
+	src := `package p
+import (
+	"github.com/rollstep/rollstep/internal/x"
+	"github.com/rollstep/rollstep/core"
+)
+type A = x.T
+type B[S any] = x.G[S]
+type C = core.Frame
+type d = x.T
+`
+	f, err := parser.ParseFile(token.NewFileSet(), "p.go", src, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	methods := map[string]int{"internal/x.T": 2, "internal/x.G": 3, "core.Frame": 5}
+	if got := aliasedMethods(f, methods); got != 5 {
+		t.Errorf("aliasedMethods = %d, want 5 (A's 2 and B's 3; C is public, d unexported)", got)
 	}
 }
