@@ -13,40 +13,34 @@ import (
 	"github.com/rollstep/rollstep/transport"
 )
 
-// Defaults for the zero fields of a Config that depend on the mode.
+// Defaults for the zero fields of a Config that depend on the mode. Each
+// is defined here once; the fields' comments give the values.
 const (
-	// DefaultLockstepRate is the turns per second of Lockstep mode when
+	// defaultLockstepRate is the turns per second of Lockstep mode when
 	// Config.TickRate and Config.TurnPeriod are 0.
-	DefaultLockstepRate = 10
-	// DefaultFrameRate is the frames per second of Rollback and Auto mode
+	defaultLockstepRate = 10
+	// defaultFrameRate is the frames per second of Rollback and Auto mode
 	// when Config.TickRate and Config.TurnPeriod are 0.
-	DefaultFrameRate = 60
-	// DefaultMaxPrediction is the prediction window W of Rollback mode,
+	defaultFrameRate = 60
+	// defaultMaxPrediction is the prediction window W of Rollback mode,
 	// and its bound in Auto mode, when Config.Prediction is 0.
-	DefaultMaxPrediction = 8
-	// DefaultDelayBudget is the felt lag Auto mode covers with input
+	defaultMaxPrediction = 8
+	// defaultDelayBudget is the felt lag Auto mode covers with input
 	// delay when Config.DelayBudget is 0.
-	DefaultDelayBudget = 100 * time.Millisecond
-	// DefaultMaxQueuedInputs is the per-player input queue length when
+	defaultDelayBudget = 100 * time.Millisecond
+	// defaultMaxQueuedInputs is the per-player input queue length when
 	// Config.MaxQueuedInputs is 0.
-	DefaultMaxQueuedInputs = 32
-	// DefaultMaxStepsPerUpdate bounds the frames one Update runs when
+	defaultMaxQueuedInputs = 32
+	// defaultMaxStepsPerUpdate bounds the frames one Update runs when
 	// Config.MaxStepsPerUpdate is 0.
-	DefaultMaxStepsPerUpdate = 4
+	defaultMaxStepsPerUpdate = 4
 )
 
-// ErrMode is matched by the error NewSession and Config.Validate return
-// for a Config.Mode that is not Lockstep, Rollback or Auto (including the
-// zero ModeUnknown).
-var ErrMode = errors.New("rollstep: unknown mode")
-
-// ErrInvalidConfig is core.ErrInvalidConfig, matched by every
-// *ConfigError.
-var ErrInvalidConfig = core.ErrInvalidConfig
-
-// ConfigError is core.ConfigError: it names the Config field NewSession
-// refused and why, and matches ErrInvalidConfig.
-type ConfigError = core.ConfigError
+// ConfigError names the Config field NewSession or Config.Validate
+// refused, in Field (such as "Peers[1]", or "Transport.X" for a field of
+// Config.Transport), and says what is wrong in Reason. It matches
+// ErrInvalidConfig.
+type ConfigError = engine.ConfigError
 
 // Peer is one remote peer of the match: its transport address on the
 // session's Conn and the players whose inputs it produces. Its index in
@@ -79,7 +73,7 @@ type TimesyncConfig = timesync.Config
 // every peer, whatever its mode: the handshake compares them and refuses a
 // peer that differs, naming the field. NewSession copies the slices.
 type Config struct {
-	// Mode picks the policy; ModeUnknown is refused.
+	// Mode picks the policy; modeUnset is refused.
 	Mode Mode
 
 	// Players is the number of players in the match, 1 to
@@ -100,8 +94,8 @@ type Config struct {
 	Spectate StreamConfig
 
 	// TickRate is the frames (in Lockstep, turns) per second at game
-	// speed 100 %; 0 means DefaultLockstepRate in Lockstep and
-	// DefaultFrameRate otherwise. TurnPeriod, when set, is the length of
+	// speed 100 %; 0 means 10 (turns) in Lockstep and 60
+	// (frames) otherwise. TurnPeriod, when set, is the length of
 	// a frame instead, for periods such as 150 ms that are not a whole
 	// number per second.
 	TickRate   int
@@ -125,9 +119,9 @@ type Config struct {
 	FixedDelay         bool
 	DelayWindow        int
 	// Prediction is the prediction window W in Rollback and its bound in
-	// Auto, at most 64; 0 means DefaultMaxPrediction. It must be 0 in
+	// Auto, at most 64; 0 means 8. It must be 0 in
 	// Lockstep. DelayBudget is the felt lag Auto covers with delay before
-	// it predicts; 0 means DefaultDelayBudget; Auto only.
+	// it predicts; 0 means 100 ms; Auto only.
 	Prediction  int
 	DelayBudget time.Duration
 
@@ -136,7 +130,7 @@ type Config struct {
 	// frame uses the newest. By default Lockstep and Auto inputs are
 	// command-style: queued, one per frame, the zero I when none is
 	// queued, at most MaxQueuedInputs waiting (0 means
-	// DefaultMaxQueuedInputs).
+	// 32).
 	HoldInputs      bool
 	MaxQueuedInputs int
 	// ResendInterval is how often a stalled session repeats its messages
@@ -145,7 +139,7 @@ type Config struct {
 	ResendInterval time.Duration
 
 	// MaxStepsPerUpdate bounds the frames one Update runs, so a hitch is
-	// caught up over several Updates; 0 means DefaultMaxStepsPerUpdate, at
+	// caught up over several Updates; 0 means 4, at
 	// most 64. MaxCatchUp bounds the time owed after a hitch: beyond it
 	// the schedule slips and timesync rebalances the peers; 0 means one
 	// second (at least one frame) in Rollback and no bound otherwise.
@@ -153,7 +147,7 @@ type Config struct {
 	MaxCatchUp        time.Duration
 	// SoloStart lets the match start without a peer whose handshake timed
 	// out (its players disconnected from frame 0). By default Update then
-	// fails with the *HandshakeTimeoutError, which says what
+	// fails with an error matching ErrHandshakeTimeout, which says what
 	// arrived from the peer's address: a match never starts alone by
 	// accident.
 	SoloStart bool
@@ -205,9 +199,9 @@ func (c Config) withDefaults() Config {
 	if c.TurnPeriod == 0 {
 		r := c.TickRate
 		if r == 0 {
-			r = DefaultFrameRate
+			r = defaultFrameRate
 			if c.Mode == Lockstep {
-				r = DefaultLockstepRate
+				r = defaultLockstepRate
 			}
 		}
 		if r > 0 {
@@ -222,10 +216,10 @@ func (c Config) withDefaults() Config {
 		c.TicksPerTurn = 1
 	}
 	if c.Prediction == 0 && c.Mode != Lockstep {
-		c.Prediction = DefaultMaxPrediction
+		c.Prediction = defaultMaxPrediction
 	}
 	if c.DelayBudget == 0 && c.Mode == Auto {
-		c.DelayBudget = DefaultDelayBudget
+		c.DelayBudget = defaultDelayBudget
 	}
 	if c.MinDelay == 0 && c.Mode == Lockstep {
 		c.MinDelay = 1
@@ -243,7 +237,7 @@ func (c Config) withDefaults() Config {
 		c.DelayWindow = perSecond
 	}
 	if c.MaxQueuedInputs == 0 {
-		c.MaxQueuedInputs = DefaultMaxQueuedInputs
+		c.MaxQueuedInputs = defaultMaxQueuedInputs
 	}
 	if c.ResendInterval == 0 {
 		c.ResendInterval = min(c.TurnPeriod/4, 50*time.Millisecond)
@@ -252,7 +246,7 @@ func (c Config) withDefaults() Config {
 		}
 	}
 	if c.MaxStepsPerUpdate == 0 {
-		c.MaxStepsPerUpdate = DefaultMaxStepsPerUpdate
+		c.MaxStepsPerUpdate = defaultMaxStepsPerUpdate
 	}
 	if c.MaxCatchUp == 0 && c.Mode == Rollback {
 		c.MaxCatchUp = max(time.Second, c.TurnPeriod)
@@ -271,8 +265,8 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// Validate reports the first problem with c, defaults filled in: an error
-// matching ErrMode or a *ConfigError naming the field (the engine's and
+// Validate reports the first problem with c, defaults filled in: a
+// *ConfigError naming the field (the engine's and
 // the transport's included). It does not modify c.
 func (c Config) Validate() error {
 	_, _, err := c.engineConfig()
@@ -285,7 +279,7 @@ func (c Config) engineConfig() (Config, engine.Config, error) {
 	switch c.Mode {
 	case Lockstep, Rollback, Auto:
 	default:
-		return c, engine.Config{}, fmt.Errorf("%w: Mode is %d", ErrMode, int(c.Mode))
+		return c, engine.Config{}, &ConfigError{Field: "Mode", Reason: fmt.Sprintf("%d is not Lockstep, Rollback or Auto", int(c.Mode))}
 	}
 	d := c.withDefaults()
 	if err := d.check(c); err != nil {

@@ -37,7 +37,7 @@
 // events, Stats and stall accounting, pause and game speed, the agreed end
 // of a match, spectators and the input log work the same way in all
 // three. Timesync runs wherever the session predicts (Rollback and Auto).
-// The zero Mode, ModeUnknown, is refused with an error matching ErrMode,
+// The zero Mode is refused with a *ConfigError naming Mode,
 // so a forgotten Mode never becomes a silent default; lockstep.NewSession
 // and rollback.NewSession fill it in for their modes.
 //
@@ -45,29 +45,24 @@
 //
 // Config configures every mode. Mode, Peers and, for a peer that plays,
 // Local must be set; every other zero field takes the default its comment
-// gives for the mode (the Default constants), all filled in at one place.
-// Config.Validate, and NewSession, report the first problem: an error
-// matching ErrMode, a *ConfigError naming the field (it matches
+// gives for the mode all filled in at one place.
+// Config.Validate, and NewSession, report the first problem: a
+// *ConfigError naming the field (it matches
 // ErrInvalidConfig; a transport field is named Transport.X).
 //
 // The match fields must agree on every peer, whatever mode each runs:
 // Players, the frame period (TickRate or TurnPeriod), TicksPerTurn,
 // ChecksumInterval, Game and the input type. The handshake compares a
 // digest of them and refuses a peer that differs, naming the field. Peers
-// either pre-agree on the match or negotiate it: the authority (player 0)
-// offers a MatchConfig with NewOffer, each follower adopts it through the
-// callback of NewAccept, and the offer is repeated until acknowledged,
-// under loss. Every peer then builds the initial state from the agreed
-// config and its session with Config.Game set to the config's Digest, over
-// the same Conn.
+// agree on the match before the session starts (a lobby hands out the
+// seats, the seed and the secret), and every peer builds the initial state
+// the same way from what they agreed.
 //
 // # Host loop
 //
 // A Session is not safe for concurrent use, starts no goroutine and reads
 // no clock other than Config.StepClock: the game loop drives it.
 //
-//  0. Optionally negotiate the match: call Negotiation.Update(now) each
-//     frame until it reports done.
 //  1. Build the session: NewSession(cfg, game, initial, conn), where every
 //     peer builds initial the same way and conn is a transport.Conn
 //     (transport/udp, transport/dtls, or transport/sim in tests). The
@@ -102,7 +97,7 @@
 // Config.HoldInputs): an input is what the player holds, such as a stick
 // and its buttons. AddLocalInput sets it, once per rendered frame before
 // Update, and every frame schedules the newest. Remote inputs are
-// predicted by repeating the last one (core.RepeatLast), and a filled
+// predicted by repeating the last one, and a filled
 // frame repeats the previous input.
 //
 // SetPredictor replaces the prediction in either style. The game's Step
@@ -133,15 +128,15 @@
 //   - Handshake. The first Update starts a handshake with every peer; each
 //     that completes raises core.ConnectedEvent. A peer that differs in a
 //     match field is refused: core.RefusedEvent, and from then on Update
-//     returns an error matching ErrRefused that wraps the
-//     *HandshakeError naming the field. A DTLS listener waits for
+//     returns an error matching ErrRefused whose text names the
+//     field. A DTLS listener waits for
 //     its clients inside Update, as a UDP session waits for Hellos, so the
 //     host needs no wait loop of its own.
 //   - Start. Once every player's peer is connected, core.StartedEvent
-//     reports that frame 0 may run (Started); spectators never hold the
+//     reports that frame 0 may run (Stats.Started); spectators never hold the
 //     start back. No match starts alone by accident: when a peer's
 //     handshake does not finish within Transport.HandshakeTimeout, Update
-//     fails with its *HandshakeTimeoutError, which says what
+//     fails with an error matching ErrHandshakeTimeout, which says what
 //     arrived from the peer's address, unless Config.SoloStart lets the
 //     match start without it (its players disconnected from frame 0).
 //   - Running. A peer silent for the interrupt timeout raises
@@ -223,7 +218,7 @@
 // score); a peer whose game has not called it adopts the f of the first
 // peer that ends, unless it has already simulated frame f. A frame
 // already simulated is refused with an
-// error matching ErrEndPassed, so a predicting session should call EndAt
+// error matching ErrOutOfRange, so a predicting session should call EndAt
 // at least W frames ahead, or from confirmed state.
 //
 // # Spectators

@@ -19,7 +19,7 @@ func (e *fakeEngine) ConfirmedFrame() (core.Frame, bool) { return e.confirmed, e
 func (e *fakeEngine) Delivered() core.Frame              { return e.delivered }
 func (e *fakeEngine) SetEnd(f core.Frame) error {
 	if f < e.frame {
-		return core.ErrOutOfRange
+		return ErrOutOfRange
 	}
 	e.end = f
 	return nil
@@ -29,7 +29,7 @@ func TestMatchEnd(t *testing.T) {
 	e := &fakeEngine{frame: 10}
 	var x matchEnd
 	require.False(t, x.reached(e), "no end set")
-	require.ErrorIs(t, x.set(e, 9), core.ErrOutOfRange)
+	require.ErrorIs(t, x.set(e, 9), ErrOutOfRange)
 	require.NoError(t, x.set(e, 20))
 	require.Equal(t, core.Frame(20), e.end)
 	x.adopt(e, 30) // one is set: a peer's does not replace it

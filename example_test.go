@@ -1,14 +1,12 @@
 package rollstep_test
 
 import (
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"time"
 
 	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
@@ -72,47 +70,6 @@ func Example() {
 	// lockstep points 62/62, desyncs 0
 	// rollback points 60/60, desyncs 0
 	// auto     points 60/60, desyncs 0
-}
-
-// The authority offers the match; a follower adopts it and builds its
-// initial state from it. Half the datagrams are lost: the offer is
-// repeated until acknowledged.
-func ExampleNewOffer() {
-	net, err := sim.New(sim.Config{Seed: 2, Link: sim.LinkConfig{Latency: sim.Latency{Base: 20 * time.Millisecond}, Loss: 0.5}})
-	if err != nil {
-		panic(err)
-	}
-	host, guest := net.NewEndpoint(), net.NewEndpoint()
-	offer := rollstep.MatchConfig{Players: 2, TickRate: 10, Seed: 42, Params: []byte("map=canyon")}
-	nc := rollstep.NegotiationConfig{Token: 9}
-	a, err := rollstep.NewOffer(host, nc, []transport.Addr{guest.ID()}, offer)
-	if err != nil {
-		panic(err)
-	}
-	var initial Score
-	f, err := rollstep.NewAccept(guest, nc, host.ID(), func(m rollstep.MatchConfig) error {
-		fmt.Printf("adopting %s, seed %d\n", m.Params, m.Seed)
-		initial = Score{Points: int32(m.Seed)} // build the initial state
-		return nil
-	})
-	if err != nil {
-		panic(err)
-	}
-	for now := time.Duration(0); ; now += 10 * time.Millisecond {
-		net.RunUntil(now)
-		da, erra := a.Update(now)
-		df, errf := f.Update(now)
-		if erra != nil || errf != nil {
-			panic(errors.Join(erra, errf))
-		}
-		if da && df {
-			break
-		}
-	}
-	fmt.Println("agreed:", a.Config().Digest() == f.Config().Digest(), "initial points:", initial.Points)
-	// Output:
-	// adopting map=canyon, seed 42
-	// agreed: true initial points: 42
 }
 
 // Three peers, each in its own mode, play one match: every mode speaks

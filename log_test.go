@@ -15,10 +15,6 @@ import (
 // Updates; the replay verifies and ends at the confirmed state.
 func TestLogRecordsEveryMode(t *testing.T) {
 	build := core.GameVersion("root test game")
-	dg, err := core.DigestOf[gInput](2, 60, 0, build)
-	if err != nil {
-		t.Fatal(err)
-	}
 	game := func() core.Game[gState, gInput] { return core.GameFunc[gState, gInput]((&gPeer{}).step) }
 	for _, mode := range []Mode{Lockstep, Rollback, Auto} {
 		t.Run(mode.String(), func(t *testing.T) {
@@ -27,7 +23,7 @@ func TestLogRecordsEveryMode(t *testing.T) {
 				t.Fatal(err)
 			}
 			peers := newPeers(t, net, Config{Mode: mode, LogRetention: 32})
-			rec, err := replay.NewRecorder(replay.Config{Game: build, Match: dg}, game(), &gState{})
+			rec, err := replay.NewRecorder(replay.Config{Game: build, Players: 2, TickRate: 60}, game(), &gState{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,10 +56,6 @@ func TestLogRecordsEveryMode(t *testing.T) {
 // turn of three ticks one Step, and the replay ended elsewhere.
 func TestAddLogReplaysPausesAndTicks(t *testing.T) {
 	build := core.GameVersion("root test game")
-	dg, err := core.DigestOf[gInput](2, 60, 0, build)
-	if err != nil {
-		t.Fatal(err)
-	}
 	game := func() core.Game[gState, gInput] { return core.GameFunc[gState, gInput]((&gPeer{}).step) }
 	for _, tc := range []struct {
 		mode  Mode
@@ -75,7 +67,7 @@ func TestAddLogReplaysPausesAndTicks(t *testing.T) {
 				t.Fatal(err)
 			}
 			peers := newPeers(t, net, Config{Mode: tc.mode, LogRetention: 64, TicksPerTurn: tc.ticks, TickRate: 60})
-			rec, err := replay.NewRecorder(replay.Config{Game: build, Match: dg}, game(), &gState{})
+			rec, err := replay.NewRecorder(replay.Config{Game: build, Players: 2, TickRate: 60}, game(), &gState{})
 			if err != nil {
 				t.Fatal(err)
 			}

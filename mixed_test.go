@@ -91,7 +91,7 @@ func TestMixedModesUnderCommands(t *testing.T) {
 		if err != nil {
 			t.Fatalf("peer %d: %v", j, err)
 		}
-		if peers[0].sess.Paused() {
+		if peers[0].sess.Stats().Paused {
 			pauses++
 		}
 	}

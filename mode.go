@@ -1,14 +1,14 @@
 package rollstep
 
-// Mode is the front end a match uses. The zero value, ModeUnknown, is
+// Mode is the front end a match uses. The zero value is
 // invalid: NewSession refuses it, so a forgotten Mode is an error rather
 // than a silent default.
 type Mode int
 
 // The modes.
 const (
-	// ModeUnknown is the zero Mode; NewSession refuses it.
-	ModeUnknown Mode = iota
+	// modeUnset is the zero Mode; NewSession refuses it.
+	modeUnset Mode = iota
 	// Lockstep waits for every input of a turn before running it (D ≥ 1,
 	// W = 0): package lockstep.
 	Lockstep

@@ -23,17 +23,34 @@ var (
 	// ErrClosed is returned by every method of a Session after Close.
 	ErrClosed = errors.New("rollstep: session closed")
 	// ErrQueueFull is returned by AddLocalInput when the player already
-	// has Config.MaxQueuedInputs inputs waiting for a frame.
-	ErrQueueFull = errors.New("rollstep: input queue full")
+	// has Config.MaxQueuedInputs inputs waiting for a frame, or peers have
+	// not acknowledged enough of its inputs to make room, and by Pause,
+	// Resume and SetSpeed when 8 commands of the player already wait for
+	// an input to ride.
+	ErrQueueFull = engine.ErrQueueFull
 	// ErrRefused is matched by the error Update returns once a handshake
-	// was refused; it wraps the first refusal's *HandshakeError,
-	// which names the differing field, as the core.RefusedEvent does.
+	// was refused; its text, like the core.RefusedEvent, names the field
+	// the peers differ in.
 	ErrRefused = errors.New("rollstep: handshake refused")
 	// ErrNotStarted is returned by Wait before the match started.
 	ErrNotStarted = errors.New("rollstep: match not started")
-	// ErrEndPassed is matched by the error EndAt returns for a frame the
+	// ErrInvalidConfig is matched by every *ConfigError.
+	ErrInvalidConfig = engine.ErrInvalidConfig
+	// ErrNotLocal is returned for a player that is not one of the
+	// session's local players.
+	ErrNotLocal = engine.ErrNotLocal
+	// ErrInputDiscarded is returned by AddLocalInput when the frame the
+	// input would apply to already has the player's input (it was called
+	// twice in one frame, or D was lowered): the first input stands. It is
+	// expected and harmless; games usually ignore it.
+	ErrInputDiscarded = engine.ErrInputDiscarded
+	// ErrOutOfRange is matched by the errors of setters given a value
+	// outside its bounds (SetSpeed, Wait), and of EndAt for a frame the
 	// session has already simulated.
-	ErrEndPassed = errors.New("rollstep: end of match already simulated")
+	ErrOutOfRange = engine.ErrOutOfRange
+	// ErrFrameNotLogged is returned by ReadLog and ReadSteps for a frame
+	// that is not confirmed yet or that the input log no longer retains.
+	ErrFrameNotLogged = engine.ErrFrameNotLogged
 )
 
 // maxQueuedEvents bounds the events kept for a caller that does not drain
@@ -107,14 +124,14 @@ type Session[S any, I comparable] struct {
 
 	// Events since the previous Events call (some point into stalls), and
 	// the buffers that call returned; what the latest Update emitted.
-	events, spare       []Event
+	events, spare       []core.Event
 	stalls, spareStalls []core.StallEvent
 	effects, cancelled  []core.FrameEffect
 }
 
 // NewSession returns a session of cfg.Mode at frame 0 whose game state is
-// a copy of initial, talking to cfg.Peers over conn. It validates cfg (an
-// error matching ErrMode or a *ConfigError) and that S and I are arena-serializable (a
+// a copy of initial, talking to cfg.Peers over conn. It validates cfg (a
+// *ConfigError naming the field) and that S and I are arena-serializable (a
 // *state.ValidationError). conn is the session's from now on; Close
 // closes it. The handshake starts with the first Update.
 func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S, conn transport.Conn) (*Session[S, I], error) {
@@ -153,7 +170,7 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 	s := &Session[S, I]{
 		cfg: c, eng: eng, ep: ep, pacer: pc, ctl: delay.New(pol, c.InputDelay), lowerTo: -1,
 		peerStall: make([]time.Duration, len(c.Peers)),
-		events:    make([]Event, 0, 16), spare: make([]Event, 0, 16),
+		events:    make([]core.Event, 0, 16), spare: make([]core.Event, 0, 16),
 		stalls: make([]core.StallEvent, 0, c.MaxStepsPerUpdate), spareStalls: make([]core.StallEvent, 0, c.MaxStepsPerUpdate),
 		effects: make([]core.FrameEffect, 0, 16), cancelled: make([]core.FrameEffect, 0, 16),
 	}
@@ -172,9 +189,6 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 	return s, nil
 }
 
-// Mode returns the session's mode.
-func (s *Session[S, I]) Mode() Mode { return s.cfg.Mode }
-
 // AddLocalInput gives local player p's input. Command-style (Lockstep and
 // Auto by default), it is queued: each frame takes the oldest queued input
 // of every local player, or the zero I when none is queued, and schedules
@@ -182,7 +196,7 @@ func (s *Session[S, I]) Mode() Mode { return s.cfg.Mode }
 // State-style (Rollback, or Config.HoldInputs), it sets the input p holds,
 // and every frame schedules the newest: a game calls it once per rendered
 // frame with the device state, before Update. The value is copied. It
-// returns core.ErrNotLocal for a player that is not local, ErrQueueFull
+// returns ErrNotLocal for a player that is not local, ErrQueueFull
 // when the queue is full and ErrClosed after Close.
 func (s *Session[S, I]) AddLocalInput(p core.PlayerHandle, input I) error {
 	if s.closed {
@@ -191,7 +205,7 @@ func (s *Session[S, I]) AddLocalInput(p core.PlayerHandle, input I) error {
 	l := s.findLocal(p)
 	switch {
 	case l == nil:
-		return core.ErrNotLocal
+		return ErrNotLocal
 	case s.cfg.held():
 		l.held = input
 	case !l.inputs.push(input):
@@ -215,7 +229,7 @@ func (s *Session[S, I]) findLocal(p core.PlayerHandle) *local[I] {
 // mode, pauses at the same frame and reports a core.PauseEvent. While
 // paused, frames run (inputs and checksums flow) but the game's Step is
 // not called; queued game inputs wait for the resume. It returns ErrClosed
-// after Close, core.ErrNotLocal and core.ErrCommandsFull.
+// after Close, ErrNotLocal and ErrQueueFull.
 func (s *Session[S, I]) Pause(p core.PlayerHandle) error {
 	if s.closed {
 		return ErrClosed
@@ -233,7 +247,7 @@ func (s *Session[S, I]) Resume(p core.PlayerHandle) error {
 }
 
 // SetSpeed asks, on behalf of local player p, for the game speed to become
-// percent (core.MinSpeed to core.MaxSpeed, else core.ErrOutOfRange) of
+// percent (1 to 1000, else ErrOutOfRange) of
 // normal, like Pause: a frame then lasts the frame period·100/percent
 // (core.SpeedEvent).
 func (s *Session[S, I]) SetSpeed(p core.PlayerHandle, percent int) error {
@@ -242,9 +256,6 @@ func (s *Session[S, I]) SetSpeed(p core.PlayerHandle, percent int) error {
 	}
 	return s.eng.SetSpeed(p, percent)
 }
-
-// Paused reports whether the game is paused at the current frame.
-func (s *Session[S, I]) Paused() bool { return s.eng.Control().Paused }
 
 // Wait asks the session to skip the next frames frame periods, as a
 // core.TimesyncEvent recommends when Config.Timesync.Manual is set. The skipped
@@ -262,8 +273,8 @@ func (s *Session[S, I]) Wait(frames int) error {
 }
 
 // SetPredictor replaces the engine's predictor of remote inputs: by
-// default core.RepeatLast for state-style inputs and the zero input for
-// command-style ones; nil restores core.RepeatLast.
+// default, repeating the last input, for state-style inputs and the zero input for
+// command-style ones; nil restores the default.
 func (s *Session[S, I]) SetPredictor(p core.Predictor[I]) { s.eng.SetPredictor(p) }
 
 // State returns the game state after frame Frame()-1 as of the latest
@@ -298,15 +309,31 @@ func (s *Session[S, I]) ConfirmedFrame() (f core.Frame, ok bool) { return s.eng.
 // (ConfirmedFrame) whose checksum comes with the next frame run.
 func (s *Session[S, I]) Checksum(f core.Frame) (sum uint64, ok bool) { return s.eng.Checksum(f) }
 
-// Started reports whether the match has started: every peer's handshake
-// finished (or, with Config.SoloStart, timed out), and frame 0 may run.
-func (s *Session[S, I]) Started() bool { return s.started }
-
 // Events returns the events raised since the previous call, in order,
 // and forgets them; at most 4096 are kept between calls (the rest are
 // counted in Stats.DroppedEvents). The slice, and the core.StallEvents it
 // points to, are the session's, valid until the next call of Events.
-func (s *Session[S, I]) Events() []Event {
+//
+// The events are the same set in every mode. Use a type switch; the
+// values are
+//
+//   - *core.StallEvent (a pointer, valid until the next Events call, so
+//     that a stalled frame allocates nothing);
+//   - the engine's: core.DesyncEvent[S] (its Snapshot is a copy the caller
+//     may keep), core.DesyncFieldsEvent (paths name fields of the game's
+//     state, or "match." then a field of the pause and speed state),
+//     core.EquivocationEvent, core.DisconnectEvent (the agreed frame a
+//     dropped player's inputs stop at), core.EffectsDroppedEvent,
+//     core.PauseEvent, core.SpeedEvent, and core.SyncTestEvent in a build
+//     with the rollstep_synctest tag;
+//   - the life cycle: core.StartedEvent, core.MatchEndedEvent,
+//     core.DelayEvent, and for a peer core.ConnectedEvent,
+//     core.RefusedEvent, core.InterruptedEvent, core.ResumedEvent,
+//     core.PeerLostEvent (dropped after the timeout, or left) and
+//     core.SplitEvent (a lost peer heard again); for a spectator
+//     core.SpectatorJoinedEvent and core.SpectatorLeftEvent; where the
+//     session predicts, core.TimesyncEvent.
+func (s *Session[S, I]) Events() []core.Event {
 	ev := s.events
 	s.events, s.spare = s.spare[:0], ev
 	s.stalls, s.spareStalls = s.spareStalls[:0], s.stalls
@@ -314,7 +341,7 @@ func (s *Session[S, I]) Events() []Event {
 }
 
 // event queues ev for Events.
-func (s *Session[S, I]) event(ev Event) {
+func (s *Session[S, I]) event(ev core.Event) {
 	if len(s.events) >= maxQueuedEvents {
 		s.stats.DroppedEvents++
 		return
@@ -346,7 +373,7 @@ func (s *Session[S, I]) LogRange() (start, end core.Frame) { return s.eng.LogRan
 // inputs, else the held one), or core.InputDisconnected with the zero
 // value from the agreed disconnect frame of a player on. When the game was
 // never paused and TicksPerTurn is 1 the log's frames replay the match;
-// record ReadSteps otherwise. It returns core.ErrFrameNotLogged outside
+// record ReadSteps otherwise. It returns ErrFrameNotLogged outside
 // LogRange, does not allocate when dst has room, and works after Close.
 func (s *Session[S, I]) ReadLog(f core.Frame, dst []core.Input[I]) ([]core.Input[I], error) {
 	return s.eng.ReadLog(f, dst)
@@ -357,7 +384,7 @@ func (s *Session[S, I]) ReadLog(f core.Frame, dst []core.Input[I]) ([]core.Input
 // a paused frame and TicksPerTurn otherwise (the first is what ReadLog
 // returns, the others the zero I). One replay frame per group (the replay
 // package's Recorder.AddLog does this) reproduces any match. It returns
-// core.ErrFrameNotLogged outside LogRange.
+// ErrFrameNotLogged outside LogRange.
 func (s *Session[S, I]) ReadSteps(f core.Frame, dst []core.Input[I]) ([]core.Input[I], error) {
 	return s.eng.ReadSteps(f, dst)
 }
@@ -369,7 +396,7 @@ func (s *Session[S, I]) ReadSteps(f core.Frame, dst []core.Input[I]) ([]core.Inp
 // Every peer's game calls it with the same f, decided from the simulation
 // (a round timer, a score); a peer whose game has not called it adopts the
 // f of the first peer that ends, if it has not simulated frame f yet. It
-// returns an error matching ErrEndPassed when the session already
+// returns an error matching ErrOutOfRange when the session already
 // simulated frame f (call it at least W frames ahead, or from confirmed
 // state), and ErrClosed after Close.
 func (s *Session[S, I]) EndAt(f core.Frame) error {
@@ -377,7 +404,7 @@ func (s *Session[S, I]) EndAt(f core.Frame) error {
 		return ErrClosed
 	}
 	if err := s.end.set(s.eng, f); err != nil {
-		return fmt.Errorf("%w: frame %d, the session is at frame %d", ErrEndPassed, f, s.eng.Frame())
+		return fmt.Errorf("%w: frame %d, the session is at frame %d", ErrOutOfRange, f, s.eng.Frame())
 	}
 	return nil
 }

@@ -153,8 +153,8 @@ func TestAutoSwitchesMode(t *testing.T) {
 	if w1 != 0 || max2 == 0 || w3 != 0 {
 		t.Fatalf("W went %d → %d → %d, want 0 → >0 → 0", w1, max2, w3)
 	}
-	if d2 > int(DefaultDelayBudget/(time.Second/DefaultFrameRate)) {
-		t.Fatalf("D=%d exceeds the %v budget", d2, DefaultDelayBudget)
+	if d2 > int(defaultDelayBudget/(time.Second/defaultFrameRate)) {
+		t.Fatalf("D=%d exceeds the %v budget", d2, defaultDelayBudget)
 	}
 	if f := agree(t, peers); f < 60*90 {
 		t.Fatalf("only %d frames confirmed in 100 s", f)
@@ -200,7 +200,7 @@ func TestModes(t *testing.T) {
 			if f := agree(t, peers); f < 50 {
 				t.Fatalf("only %d frames confirmed", f)
 			}
-			if got := peers[0].sess.Mode(); got != mode {
+			if got := peers[0].sess.Stats().Mode; got != mode {
 				t.Fatalf("Mode() = %v", got)
 			}
 			for _, p := range peers {
@@ -221,16 +221,16 @@ func TestConfigErrors(t *testing.T) {
 		edit func(*Config)
 		want error
 	}{
-		{"zero mode", func(c *Config) {}, ErrMode},
-		{"bad mode", func(c *Config) { c.Mode = 7 }, ErrMode},
+		{"zero mode", func(c *Config) {}, ErrInvalidConfig},
+		{"bad mode", func(c *Config) { c.Mode = 7 }, ErrInvalidConfig},
 		{"lockstep predicts", func(c *Config) { c.Mode, c.Prediction = Lockstep, 2 }, ErrInvalidConfig},
 		{"budget outside auto", func(c *Config) { c.Mode, c.DelayBudget = Rollback, ms }, ErrInvalidConfig},
 		{"negative rate", func(c *Config) { c.Mode, c.TickRate = Auto, -1 }, ErrInvalidConfig},
 		{"negative turn period", func(c *Config) { c.Mode, c.TurnPeriod = Lockstep, -ms }, ErrInvalidConfig},
 		{"tick rate over 1000", func(c *Config) { c.Mode, c.TickRate = Rollback, 1001 }, ErrInvalidConfig},
 		{"negative effect limit", func(c *Config) { c.Mode, c.MaxEffectsPerFrame = Auto, -1 }, ErrInvalidConfig},
-		{"lockstep table", func(c *Config) { c.Mode, c.Players = Lockstep, 3 }, core.ErrInvalidConfig},
-		{"rollback table", func(c *Config) { c.Mode, c.Players = Rollback, 3 }, core.ErrInvalidConfig},
+		{"lockstep table", func(c *Config) { c.Mode, c.Players = Lockstep, 3 }, ErrInvalidConfig},
+		{"rollback table", func(c *Config) { c.Mode, c.Players = Rollback, 3 }, ErrInvalidConfig},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

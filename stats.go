@@ -19,6 +19,10 @@ type SpectatorStats = stream.Stats
 type Stats struct {
 	// Mode is the session's mode.
 	Mode Mode
+	// Started reports whether the match has started: every peer's
+	// handshake finished (or, with Config.SoloStart, timed out), and frame
+	// 0 may run.
+	Started bool
 	// Engine holds the engine's counters: frames, rollbacks, re-simulated
 	// frames, desyncs, and per peer RTT, frames ahead and the bytes and
 	// packets of the transport (transport.HeaderOverhead counted per
@@ -73,6 +77,7 @@ type Stats struct {
 func (s *Session[S, I]) Stats() Stats {
 	st := s.stats
 	st.Mode = s.cfg.Mode
+	st.Started = s.started
 	st.Engine = s.eng.Stats()
 	s.ep.FillStats(&st.Engine)
 	st.Engine.Peers = slices.Clone(st.Engine.Peers)

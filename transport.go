@@ -6,16 +6,11 @@ import (
 	"github.com/rollstep/rollstep/transport"
 )
 
-// Why a handshake failed: Update returns an error matching ErrRefused
-// that wraps a *HandshakeError naming the differing field, or, unless
-// Config.SoloStart, a *HandshakeTimeoutError saying what arrived from the
-// silent peer (whether a wrong token was heard, or nothing at all).
-type (
-	HandshakeError        = endpoint.HandshakeError
-	HandshakeTimeoutError = endpoint.HandshakeTimeoutError
-)
-
-// ErrHandshakeTimeout is matched by a *HandshakeTimeoutError.
+// ErrHandshakeTimeout is matched by the error Update returns, unless
+// Config.SoloStart, when a peer's handshake did not finish in time; its
+// text says what arrived from the silent peer (a wrong token, or nothing
+// at all). A refused handshake matches ErrRefused instead, and its text
+// names the field the peers disagree on.
 var ErrHandshakeTimeout = endpoint.ErrHandshakeTimeout
 
 // Peer returns what the connection knows of remote peer p: its state in

@@ -32,8 +32,8 @@ import (
 // It returns the first error of the Conn that ends the match (a transient
 // one, such as an unreachable network, is counted and retried), ErrClosed,
 // an error matching ErrRefused from the moment a handshake is refused
-// (wrapping the *HandshakeError that names the differing field),
-// and the *HandshakeTimeoutError of a peer whose handshake timed
+// (its text names the differing field), and an error matching
+// ErrHandshakeTimeout for a peer whose handshake timed
 // out before the match started (unless Config.SoloStart). Bad datagrams
 // are counted, never returned. In steady state it allocates nothing.
 func (s *Session[S, I]) Update(now time.Duration) error {
@@ -191,7 +191,7 @@ func (s *Session[S, I]) frame(now time.Duration) (*engine.Ready[I], bool) {
 // input for want of acknowledgements (retry later).
 func (s *Session[S, I]) addLocal() bool {
 	ok := true
-	queue := !s.cfg.held() && !s.Paused()
+	queue := !s.cfg.held() && !s.eng.Control().Paused
 	var zero I
 	for i := range s.locals {
 		l := &s.locals[i]
@@ -205,7 +205,7 @@ func (s *Session[S, I]) addLocal() bool {
 			if queued {
 				l.inputs.pop()
 			}
-		case core.ErrInputDiscarded:
+		case ErrInputDiscarded:
 			switch {
 			case queued && in == zero:
 				l.inputs.pop() // it carries nothing: the frame already has an input

@@ -41,7 +41,7 @@
 //
 //   - BenchmarkOverhead: the engine's frame at rollback depth 0, 1, 4 and
 //     8 beside a bare loop doing the same Steps and state copies (x-bare).
-//   - BenchmarkState: state.Ring Save and Load and state.Checksum at 1 KiB,
+//   - BenchmarkState: the state ring's Save and Load and state.Checksum at 1 KiB,
 //     64 KiB and 1 MiB beside a plain copy (save/copy, load/copy,
 //     checksum/copy).
 //   - BenchmarkCodec: encoding and decoding a steady-state input packet

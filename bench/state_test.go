@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep/internal/arena"
 	"github.com/rollstep/rollstep/state"
 )
 
@@ -13,7 +14,7 @@ type (
 	blob1M  struct{ B [1 << 20]byte }
 )
 
-// BenchmarkState times state.Ring's Save and Load and state.Checksum
+// BenchmarkState times the ring of saved states (Save and Load) and state.Checksum
 // beside a plain Go assignment of the same state (*dst = *src), at 1 KiB,
 // 64 KiB and 1 MiB, in the same run, and reports each as a ratio to the
 // copy: save/copy, load/copy, checksum/copy. One op is one short block of
@@ -33,8 +34,8 @@ var sink uint64
 
 func benchState[S any](b *testing.B) {
 	src, dst := new(S), new(S)
-	reps := max(1, (64<<10)/state.Size[S]())
-	ring, err := state.NewRing[S](10)
+	reps := max(1, (64<<10)/arena.Size[S]())
+	ring, err := arena.NewRing[S](10)
 	if err != nil {
 		b.Fatal(err)
 	}

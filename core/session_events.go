@@ -26,6 +26,9 @@ const (
 	// played) and the sender holds every input before it, as every peer
 	// holds the sender's.
 	LeaveEnded
+	// LeaveDropped: the host dropped this spectator for falling too far
+	// behind. A spectator reports it; it is never sent.
+	LeaveDropped
 )
 
 // ConnectedEvent reports that the handshake with Peer completed.
@@ -136,40 +139,6 @@ type StallEvent struct {
 	Waiting uint64        // bit i: peer i was waited for
 }
 
-// StreamStartedEvent reports that a spectator connected to its host.
-type StreamStartedEvent struct{}
-
-// StreamEndedEvent reports that a spectator's stream ended. Frame is the
-// spectator's current frame; every frame before it was simulated with the
-// host's confirmed inputs. Err carries the handshake error for EndRefused.
-type StreamEndedEvent struct {
-	Reason EndReason // why
-	Frame  Frame     // the spectator's frame when it ended
-	Err    error     // the handshake error, for EndRefused
-}
-
-// EndReason says why a spectator's stream ended.
-type EndReason uint8
-
-// The end reasons. The zero value, EndUnknown, is never reported.
-const (
-	EndUnknown EndReason = iota // the zero EndReason
-	EndLeft                     // the host left (it closed its session)
-	EndLost                     // the host was silent for the disconnect timeout
-	EndDropped                  // the host dropped the spectator for lagging
-	EndRefused                  // the handshake was refused
-)
-
-var endNames = [...]string{"unknown", "host left", "host lost", "dropped", "refused"}
-
-// String returns the reason, such as "host left".
-func (r EndReason) String() string {
-	if int(r) < len(endNames) {
-		return endNames[r]
-	}
-	return endNames[0]
-}
-
 // MatchEndedEvent reports that the match ended at Frame, its first frame
 // not played (the session's EndAt, or a peer's): every frame before it is
 // confirmed here, every peer still in the match holds this session's
@@ -191,5 +160,3 @@ func (TimesyncEvent) isEvent()        {}
 func (SpectatorJoinedEvent) isEvent() {}
 func (SpectatorLeftEvent) isEvent()   {}
 func (StallEvent) isEvent()           {}
-func (StreamStartedEvent) isEvent()   {}
-func (StreamEndedEvent) isEvent()     {}

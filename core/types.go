@@ -96,7 +96,3 @@ func (f GameFunc[S, I]) Step(s *S, inputs []Input[I], fx Effects) { f(s, inputs,
 // A Predictor must be a pure function of its arguments: the engine calls it
 // again when it re-simulates and compares the answers.
 type Predictor[I comparable] func(player PlayerHandle, frame Frame, last I, lastFrame Frame, known bool) I
-
-// RepeatLast is the default Predictor: it repeats the player's newest known
-// input, or the zero value when none is known.
-func RepeatLast[I comparable](_ PlayerHandle, _ Frame, last I, _ Frame, _ bool) I { return last }

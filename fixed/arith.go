@@ -103,24 +103,9 @@ func (a F) Sign() int {
 	return int(a>>63) | int(uint64(-a)>>63)
 }
 
-// Min returns the smaller of a and b. It cannot overflow.
-func Min(a, b F) F {
-	if a < b {
-		return a
-	}
-	return b
-}
-
-// Max returns the larger of a and b. It cannot overflow.
-func Max(a, b F) F {
-	if a > b {
-		return a
-	}
-	return b
-}
-
-// Clamp returns a limited to [lo, hi]: Min(Max(a, lo), hi). If lo > hi it
-// returns hi. It never overflows.
+// Clamp returns a limited to [lo, hi]: min(max(a, lo), hi). If lo > hi it
+// returns hi. It never overflows. (For the smaller or larger of two values,
+// use the built-in min and max, which work on F.)
 func Clamp(a, lo, hi F) F {
 	if a < lo {
 		a = lo

@@ -235,16 +235,10 @@ func TestRounding(t *testing.T) {
 	}
 }
 
-func TestMinMaxClamp(t *testing.T) {
+func TestClamp(t *testing.T) {
 	r := newRand(6)
 	for range oracleN / 4 {
 		a, b, c := randF(r), randF(r), randF(r)
-		if got := Min(a, b); got != min(a, b) {
-			t.Fatalf("Min(%d, %d) = %d", a, b, got)
-		}
-		if got := Max(a, b); got != max(a, b) {
-			t.Fatalf("Max(%d, %d) = %d", a, b, got)
-		}
 		if got, want := Clamp(a, b, c), min(max(a, b), c); got != want {
 			t.Fatalf("Clamp(%d, %d, %d) = %d, want %d", a, b, c, got, want)
 		}
@@ -290,8 +284,8 @@ func TestFloat64(t *testing.T) {
 		if got := c.a.Float64(); got != c.f {
 			t.Errorf("%d.Float64() = %v, want %v", c.a, got, c.f)
 		}
-		if got := FromFloat64Unsafe(c.f); got != c.a {
-			t.Errorf("FromFloat64Unsafe(%v) = %d, want %d", c.f, got, c.a)
+		if got := fromFloat64(c.f); got != c.a {
+			t.Errorf("fromFloat64(%v) = %d, want %d", c.f, got, c.a)
 		}
 	}
 	for _, c := range []struct {
@@ -301,8 +295,8 @@ func TestFloat64(t *testing.T) {
 		{math.NaN(), 0}, {math.Inf(1), MaxF}, {math.Inf(-1), MinF}, {1e300, MaxF}, {-1e300, MinF}, {0x1p31, MaxF}, {-0x1p31, MinF},
 		{0x1p-33, 1}, {-0x1p-33, -1}, {0x1p-34, 0}, {2147483647.9999999999, MaxF},
 	} {
-		if got := FromFloat64Unsafe(c.f); got != c.want {
-			t.Errorf("FromFloat64Unsafe(%v) = %d, want %d", c.f, got, c.want)
+		if got := fromFloat64(c.f); got != c.want {
+			t.Errorf("fromFloat64(%v) = %d, want %d", c.f, got, c.want)
 		}
 	}
 }

@@ -250,14 +250,15 @@ func BenchmarkCos(b *testing.B) {
 	})
 }
 
-func BenchmarkSinCos(b *testing.B) {
+// BenchmarkFromAngle measures the sine and cosine of one angle together.
+func BenchmarkFromAngle(b *testing.B) {
 	b.Run("fixed", func(b *testing.B) {
 		b.ReportAllocs()
 		var s F
 		for b.Loop() {
 			for i := range benchN {
-				x, y := SinCos(benchAng[i&(benchN-1)])
-				s += x + y
+				v := FromAngle(benchAng[i&(benchN-1)])
+				s += v.X + v.Y
 			}
 		}
 		perCall(b)
@@ -435,13 +436,15 @@ func BenchmarkParse(b *testing.B) {
 	})
 }
 
+// BenchmarkString measures the formatting of String without the final
+// allocation of the string, beside strconv.AppendFloat.
 func BenchmarkString(b *testing.B) {
 	b.Run("fixed", func(b *testing.B) {
 		b.ReportAllocs()
 		var buf [32]byte
 		for b.Loop() {
 			for i := range benchN {
-				out, _ := benchF[i].AppendText(buf[:0])
+				out := benchF[i].appendDecimal(buf[:0])
 				sinkI += int64(len(out))
 			}
 		}

@@ -20,7 +20,8 @@ func Example() {
 		pos = pos.Add(target.Sub(pos).ClampLength(speed))
 		fmt.Printf("step %d: %v, %v to go\n", step, pos, pos.Distance(target))
 	}
-	fmt.Println("facing", pos.Sub(fixed.V2(fixed.FromInt(1), fixed.FromInt(-2))).Angle().Degrees(), "degrees")
+	d := pos.Sub(fixed.V2(fixed.FromInt(1), fixed.FromInt(-2)))
+	fmt.Println("facing", fixed.Atan2(d.Y, d.X).Degrees(), "degrees")
 	// Output:
 	// step 1: (2.2206002069, -1.1281427094), 7.102325267 to go
 	// step 2: (3.4412004137, -0.2562854188), 5.602325267 to go
@@ -35,34 +36,31 @@ func Example() {
 func ExampleParse() {
 	for _, s := range []string{"1.5", "-0.25", "2.5e-3", "0.1", "1.2x", "3000000000"} {
 		f, err := fixed.Parse(s)
-		var pe *fixed.ParseError
-		switch {
-		case errors.As(err, &pe) && errors.Is(err, fixed.ErrSyntax):
-			fmt.Printf("%q: bad byte at %d\n", s, pe.Pos)
-		case errors.Is(err, fixed.ErrRange):
-			fmt.Printf("%q: out of range\n", s)
-		default:
-			fmt.Printf("%q: %v (raw %d)\n", s, f, f.Raw())
+		if errors.Is(err, fixed.ErrParse) {
+			fmt.Println(err)
+			continue
 		}
+		fmt.Printf("%q: %v (raw %d)\n", s, f, f.Raw())
 	}
 	// Output:
 	// "1.5": 1.5 (raw 6442450944)
 	// "-0.25": -0.25 (raw -1073741824)
 	// "2.5e-3": 0.0025 (raw 10737418)
 	// "0.1": 0.1 (raw 429496730)
-	// "1.2x": bad byte at 3
-	// "3000000000": out of range
+	// fixed: parsing "1.2x": invalid syntax at byte 3
+	// fixed: parsing "3000000000": value out of range at byte 0
 }
 
-// Atan2 turns a direction into an Angle; SinCos turns it back.
+// Atan2 turns a direction into an Angle; FromAngle turns it back into a
+// unit vector, (cos, sin).
 func ExampleAtan2() {
 	a := fixed.Atan2(fixed.FromInt(1), fixed.FromInt(-1)) // up and to the left
-	fmt.Println(a == 3*fixed.EighthTurn, a.Degrees())
+	fmt.Println(a == fixed.AngleFromTurns(3, 8), a.Degrees())
 
 	// 30° is not a whole number of Angle units: it rounds to 1/3 unit
 	// less, so its sine is 4e-10 short of 0.5.
-	s, c := fixed.SinCos(fixed.AngleFromDegrees(fixed.FromInt(30)))
-	fmt.Println(s, c)
+	v := fixed.FromAngle(fixed.AngleFromDegrees(fixed.FromInt(30)))
+	fmt.Println(v.Y, v.X)
 	// Output:
 	// true 135
 	// 0.4999999995 0.866025404

@@ -1,7 +1,5 @@
 package fixed
 
-import "math"
-
 // F is a signed Q32.32 fixed-point number: the real value is Raw()/2^32.
 //
 // Its range is [-2^31, 2^31 - 2^-32] and its resolution is 2^-32. The zero
@@ -66,28 +64,6 @@ func (a F) Int() int64 { return int64(a) >> fracBits }
 //
 // Use it for rendering and debugging only. A float64 must never flow back
 // into a simulation step: floating point is not deterministic across
-// machines.
+// machines, which is why the package has no conversion from float64. Load
+// non-integer values with Parse or FromRatio instead.
 func (a F) Float64() float64 { return float64(int64(a)) / (1 << fracBits) }
-
-// FromFloat64Unsafe returns x rounded to the nearest F, ties away from zero.
-// NaN gives 0; values beyond the range of F, infinities included, saturate
-// to MaxF or MinF.
-//
-// It is for tooling only: importers, editors and tests. Never call it
-// inside a simulation step, where every value must come from integers,
-// FromRatio or Parse.
-func FromFloat64Unsafe(x float64) F {
-	switch {
-	case x != x:
-		return 0
-	case x >= 1<<31:
-		return MaxF
-	case x <= -(1 << 31):
-		return MinF
-	}
-	v := math.Round(x * (1 << fracBits))
-	if v >= 1<<63 {
-		return MaxF
-	}
-	return F(int64(v))
-}

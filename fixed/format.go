@@ -10,31 +10,10 @@ func (a F) String() string {
 	return string(a.appendDecimal(buf[:0]))
 }
 
-// AppendText appends the String form of a to b. It implements
-// encoding.TextAppender and never returns an error.
-func (a F) AppendText(b []byte) ([]byte, error) { return a.appendDecimal(b), nil }
-
 // MarshalText returns the String form of a. It implements
 // encoding.TextMarshaler, so an F reads and writes as a decimal string in
 // JSON and other text formats.
 func (a F) MarshalText() ([]byte, error) { return a.appendDecimal(nil), nil }
-
-// ExactString returns the exact decimal expansion of a, with every digit:
-// a Q32.32 value has at most 32 fractional digits (2^-32 is
-// 0.00000000023283064365386962890625).
-func (a F) ExactString() string {
-	var buf [48]byte
-	b, f := a.appendInt(buf[:0])
-	if f != 0 {
-		b = append(b, '.')
-		for f != 0 {
-			f *= 10
-			b = append(b, byte('0'+f>>fracBits))
-			f &= fracMask
-		}
-	}
-	return string(b)
-}
 
 // appendInt appends the sign and integer part of a to b, and returns the
 // fractional part of |a| as raw bits.

@@ -1,6 +1,7 @@
 package fixed
 
 import (
+	"math"
 	"math/big"
 	"math/rand/v2"
 	"testing"
@@ -95,4 +96,42 @@ func (m *maxErr) add(e float64, at func() string) {
 func (m *maxErr) log(t *testing.T, unit string) {
 	t.Helper()
 	t.Logf("%s: max error %.4g %s (at %s)", m.name, m.max, unit, m.at)
+}
+
+// exactString returns the exact decimal expansion of a, with every digit:
+// a Q32.32 value has at most 32 fractional digits (2^-32 is
+// 0.00000000023283064365386962890625). It is the oracle input of the
+// parsing tests: Parse must read it back as exactly a.
+func exactString(a F) string {
+	var buf [48]byte
+	b, f := a.appendInt(buf[:0])
+	if f != 0 {
+		b = append(b, '.')
+		for f != 0 {
+			f *= 10
+			b = append(b, byte('0'+f>>fracBits))
+			f &= fracMask
+		}
+	}
+	return string(b)
+}
+
+// fromFloat64 returns x rounded to the nearest F, ties away from zero. NaN
+// gives 0; values beyond the range of F, infinities included, saturate to
+// MaxF or MinF. Only tests use it: package fixed has no float-to-F
+// conversion, so that none can creep into a simulation step.
+func fromFloat64(x float64) F {
+	switch {
+	case x != x:
+		return 0
+	case x >= 1<<31:
+		return MaxF
+	case x <= -(1 << 31):
+		return MinF
+	}
+	v := math.Round(x * (1 << fracBits))
+	if v >= 1<<63 {
+		return MaxF
+	}
+	return F(int64(v))
 }

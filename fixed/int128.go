@@ -127,21 +127,6 @@ func det2(a, b, c, d int64) F {
 	return s.shiftF()
 }
 
-// dot3 returns (a·b + c·d + e·f)/2^32 rounded to the nearest F, ties toward
-// +∞, saturated: exact for any inputs.
-func dot3(a, b, c, d, e, f int64) F {
-	s, over := mulI64(a, b).add(mulI64(c, d))
-	if over {
-		// |a·b + c·d| = 2^127 and |e·f| ≤ 2^126: far out of range either way.
-		return sat(!s.neg())
-	}
-	s, over = s.add(mulI64(e, f))
-	if over {
-		return sat(!s.neg())
-	}
-	return s.shiftF()
-}
-
 // toF returns x/2^32 rounded to the nearest F (ties up), saturated to MaxF.
 func (x u128) toF() F {
 	lo, c := bits.Add64(x.lo, 1<<(fracBits-1), 0)

@@ -6,35 +6,40 @@ import (
 	"strconv"
 )
 
-// Errors that Parse reports, wrapped in a *ParseError. Match them with
-// errors.Is.
+// ErrParse is wrapped by every error that Parse and F.UnmarshalText
+// return; match it with errors.Is. The error's own message quotes the input
+// and says what is wrong (invalid syntax, or a value out of range) and at
+// which byte offset, for example:
+//
+//	fixed: parsing "1.2x": invalid syntax at byte 3
+var ErrParse = errors.New("fixed: invalid decimal number")
+
+// The reasons a parseError gives.
 var (
-	// ErrSyntax means the input is not a decimal number.
-	ErrSyntax = errors.New("invalid syntax")
-	// ErrRange means the number, once rounded, is outside [MinF, MaxF].
-	ErrRange = errors.New("value out of range")
+	// errSyntax means the input is not a decimal number.
+	errSyntax = errors.New("invalid syntax")
+	// errRange means the number, once rounded, is outside [MinF, MaxF].
+	errRange = errors.New("value out of range")
 )
 
-// ParseError is the error Parse returns. It records the input, the byte
-// offset of the problem and the reason, which is ErrSyntax or ErrRange.
-type ParseError struct {
-	// Input is the string given to Parse.
-	Input string
-	// Pos is the byte offset of the first offending byte. For a syntax
-	// error at the end of the input (such as "1e") it is len(Input); for a
+// parseError is the error Parse returns: the input, the byte offset of the
+// problem and the reason, errSyntax or errRange. It wraps ErrParse.
+type parseError struct {
+	input string
+	// pos is the byte offset of the first offending byte. For a syntax
+	// error at the end of the input (such as "1e") it is len(input); for a
 	// range error it is the offset of the number's first digit or dot.
-	Pos int
-	// Err is ErrSyntax or ErrRange.
-	Err error
+	pos    int
+	reason error
 }
 
 // Error returns a message naming the input, the reason and the position.
-func (e *ParseError) Error() string {
-	return "fixed: parsing " + strconv.Quote(e.Input) + ": " + e.Err.Error() + " at byte " + strconv.Itoa(e.Pos)
+func (e *parseError) Error() string {
+	return "fixed: parsing " + strconv.Quote(e.input) + ": " + e.reason.Error() + " at byte " + strconv.Itoa(e.pos)
 }
 
-// Unwrap returns e.Err, so that errors.Is(err, ErrSyntax) works.
-func (e *ParseError) Unwrap() error { return e.Err }
+// Unwrap returns ErrParse, so that errors.Is(err, ErrParse) works.
+func (e *parseError) Unwrap() error { return ErrParse }
 
 // Parse reads a decimal number into the nearest F, ties toward +∞. It is
 // exact and deterministic, using only integers: the way to load tuning
@@ -50,36 +55,38 @@ func (e *ParseError) Unwrap() error { return e.Err }
 // underscores, hexadecimal, "inf" and "nan" are syntax errors. A value
 // outside [MinF, MaxF] after rounding is a range error, not clamped. Every
 // String form parses back to the same F.
+//
+// On failure it returns 0 and an error that wraps ErrParse.
 func Parse(s string) (F, error) {
 	f, pos, err := parse(s)
 	if err != nil {
-		return 0, &ParseError{s, pos, err}
+		return 0, &parseError{s, pos, err}
 	}
 	return f, nil
 }
 
 // UnmarshalText parses text with Parse into a. It implements
-// encoding.TextUnmarshaler; on error a is unchanged and the error is a
-// *ParseError. It does not allocate unless it fails.
+// encoding.TextUnmarshaler; on error a is unchanged and the error, like
+// Parse's, wraps ErrParse. It does not allocate unless it fails.
 func (a *F) UnmarshalText(text []byte) error {
 	f, pos, err := parse(text)
 	if err != nil {
-		return &ParseError{string(text), pos, err}
+		return &parseError{string(text), pos, err}
 	}
 	*a = f
 	return nil
 }
 
 // parse reads s as Parse does. On failure it returns the offending
-// position and ErrSyntax or ErrRange.
+// position and errSyntax or errRange.
 func parse[S string | []byte](s S) (F, int, error) {
 	var p decimal
 	if pos := scan(&p, s); pos >= 0 {
-		return 0, pos, ErrSyntax
+		return 0, pos, errSyntax
 	}
 	f, ok := value(&p, s)
 	if !ok {
-		return 0, p.start, ErrRange
+		return 0, p.start, errRange
 	}
 	return f, 0, nil
 }

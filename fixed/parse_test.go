@@ -22,6 +22,20 @@ func parseOracle(s string) (F, bool) {
 	return F(q.Int64()), true
 }
 
+// piF is π rounded to the nearest F.
+const piF F = 13493037705
+
+// reason returns the reason of an error from Parse or UnmarshalText,
+// errSyntax or errRange, and its position; nil if err is not a
+// *parseError that wraps ErrParse.
+func reason(err error) (error, int) {
+	var pe *parseError
+	if !errors.As(err, &pe) || !errors.Is(err, ErrParse) {
+		return nil, 0
+	}
+	return pe.reason, pe.pos
+}
+
 func TestParseValid(t *testing.T) {
 	for _, c := range []struct {
 		in   string
@@ -50,7 +64,7 @@ func TestParseValid(t *testing.T) {
 		{"1e-999999999999", 0},
 		{"0e999999999999", 0},
 		{"00000000000000000000000000000000000000001.5", One + Half},
-		{"3.14159265358979323846264338327950288419716939937510", Pi},
+		{"3.14159265358979323846264338327950288419716939937510", piF},
 	} {
 		got, err := Parse(c.in)
 		if err != nil || got != c.want {
@@ -65,42 +79,52 @@ func TestParseErrors(t *testing.T) {
 		pos int
 		err error
 	}{
-		{"", 0, ErrSyntax},
-		{"-", 1, ErrSyntax},
-		{".", 1, ErrSyntax},
-		{"-.", 2, ErrSyntax},
-		{"1.2.3", 3, ErrSyntax},
-		{"1.2x", 3, ErrSyntax},
-		{" 1", 0, ErrSyntax},
-		{"1 ", 1, ErrSyntax},
-		{"1e", 2, ErrSyntax},
-		{"1e+", 3, ErrSyntax},
-		{"1e5x", 3, ErrSyntax},
-		{"e5", 0, ErrSyntax},
-		{"--1", 1, ErrSyntax},
-		{"1_000", 1, ErrSyntax},
-		{"0x10", 1, ErrSyntax},
-		{"inf", 0, ErrSyntax},
-		{"NaN", 0, ErrSyntax},
-		{"2147483648", 0, ErrRange},
-		{"-2147483648.0000000002", 1, ErrRange},
-		{"2147483647.9999999999", 0, ErrRange},
-		{"1e10", 0, ErrRange},
-		{"+99999999999999999999", 1, ErrRange},
-		{"1e999999999999", 0, ErrRange},
+		{"", 0, errSyntax},
+		{"-", 1, errSyntax},
+		{".", 1, errSyntax},
+		{"-.", 2, errSyntax},
+		{"1.2.3", 3, errSyntax},
+		{"1.2x", 3, errSyntax},
+		{" 1", 0, errSyntax},
+		{"1 ", 1, errSyntax},
+		{"1e", 2, errSyntax},
+		{"1e+", 3, errSyntax},
+		{"1e5x", 3, errSyntax},
+		{"e5", 0, errSyntax},
+		{"--1", 1, errSyntax},
+		{"1_000", 1, errSyntax},
+		{"0x10", 1, errSyntax},
+		{"inf", 0, errSyntax},
+		{"NaN", 0, errSyntax},
+		{"2147483648", 0, errRange},
+		{"-2147483648.0000000002", 1, errRange},
+		{"2147483647.9999999999", 0, errRange},
+		{"1e10", 0, errRange},
+		{"+99999999999999999999", 1, errRange},
+		{"1e999999999999", 0, errRange},
 	} {
 		got, err := Parse(c.in)
-		var pe *ParseError
-		if !errors.As(err, &pe) {
-			t.Errorf("Parse(%q) = %v, %v; want a *ParseError", c.in, got, err)
+		why, pos := reason(err)
+		if why == nil {
+			t.Errorf("Parse(%q) = %v, %v; want an error wrapping ErrParse", c.in, got, err)
 			continue
 		}
-		if !errors.Is(err, c.err) || pe.Pos != c.pos || pe.Input != c.in || got != 0 {
-			t.Errorf("Parse(%q) = %v, %v (pos %d); want %v at %d", c.in, got, err, pe.Pos, c.err, c.pos)
+		if why != c.err || pos != c.pos || got != 0 {
+			t.Errorf("Parse(%q) = %v, %v (pos %d); want %v at %d", c.in, got, err, pos, c.err, c.pos)
+		}
+		var u F = 7
+		if err := u.UnmarshalText([]byte(c.in)); u != 7 {
+			t.Errorf("UnmarshalText(%q) changed its receiver to %v", c.in, u)
+		} else if why, pos := reason(err); why != c.err || pos != c.pos {
+			t.Errorf("UnmarshalText(%q) = %v (pos %d); want %v at %d", c.in, err, pos, c.err, c.pos)
 		}
 	}
 	_, err := Parse("1.2x")
 	if want := `fixed: parsing "1.2x": invalid syntax at byte 3`; err.Error() != want {
+		t.Errorf("Error() = %q, want %q", err.Error(), want)
+	}
+	_, err = Parse("3000000000")
+	if want := `fixed: parsing "3000000000": value out of range at byte 0`; err.Error() != want {
 		t.Errorf("Error() = %q, want %q", err.Error(), want)
 	}
 }
@@ -131,8 +155,8 @@ func TestParseOracle(t *testing.T) {
 		want, inRange := parseOracle(s)
 		got, err := Parse(s)
 		switch {
-		case !inRange && !errors.Is(err, ErrRange):
-			t.Fatalf("Parse(%q) = %d, %v; want ErrRange", s, got, err)
+		case !inRange && !isRange(err):
+			t.Fatalf("Parse(%q) = %d, %v; want a range error", s, got, err)
 		case inRange && (err != nil || got != want):
 			t.Fatalf("Parse(%q) = %d, %v; want %d", s, got, err, want)
 		}
@@ -154,7 +178,7 @@ func TestStringRoundTrip(t *testing.T) {
 		{-1, "-0.0000000002"},
 		{MaxF, "2147483647.9999999998"},
 		{MinF, "-2147483648"},
-		{Pi, "3.1415926537"},
+		{piF, "3.1415926537"},
 	} {
 		if got := c.a.String(); got != c.want {
 			t.Errorf("%d.String() = %q, want %q", c.a, got, c.want)
@@ -173,26 +197,32 @@ func TestStringRoundTrip(t *testing.T) {
 				t.Fatalf("%d.String() = %q is not the shortest", a, s)
 			}
 		}
-		e := a.ExactString()
+		e := exactString(a)
 		if got, err := Parse(e); err != nil || got != a {
-			t.Fatalf("Parse(%d.ExactString() = %q) = %d, %v", a, e, got, err)
+			t.Fatalf("Parse(exactString(%d) = %q) = %d, %v", a, e, got, err)
 		}
 		if want, _ := parseOracle(e); new(big.Rat).SetFrac(bigF(a), big.NewInt(One.Raw())).RatString() != mustRat(e).RatString() || want != a {
-			t.Fatalf("%d.ExactString() = %q is not exact", a, e)
+			t.Fatalf("exactString(%d) = %q is not exact", a, e)
 		}
 		var b F
 		txt, _ := a.MarshalText()
 		if err := b.UnmarshalText(txt); err != nil || b != a {
 			t.Fatalf("text round trip of %d: %q → %d, %v", a, txt, b, err)
 		}
-		if app, _ := a.AppendText([]byte("x")); string(app) != "x"+s {
-			t.Fatalf("AppendText = %q", app)
+		if string(txt) != s {
+			t.Fatalf("%d.MarshalText() = %q, String %q", a, txt, s)
 		}
 	}
 	var b F = 7
 	if err := b.UnmarshalText([]byte("nope")); err == nil || b != 7 {
 		t.Errorf("UnmarshalText(nope) = %v, left %d", err, b)
 	}
+}
+
+// isRange reports whether err is a range error from Parse.
+func isRange(err error) bool {
+	why, _ := reason(err)
+	return why == errRange
 }
 
 func mustRat(s string) *big.Rat {
@@ -206,15 +236,15 @@ func mustRat(s string) *big.Rat {
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"0", "1.5", "-0.25", ".5", "5.", "2.5e-3", "-2147483648",
 		"2147483647.9999999998", "0.1", "1e", "x", "", "-", "00001.000001e+3",
-		"0.000000000116415321826934814453125", MinF.ExactString(), Pi.String()} {
+		"0.000000000116415321826934814453125", exactString(MinF), piF.String()} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		a, err := Parse(s)
 		if err != nil {
-			var pe *ParseError
-			if !errors.As(err, &pe) || pe.Pos < 0 || pe.Pos > len(s) || pe.Input != s ||
-				!(errors.Is(err, ErrSyntax) || errors.Is(err, ErrRange)) || a != 0 {
+			var pe *parseError
+			if !errors.As(err, &pe) || !errors.Is(err, ErrParse) || pe.pos < 0 || pe.pos > len(s) || pe.input != s ||
+				!(pe.reason == errSyntax || pe.reason == errRange) || a != 0 {
 				t.Fatalf("Parse(%q) = %d, %v", s, a, err)
 			}
 			return
@@ -222,8 +252,8 @@ func FuzzParse(f *testing.F) {
 		if b, err := Parse(a.String()); err != nil || b != a {
 			t.Fatalf("Parse(%q) = %d, String %q parses to %d, %v", s, a, a.String(), b, err)
 		}
-		if b, err := Parse(a.ExactString()); err != nil || b != a {
-			t.Fatalf("Parse(%q) = %d, ExactString %q parses to %d, %v", s, a, a.ExactString(), b, err)
+		if b, err := Parse(exactString(a)); err != nil || b != a {
+			t.Fatalf("Parse(%q) = %d, exact expansion %q parses to %d, %v", s, a, exactString(a), b, err)
 		}
 		// Against the big.Rat oracle, for inputs it reads the same way and
 		// whose exponent is small enough to evaluate.

@@ -5,28 +5,9 @@ package fixed
 // The values below are computed with math/big at 320 bits and rounded to
 // nearest, ties toward +∞. Regenerate with go generate.
 
-// Pi is π rounded to the nearest F.
-const Pi F = 13493037705
-
-// TwoPi is 2π rounded to the nearest F.
-const TwoPi F = 26986075409
-
-// HalfPi is π/2 rounded to the nearest F.
-const HalfPi F = 6746518852
-
-// E is Euler's number e rounded to the nearest F.
-const E F = 11674931555
-
-// Sqrt2 is √2 rounded to the nearest F.
-const Sqrt2 F = 6074001000
-
 const (
 	// piQ40 is π·2^40.
 	piQ40 = 3454217652358
-	// twoPiQ60 is 2π·2^60.
-	twoPiQ60 = 7244019458077122842
-	// invTwoPiQ64 is 2^64/(2π).
-	invTwoPiQ64 = 2935890503282001226
 	// sinSteps is the number of sinTable steps per quarter turn.
 	sinSteps = 256
 	// sinFracBits is the number of fractional bits of a sinTable entry.

@@ -25,9 +25,9 @@ func Sin(a Angle) F {
 // is exact. It cannot overflow.
 func Cos(a Angle) F { return Sin(a + QuarterTurn) }
 
-// SinCos returns Sin(a) and Cos(a), bit for bit, at about the cost of one.
-// Like them it cannot overflow.
-func SinCos(a Angle) (s, c F) {
+// sinCos returns Sin(a) and Cos(a), bit for bit, at about the cost of one.
+// FromAngle and Vec2.Rotate use it. Like them it cannot overflow.
+func sinCos(a Angle) (s, c F) {
 	i, d := sinSplit(a)
 	cosD, sinD := taylor(d)
 	st, ct := sinTable[i&511], sinTable[(sinSteps-i)&511]
@@ -44,7 +44,7 @@ func SinCos(a Angle) (s, c F) {
 	return F((s40 + 1<<7) >> 8), F((c40 + 1<<7) >> 8)
 }
 
-// How Sin, Cos and SinCos work: the angle splits into a quadrant and a
+// How Sin, Cos and sinCos work: the angle splits into a quadrant and a
 // point in it, and the point into the nearest table point t (sinSplit) and
 // a small offset δ, |δ| ≤ π/1024. Then
 //
@@ -56,7 +56,7 @@ func SinCos(a Angle) (s, c F) {
 // 2^-46. Everything carries 40 fractional bits and every product fits in
 // 64 bits; the products by sin δ use cos t and sin t cut to 30 fractional
 // bits, which costs under 2^-38. The small helpers are inlined, so Sin and
-// SinCos make no calls.
+// sinCos make no calls.
 
 // sinSplit returns the index of the sinTable entry nearest to a within its
 // quadrant, 0..sinSteps, and the offset d from it, |d| ≤ 2^21 units.
@@ -109,7 +109,7 @@ func Atan2(y, x F) Angle {
 	v0 := atanTable[i]
 	v1 := atanTable[min(i+1, atanSteps)]
 	v := v0 + (v1-v0)*f>>fb
-	ang := Angle((v + 1<<(atanExtraBits-1)) >> atanExtraBits) // in [0, EighthTurn]
+	ang := Angle((v + 1<<(atanExtraBits-1)) >> atanExtraBits) // in [0, QuarterTurn/2]
 	if swap {
 		ang = QuarterTurn - ang
 	}

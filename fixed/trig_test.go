@@ -6,11 +6,14 @@ import (
 	"testing"
 )
 
+// eighthTurn is 45 degrees, an octant.
+const eighthTurn = QuarterTurn / 2
+
 // boundaryAngles are every octant boundary and its neighbours.
 func boundaryAngles() []Angle {
 	var as []Angle
 	for k := range Angle(8) {
-		b := k * EighthTurn
+		b := k * eighthTurn
 		for _, d := range []Angle{0, 1, 2, 1 << 10, 1 << 21, 1<<21 + 1} {
 			as = append(as, b+d, b-d)
 		}
@@ -25,12 +28,15 @@ func TestSinCosAccuracy(t *testing.T) {
 	const bound = 0x1p-28
 	ms, mc := maxErr{name: "Sin"}, maxErr{name: "Cos"}
 	check := func(a Angle) {
-		s, c := SinCos(a)
+		s, c := sinCos(a)
 		if s != Sin(a) || c != Cos(a) {
-			t.Fatalf("SinCos(%d) = %d, %d; Sin, Cos = %d, %d", a, s, c, Sin(a), Cos(a))
+			t.Fatalf("sinCos(%d) = %d, %d; Sin, Cos = %d, %d", a, s, c, Sin(a), Cos(a))
+		}
+		if v := FromAngle(a); v.X != c || v.Y != s {
+			t.Fatalf("FromAngle(%d) = %v; Cos, Sin = %d, %d", a, v, c, s)
 		}
 		if s > One || s < -One || c > One || c < -One {
-			t.Fatalf("SinCos(%d) = %v, %v: outside [-1, 1]", a, s, c)
+			t.Fatalf("sinCos(%d) = %v, %v: outside [-1, 1]", a, s, c)
 		}
 		ws, wc := math.Sin(radians(a)), math.Cos(radians(a))
 		ms.add(math.Abs(s.Float64()-ws), func() string { return fmt.Sprint(a) })
@@ -63,12 +69,15 @@ func TestSinCosExact(t *testing.T) {
 		{0, 0, One},
 		{QuarterTurn, One, 0},
 		{HalfTurn, 0, -One},
-		{ThreeQuarterTurn, -One, 0},
-		{EighthTurn, FromRatio(7071067812, 10000000000), FromRatio(7071067812, 10000000000)},
+		{3 * QuarterTurn, -One, 0},
+		{eighthTurn, FromRatio(7071067812, 10000000000), FromRatio(7071067812, 10000000000)},
 	} {
-		s, co := SinCos(c.a)
+		s, co := Sin(c.a), Cos(c.a)
 		if s != c.s || co != c.c {
-			t.Errorf("SinCos(%d) = %v, %v; want %v, %v", c.a, s, co, c.s, c.c)
+			t.Errorf("Sin, Cos(%d) = %v, %v; want %v, %v", c.a, s, co, c.s, c.c)
+		}
+		if v := FromAngle(c.a); v != V2(c.c, c.s) {
+			t.Errorf("FromAngle(%d) = %v; want (%v, %v)", c.a, v, c.c, c.s)
 		}
 	}
 }
@@ -116,18 +125,18 @@ func TestAtan2Exact(t *testing.T) {
 	}{
 		{0, 0, 0},
 		{0, One, 0},
-		{One, One, EighthTurn},
+		{One, One, eighthTurn},
 		{One, 0, QuarterTurn},
-		{One, -One, 3 * EighthTurn},
+		{One, -One, 3 * eighthTurn},
 		{0, -One, HalfTurn},
-		{-One, -One, 5 * EighthTurn},
-		{-One, 0, ThreeQuarterTurn},
-		{-One, One, 7 * EighthTurn},
-		{MaxF, MaxF, EighthTurn},
-		{MinF, MinF, 5 * EighthTurn},
-		{MinF, 0, ThreeQuarterTurn},
+		{-One, -One, 5 * eighthTurn},
+		{-One, 0, 3 * QuarterTurn},
+		{-One, One, 7 * eighthTurn},
+		{MaxF, MaxF, eighthTurn},
+		{MinF, MinF, 5 * eighthTurn},
+		{MinF, 0, 3 * QuarterTurn},
 		{0, MinF, HalfTurn},
-		{1, 1, EighthTurn},
+		{1, 1, eighthTurn},
 	} {
 		if got := Atan2(c.y, c.x); got != c.want {
 			t.Errorf("Atan2(%v, %v) = %d, want %d", c.y, c.x, got, c.want)
@@ -140,23 +149,21 @@ func TestAngleConversions(t *testing.T) {
 		got, want Angle
 	}{
 		{AngleFromDegrees(FromInt(90)), QuarterTurn},
-		{AngleFromDegrees(FromInt(-90)), ThreeQuarterTurn},
+		{AngleFromDegrees(FromInt(-90)), 3 * QuarterTurn},
 		{AngleFromDegrees(FromInt(450)), QuarterTurn},
-		{AngleFromDegrees(FromInt(45)), EighthTurn},
+		{AngleFromDegrees(FromInt(45)), eighthTurn},
 		{AngleFromDegrees(FromInt(360)), 0},
 		{AngleFromDegrees(MinF), AngleFromTurns(-1<<31, 360)},
 		{AngleFromDegrees(MaxF), AngleFromDegrees(MaxF - FromInt(360*5965232))},
 		{AngleFromTurns(1, 4), QuarterTurn},
-		{AngleFromTurns(-1, 4), ThreeQuarterTurn},
+		{AngleFromTurns(-1, 4), 3 * QuarterTurn},
 		{AngleFromTurns(5, 4), QuarterTurn},
-		{AngleFromTurns(1, -4), ThreeQuarterTurn},
+		{AngleFromTurns(1, -4), 3 * QuarterTurn},
 		{AngleFromTurns(1, 0), 0},
 		{AngleFromTurns(1, 3), 1431655765},
 		{AngleFromTurns(2, 3), 2863311531},
 		{AngleFromTurns(-1<<63, -1), 0},
-		{AngleFromRadians(Pi), HalfTurn},
-		{AngleFromRadians(HalfPi), QuarterTurn},
-		{AngleFromRadians(-HalfPi), ThreeQuarterTurn},
+		{AngleFromTurns(3, 8), 3 * eighthTurn},
 	} {
 		if c.got != c.want {
 			t.Errorf("got %d, want %d", c.got, c.want)
@@ -168,21 +175,12 @@ func TestAngleConversions(t *testing.T) {
 		if got := AngleFromDegrees(a.Degrees()); got != a {
 			t.Fatalf("AngleFromDegrees(%d.Degrees()) = %d", a, got)
 		}
-		if got := Angle(a.Turns()); got != a {
-			t.Fatalf("Turns round trip of %d = %d", a, got)
+		// F(a) is a in turns, exactly, as the Angle documentation says.
+		if got := AngleFromTurns(F(a).Raw(), 1<<32); got != a {
+			t.Fatalf("AngleFromTurns(F(%d) in turns) = %d", a, got)
 		}
-		if got := AngleFromRadians(a.Radians()); int32(got-a) > 1 || int32(got-a) < -1 {
-			t.Fatalf("AngleFromRadians(%d.Radians()) = %d", a, got)
-		}
-		if d := a.Radians().Float64() - radians(a); math.Abs(d) > 0x1p-32 {
-			t.Fatalf("%d.Radians() = %v, off by %g", a, a.Radians(), d)
-		}
-		rad := randF(r)
-		want := math.Mod(rad.Float64()/(2*math.Pi), 1) * (1 << 32)
-		d := float64(AngleFromRadians(rad)) - want
-		d -= math.Round(d/(1<<32)) * (1 << 32)
-		if math.Abs(d) > 1+math.Abs(rad.Float64())*0x1p-20 { // float64 oracle slack for huge inputs
-			t.Fatalf("AngleFromRadians(%v) = %d, want about %v", rad, AngleFromRadians(rad), want)
+		if got, want := F(a).Mul(FromInt(360)), a.Degrees(); got != want {
+			t.Fatalf("F(%d)·360 = %v, Degrees %v", a, got, want)
 		}
 	}
 }

@@ -5,10 +5,13 @@ package fixed
 //
 // Add and Sub wrap like F's operators. Scale, Dot, Cross, LengthSq, Length,
 // Distance and Lerp are computed exactly through 128-bit intermediates and
-// rounded once to the nearest F (ties toward +∞); Normalize, ClampLength,
-// Rotate and Angle are within the bounds their docs give. Every method
-// except Add and Sub saturates to MaxF or MinF per component when the
-// true result does not fit, and none overflows internally.
+// rounded once to the nearest F (ties toward +∞); Normalize, ClampLength and
+// Rotate are within the bounds their docs give. Every method except Add and
+// Sub saturates to MaxF or MinF per component when the true result does not
+// fit, and none overflows internally.
+//
+// The direction of v is the Angle Atan2(v.Y, v.X); FromAngle turns an Angle
+// back into a unit vector.
 type Vec2 struct{ X, Y F }
 
 // V2 returns the vector (x, y). It cannot overflow.
@@ -105,7 +108,7 @@ func (v Vec2) ClampLength(limit F) Vec2 {
 // computed exactly from Sin(a) and Cos(a) and rounded once; a component
 // beyond the range of F (a long vector turned toward a diagonal) saturates.
 func (v Vec2) Rotate(a Angle) Vec2 {
-	s, c := SinCos(a)
+	s, c := sinCos(a)
 	x, y := int64(v.X), int64(v.Y)
 	return Vec2{
 		det2(x, int64(c), y, int64(s)),
@@ -113,14 +116,10 @@ func (v Vec2) Rotate(a Angle) Vec2 {
 	}
 }
 
-// Angle returns the direction of v as an Angle: Atan2(v.Y, v.X). The zero
-// vector returns 0. It cannot overflow.
-func (v Vec2) Angle() Angle { return Atan2(v.Y, v.X) }
-
-// FromAngle returns the unit vector (Cos(a), Sin(a)) pointing along a. It
-// cannot overflow.
+// FromAngle returns the unit vector (Cos(a), Sin(a)) pointing along a, bit
+// for bit, at about the cost of one Sin. It cannot overflow.
 func FromAngle(a Angle) Vec2 {
-	s, c := SinCos(a)
+	s, c := sinCos(a)
 	return Vec2{c, s}
 }
 

@@ -18,7 +18,7 @@
 //
 // A frame of a lockstep session is called a turn. A turn lasts T
 // (Config.TurnPeriod, or one second over Config.TickRate; 10 turns per
-// second by default, rollstep.DefaultLockstepRate) and is one engine frame
+// second by default) and is one engine frame
 // made of Config.TicksPerTurn calls of the game's Step: the first gets the
 // turn's inputs, the others the zero input. So a game can step its
 // simulation at 30 Hz while its players' inputs travel at 10 Hz, and a
@@ -104,7 +104,7 @@
 // repairing a misprediction by rollback, and it switches at any turn as
 // the link changes. It starts at D = 1 without predicting. Unlike
 // Lockstep, its default rate is 60 frames per second
-// (rollstep.DefaultFrameRate); set TickRate or TurnPeriod for turns.
+// (60 frames a second); set TickRate or TurnPeriod for turns.
 // Inputs stay command-style by default, and predicted remote inputs are
 // the zero I.
 //

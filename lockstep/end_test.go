@@ -45,5 +45,5 @@ func TestAgreedEnd(t *testing.T) {
 		require.Equal(t, 1, n, "peer %d: core.MatchEndedEvent", i)
 	}
 	require.Equal(t, core.Frame(end), m.check())
-	require.ErrorIs(t, m.peers[0].sess.EndAt(10), rollstep.ErrEndPassed)
+	require.ErrorIs(t, m.peers[0].sess.EndAt(10), rollstep.ErrOutOfRange)
 }

@@ -94,8 +94,7 @@ func ExampleSession_ReadSteps() {
 		s, _ := lockstep.NewSession(cfg, game, Counter{}, conns[i])
 		sessions = append(sessions, s)
 	}
-	dg, _ := core.DigestOf[Order](2, 20, 0, build)
-	rec, _ := replay.NewRecorder(replay.Config{Game: build, Match: dg}, core.Game[Counter, Order](game), &Counter{})
+	rec, _ := replay.NewRecorder(replay.Config{Game: build, Players: 2, TickRate: 20}, core.Game[Counter, Order](game), &Counter{})
 	var next core.Frame // the next turn to record
 	var steps []core.Input[Order]
 	for now := time.Duration(0); now <= 4*time.Second; now += 10 * time.Millisecond {

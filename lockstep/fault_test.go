@@ -101,7 +101,7 @@ func TestPauseSameTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.run(6 * time.Second)
-	if !m.peers[0].sess.Paused() {
+	if !m.peers[0].sess.Stats().Paused {
 		t.Fatal("peer 0 not paused")
 	}
 	played := m.peers[0].sess.Stats().Played

@@ -40,7 +40,7 @@ type tPeer struct {
 	seq     uint32   // commands issued
 	rng     *rand.Rand
 	dead    bool // stopped calling Update
-	events  []rollstep.Event
+	events  []core.Event
 	eventAt []time.Duration // when Update returned each of events
 	lastF   core.Frame
 	// predicts counts inputs Step got as predicted (never in lockstep).

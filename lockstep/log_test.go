@@ -24,11 +24,7 @@ var logBuild = core.GameVersion("lockstep test game")
 func newLogRecorder(t *testing.T, m *match, cfg Config) *replay.Recorder[tState, tInput] {
 	t.Helper()
 	rate := int(time.Second / cfg.TurnPeriod)
-	dg, err := core.DigestOf[tInput](len(m.peers), rate, cfg.ChecksumInterval, logBuild)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := replay.NewRecorder(replay.Config{Game: logBuild, Match: dg, KeyframeInterval: 50},
+	rec, err := replay.NewRecorder(replay.Config{Game: logBuild, Players: len(m.peers), TickRate: rate, KeyframeInterval: 50},
 		core.Game[tState, tInput](replayGame()), &tState{})
 	if err != nil {
 		t.Fatal(err)
@@ -193,7 +189,7 @@ func TestReadLogRange(t *testing.T) {
 				continue
 			}
 			got, err := s.ReadLog(f, dst)
-			if !errors.Is(err, core.ErrFrameNotLogged) || len(got) != 1 || got[0].Value.Seq != 9 {
+			if !errors.Is(err, rollstep.ErrFrameNotLogged) || len(got) != 1 || got[0].Value.Seq != 9 {
 				t.Fatalf("LogRetention %d: ReadLog(%d) outside %d..%d = %v, %v", keep, f, start, end, got, err)
 			}
 		}

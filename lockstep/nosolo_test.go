@@ -52,12 +52,12 @@ func TestNoSoloStart(t *testing.T) {
 			}
 			if tc.solo {
 				require.NoError(t, err)
-				require.True(t, m.peers[0].sess.Started(), "the match did not start alone")
+				require.True(t, m.peers[0].sess.Stats().Started, "the match did not start alone")
 				return
 			}
 			var te *endpoint.HandshakeTimeoutError
 			require.True(t, errors.As(err, &te), "Update: %v, want a *endpoint.HandshakeTimeoutError", err)
-			require.False(t, m.peers[0].sess.Started(), "the match started alone")
+			require.False(t, m.peers[0].sess.Stats().Started, "the match started alone")
 			require.Equal(t, tc.received, te.Received > 0, "datagrams received: %v", te)
 			require.Equal(t, err, m.peers[0].sess.Update(5*time.Second), "the next Update")
 		})

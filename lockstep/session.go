@@ -22,7 +22,7 @@ type Session[S any, I comparable] = rollstep.Session[S, I]
 // *rollstep.ConfigError.
 func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S, conn transport.Conn) (*Session[S, I], error) {
 	switch cfg.Mode {
-	case rollstep.ModeUnknown:
+	case 0: // unset
 		cfg.Mode = rollstep.Lockstep
 		if cfg.Prediction > 0 {
 			cfg.Mode = rollstep.Auto

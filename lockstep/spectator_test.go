@@ -49,7 +49,7 @@ func TestSpectatorWithStreamDelay(t *testing.T) {
 		})
 		m.predicting, m.lossyCommands = w > 0, true
 		sp := newSpectator(t, m)
-		var spEvents []rollstep.Event
+		var spEvents []core.Event
 		run := func(end time.Duration) {
 			for m.now < end {
 				m.run(m.now + m.dt)

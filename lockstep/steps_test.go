@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/replay"
 	"github.com/rollstep/rollstep/state"
@@ -55,7 +56,7 @@ func (r *stepRecorder) drain(t *testing.T, s *Session[tState, tInput]) {
 	// unless the state after it is paused.
 	if f := s.Frame() - 1; f >= end {
 		if _, seen := r.first[f]; !seen {
-			r.first[f] = !s.Paused()
+			r.first[f] = !s.Stats().Paused
 		}
 	}
 }
@@ -182,7 +183,7 @@ func TestReadStepsRange(t *testing.T) {
 				continue
 			}
 			got, err := s.ReadSteps(f, dst)
-			if !errors.Is(err, core.ErrFrameNotLogged) || len(got) != 1 || got[0].Value.Seq != 9 {
+			if !errors.Is(err, rollstep.ErrFrameNotLogged) || len(got) != 1 || got[0].Value.Seq != 9 {
 				t.Fatalf("LogRetention %d: ReadSteps(%d) outside %d..%d = %v, %v", keep, f, start, end, got, err)
 			}
 		}

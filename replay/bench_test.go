@@ -29,7 +29,7 @@ func openUnitsFarm(b *testing.B) *replay.Replay[units.State, units.Order] {
 // reportRealtime reports game seconds played per wall-clock second.
 func reportRealtime(b *testing.B, rp *replay.Replay[units.State, units.Order]) {
 	h := rp.Header()
-	game := time.Duration(b.N) * h.Duration()
+	game := time.Duration(b.N) * h.Duration
 	b.ReportMetric(game.Seconds()/b.Elapsed().Seconds(), "x-realtime")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(h.Frames), "ns/frame")
 }
@@ -55,10 +55,10 @@ func BenchmarkPlayback(b *testing.B) {
 func BenchmarkBareSteps(b *testing.B) {
 	rp := openUnitsFarm(b)
 	var inputs []core.Input[units.Order]
-	for f := range rp.Frames() {
+	for f := range rp.Header().Frames {
 		inputs, _ = rp.Inputs(f, inputs)
 	}
-	players := rp.Header().Players()
+	players := rp.Header().Players
 	var s, initial units.State
 	rp.Initial(&initial)
 	fx := engine.NewEffectList(0)
@@ -78,7 +78,7 @@ func BenchmarkVerify(b *testing.B) {
 	rp := openUnitsFarm(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := rp.Verify(units.Game{}); err != nil {
+		if err := replay.Verify(rp, units.Game{}); err != nil {
 			b.Fatal(err)
 		}
 	}

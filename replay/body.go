@@ -9,7 +9,7 @@ import (
 	"slices"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/state"
+	"github.com/rollstep/rollstep/internal/arena"
 )
 
 // body is the content of a replay, shared by Recorder (which builds it) and
@@ -44,8 +44,8 @@ const (
 // encode returns the replay file of b. It sets b.hdr's offsets, size and
 // CRC.
 func (b *body[I]) encode() []byte {
-	players := b.hdr.Players()
-	out := make([]byte, HeaderSize, HeaderSize+len(b.initial)+len(b.rows)*4+len(b.sums)*8)
+	players := b.hdr.Players
+	out := make([]byte, headerSize, headerSize+len(b.initial)+len(b.rows)*4+len(b.sums)*8)
 	out = append(out, b.initial...)
 	b.hdr.inputsOff = int64(len(out))
 	var v [binary.MaxVarintLen64]byte
@@ -67,7 +67,7 @@ func (b *body[I]) encode() []byte {
 			}
 			out = append(out, uint8(row[p].Status))
 			if row[p].Status != core.InputDisconnected {
-				out = state.AppendRaw(out, &row[p].Value)
+				out = arena.AppendRaw(out, &row[p].Value)
 			}
 		}
 	}
@@ -85,7 +85,7 @@ func (b *body[I]) encode() []byte {
 		out = append(out, k...)
 	}
 	b.hdr.Size = int64(len(out))
-	b.hdr.bodyCRC = crc32.Checksum(out[HeaderSize:], castagnoli)
+	b.hdr.bodyCRC = crc32.Checksum(out[headerSize:], castagnoli)
 	appendHeader(out[:0], &b.hdr)
 	return out
 }
@@ -124,15 +124,15 @@ type expander struct {
 
 // load writes the encoded snapshot of stored record rec into dst (which
 // has the encoded length) and XORs it with base (nil or as long as dst).
-// The error is a *CorruptError with offset off, the record's position.
+// The error matches ErrCorrupt, with offset off, the record's position.
 func (x *expander) load(dst, rec, base []byte, off int64) error {
 	if len(rec) == 0 {
-		return &CorruptError{Offset: off, Reason: "empty snapshot record"}
+		return corrupt(off, "empty snapshot record", nil)
 	}
 	switch rec[0] {
 	case methodRaw:
 		if len(rec)-1 != len(dst) {
-			return &CorruptError{Offset: off, Reason: "raw snapshot has the wrong length"}
+			return corrupt(off, "raw snapshot has the wrong length", nil)
 		}
 		copy(dst, rec[1:])
 	case methodDeflate:
@@ -140,20 +140,20 @@ func (x *expander) load(dst, rec, base []byte, off int64) error {
 		if x.r == nil {
 			x.r = flate.NewReader(&x.br)
 		} else if err := x.r.(flate.Resetter).Reset(&x.br, nil); err != nil {
-			return &CorruptError{Offset: off, Reason: "snapshot", Err: err}
+			return corrupt(off, "snapshot", err)
 		}
 		if _, err := io.ReadFull(x.r, dst); err != nil {
-			return &CorruptError{Offset: off, Reason: "snapshot stream", Err: err}
+			return corrupt(off, "snapshot stream", err)
 		}
 		var one [1]byte
 		if n, err := x.r.Read(one[:]); n != 0 || err != io.EOF {
-			return &CorruptError{Offset: off, Reason: "snapshot stream is longer than the state"}
+			return corrupt(off, "snapshot stream is longer than the state", nil)
 		}
 		if x.br.Len() != 0 {
-			return &CorruptError{Offset: off, Reason: "bytes after the snapshot stream"}
+			return corrupt(off, "bytes after the snapshot stream", nil)
 		}
 	default:
-		return &CorruptError{Offset: off, Reason: "unknown snapshot method"}
+		return corrupt(off, "unknown snapshot method", nil)
 	}
 	for i := range base {
 		dst[i] ^= base[i]

@@ -5,75 +5,55 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"hash/crc32"
-	"io"
 	"strconv"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/arena"
 	"github.com/rollstep/rollstep/state"
 )
 
-// Read reads one replay from r and opens it like Open. It reads exactly
-// the length the header announces (or less, and returns a
-// *TruncatedError, when r ends first), allocating in proportion to the
-// bytes actually read, whatever the header claims.
-func Read[S any, I comparable](r io.Reader, game [16]byte) (*Replay[S, I], error) {
-	var head [HeaderSize]byte
-	n, err := io.ReadFull(r, head[:])
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return nil, err
-	}
-	h, err := parseHeader(head[:n])
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	buf.Write(head[:])
-	if _, err := io.Copy(&buf, io.LimitReader(r, h.Size-HeaderSize)); err != nil {
-		return nil, err
-	}
-	return Open[S, I](buf.Bytes(), game)
-}
-
 // Open checks and decodes the replay in data, which it retains (do not
-// modify it). game is the game version hash of the running build; S and I
-// are the game's state and input types. It returns
+// modify it); read a file whole (os.ReadFile) to open it. game is the
+// game version hash of the running build; S and I are the game's state
+// and input types. It returns an error matching
 //
-//   - a *TruncatedError when data ends before the replay (every proper
-//     prefix of a valid replay gets this error);
-//   - a *CorruptError for bytes that are not a replay or are damaged (CRC
+//   - ErrTruncated when data ends before the replay (every proper prefix
+//     of a valid replay gets this error);
+//   - ErrCorrupt for bytes that are not a replay or are damaged (CRC
 //     failure, inconsistent sections, an invalid snapshot or input,
 //     trailing bytes);
-//   - a *VersionError for another format version;
-//   - a *MismatchError when the replay was recorded by another game build
-//     (Field "Game"), or with another state type (Field "StateLayout" or
-//     "StateSize") or input type (Field "InputSize" or "InputLayout");
-//   - the *state.ValidationError when S or I is not arena-serializable.
+//   - ErrMismatch for another format version, or when the replay was
+//     recorded by another game build ("Game"), or with another state type
+//     ("StateLayout" or "StateSize") or input type ("InputSize" or
+//     "InputLayout");
+//
+// or the *state.ValidationError when S or I is not arena-serializable.
 //
 // Open never panics, whatever data holds, and its memory is bounded by the
 // bytes: it counts the input records before it allocates them, once, and
 // never more records than the header's frame count, so the decoded inputs
 // take at most about 32 times the input section's length (a run of
 // identical frames is stored once). It also decodes every keyframe, so a
-// Player never meets a damaged one. Use Replay.CheckConfig to compare
-// the rest of the match configuration.
+// Player never meets a damaged one. Compare the rest of the match
+// configuration, if it matters, with the Header's Players and TickRate.
 func Open[S any, I comparable](data []byte, game [16]byte) (*Replay[S, I], error) {
 	h, err := parseHeader(data)
 	if err != nil {
 		return nil, err
 	}
 	if int64(len(data)) < h.Size {
-		return nil, &TruncatedError{Need: h.Size, Have: int64(len(data))}
+		return nil, truncated(h.Size, int64(len(data)))
 	}
 	if int64(len(data)) > h.Size {
-		return nil, &CorruptError{Offset: h.Size, Reason: strconv.Itoa(len(data)-int(h.Size)) + " bytes after the replay"}
+		return nil, corrupt(h.Size, strconv.Itoa(len(data)-int(h.Size))+" bytes after the replay", nil)
 	}
-	if got := crc32.Checksum(data[HeaderSize:], castagnoli); got != h.bodyCRC {
-		return nil, &CorruptError{Offset: HeaderSize, Reason: "body crc mismatch"}
+	if got := crc32.Checksum(data[headerSize:], castagnoli); got != h.bodyCRC {
+		return nil, corrupt(headerSize, "body crc mismatch", nil)
 	}
 	if err := checkTypes[S, I](&h, game); err != nil {
 		return nil, err
 	}
-	rp := &Replay[S, I]{b: body[I]{hdr: h, initial: data[HeaderSize:h.inputsOff]}}
+	rp := &Replay[S, I]{b: body[I]{hdr: h, initial: data[headerSize:h.inputsOff]}}
 	if err := rp.b.parseInputs(data[h.inputsOff:h.sumsOff], h.inputsOff); err != nil {
 		return nil, err
 	}
@@ -90,13 +70,13 @@ func Open[S any, I comparable](data []byte, game [16]byte) (*Replay[S, I], error
 // with game, S and I.
 func checkTypes[S any, I comparable](h *Header, game [16]byte) error {
 	if h.Game != game {
-		return &MismatchError{Field: "Game", Got: hex.EncodeToString(h.Game[:]), Want: hex.EncodeToString(game[:])}
+		return mismatch("Game", hex.EncodeToString(h.Game[:]), hex.EncodeToString(game[:]))
 	}
-	sl, err := state.LayoutOf[S]()
+	sl, err := arena.LayoutOf[S]()
 	if err != nil {
 		return err
 	}
-	il, err := state.LayoutOf[I]()
+	il, err := arena.LayoutOf[I]()
 	if err != nil {
 		return err
 	}
@@ -104,13 +84,13 @@ func checkTypes[S any, I comparable](h *Header, game [16]byte) error {
 	d := strconv.Itoa
 	switch {
 	case h.StateLayout != sl.Fingerprint():
-		return &MismatchError{Field: "StateLayout", Got: x(h.StateLayout), Want: x(sl.Fingerprint())}
+		return mismatch("StateLayout", x(h.StateLayout), x(sl.Fingerprint()))
 	case h.StateSize != sl.Size():
-		return &MismatchError{Field: "StateSize", Got: d(h.StateSize), Want: d(sl.Size())}
-	case int(h.Config.InputSize) != il.Size():
-		return &MismatchError{Field: "InputSize", Got: d(int(h.Config.InputSize)), Want: d(il.Size())}
-	case h.Config.InputLayout != il.Fingerprint():
-		return &MismatchError{Field: "InputLayout", Got: x(h.Config.InputLayout), Want: x(il.Fingerprint())}
+		return mismatch("StateSize", d(h.StateSize), d(sl.Size()))
+	case h.InputSize != il.Size():
+		return mismatch("InputSize", d(h.InputSize), d(il.Size()))
+	case h.InputLayout != il.Fingerprint():
+		return mismatch("InputLayout", x(h.InputLayout), x(il.Fingerprint()))
 	}
 	return nil
 }
@@ -119,15 +99,15 @@ func checkTypes[S any, I comparable](h *Header, game [16]byte) error {
 // b.rows and b.ends. It accepts only the canonical encoding that encode
 // writes, so that a replay re-encodes to the same bytes.
 func (b *body[I]) parseInputs(sec []byte, base int64) error {
-	players := b.hdr.Players()
-	size := int(b.hdr.Config.InputSize)
+	players := b.hdr.Players
+	size := b.hdr.InputSize
 	records := countRecords(sec, players, size, b.hdr.Frames)
 	b.rows = make([]core.Input[I], 0, records*players)
 	b.ends = make([]core.Frame, 0, records)
 	var frame core.Frame
 	pos := 0
 	bad := func(reason string, err error) error {
-		return &CorruptError{Offset: base + int64(pos), Reason: reason, Err: err}
+		return corrupt(base+int64(pos), reason, err)
 	}
 	for pos < len(sec) {
 		run, n := binary.Uvarint(sec[pos:])
@@ -174,7 +154,7 @@ func (b *body[I]) parseInputs(sec []byte, base int64) error {
 				if len(sec)-pos < size {
 					return bad("record ends early", nil)
 				}
-				if err := state.DecodeRaw(sec[pos:pos+size], &in.Value); err != nil {
+				if err := arena.DecodeRaw(sec[pos:pos+size], &in.Value); err != nil {
 					return bad("invalid input", err)
 				}
 				pos += size
@@ -240,8 +220,8 @@ func uvarintLen(v uint64) int {
 // every keyframe once, to reject damaged ones now.
 func (rp *Replay[S, I]) parseKeys(data []byte) error {
 	h := &rp.b.hdr
-	rp.enc = make([]byte, state.HeaderSize+h.StateSize)
-	if err := rp.loadInto(&rp.init, nil, rp.b.initial, HeaderSize); err != nil {
+	rp.enc = make([]byte, arena.HeaderSize+h.StateSize)
+	if err := rp.loadInto(&rp.init, nil, rp.b.initial, headerSize); err != nil {
 		return err
 	}
 	rp.base = bytes.Clone(rp.enc)
@@ -251,12 +231,12 @@ func (rp *Replay[S, I]) parseKeys(data []byte) error {
 	for i := range count {
 		u := binary.LittleEndian.Uint64(data[h.indexOff+8*i:])
 		if u >= uint64(h.Size) || (i == 0 && u != uint64(first)) || (i > 0 && u <= uint64(offs[i-1])) {
-			return &CorruptError{Offset: h.indexOff + 8*i, Reason: "keyframe offsets out of order"}
+			return corrupt(h.indexOff+8*i, "keyframe offsets out of order", nil)
 		}
 		offs = append(offs, int64(u))
 	}
 	if count == 0 && first != h.Size {
-		return &CorruptError{Offset: first, Reason: "bytes after the keyframe index"}
+		return corrupt(first, "bytes after the keyframe index", nil)
 	}
 	offs = append(offs, h.Size)
 	var s S
@@ -277,7 +257,7 @@ func (rp *Replay[S, I]) loadInto(s *S, base, rec []byte, off int64) error {
 		return err
 	}
 	if err := state.Decode(rp.enc, s); err != nil {
-		return &CorruptError{Offset: off, Reason: "invalid snapshot", Err: err}
+		return corrupt(off, "invalid snapshot", err)
 	}
 	return nil
 }

@@ -11,7 +11,7 @@
 // from the start).
 //
 // The package is pure logic over bytes, like the core it belongs to: it
-// reads from an io.Reader or a []byte and writes to an io.Writer, and has
+// works on []byte (and ReadHeader reads from an io.Reader), and has
 // no goroutines, clocks or randomness. The one exception is WriteFile,
 // which writes a replay file atomically (temporary file in the same
 // directory, fsync, rename), because doing that right is easy to get
@@ -23,22 +23,22 @@
 // directly (Add, with one core.Input per player) or from an input log
 // (AddLog, with a *core.Engine or a session of any mode; set the log's
 // retention to more frames than pass between two calls). AddLog records
-// one replay frame per call of the game's Step (ReadSteps), so a match that
-// paused, or ran several Steps a frame, replays exactly. It steps its own copy of the game to compute the checksums and
-// keyframes:
+// one replay frame per call of the game's Step (ReadSteps), so a match
+// that paused, or ran several Steps a frame, replays exactly. It steps its
+// own copy of the game to compute the checksums and keyframes:
 //
 //  1. rec, err := replay.NewRecorder(cfg, game, &initial)
 //  2. after every Advance (or every frame): rec.AddLog(engine), or
 //     rec.Add(inputs)
-//  3. at the end: replay.WriteFile(name, rec)
+//  3. at the end: replay.WriteFile(name, rec.Bytes())
 //
 // # Playing back
 //
-// Open (or Read) checks a replay against the running build and the
-// game's types and decodes it; a Player steps it as fast as the CPU
-// allows and Seek jumps to any frame through the nearest keyframe at or
-// before it; Verify re-simulates everything and returns a
-// *DivergenceError naming the first frame whose stored checksum or
+// Open checks a replay against the running build and the game's types
+// and decodes it (ReadHeader reads only the header, without the game's
+// types); a Player steps it as fast as the CPU allows and Seek jumps to
+// any frame through the nearest keyframe at or before it; VerifyData
+// re-simulates everything and returns a *DivergenceError naming the first frame whose stored checksum or
 // keyframe was not reproduced, with the state.Diff field paths. The
 // replay farm test of this package verifies committed replays of the
 // example games on every target of the determinism matrix; re-record
@@ -57,9 +57,11 @@
 //
 // # Errors
 //
-// Every failure to read a replay is typed: *TruncatedError (every proper
-// prefix of a valid replay gets it), *CorruptError, *VersionError,
-// *MismatchError; reading never panics, whatever the bytes (FuzzOpen).
+// Every failure to read a replay matches one of three sentinels with
+// errors.Is: ErrTruncated (every proper prefix of a valid replay gets
+// it), ErrCorrupt or ErrMismatch (another game build, state or input
+// type, or format version); reading never panics, whatever the bytes
+// (FuzzOpen). A failed verification is a *DivergenceError.
 //
 // # Byte format, version 1
 //
@@ -68,18 +70,20 @@
 //
 //	offset  size  header field
 //	0       8     magic "RSREPLAY"
-//	8       4     format version (FormatVersion, 1)
+//	8       4     format version, 1
 //	12      4     flags, zero
 //	16      16    game version hash (Header.Game)
 //	32      32    match config digest: players u8, zero u8, input size u16,
 //	              tick rate u16, checksum interval u16, input layout u64,
-//	              game hash [16] (the layout of the wire handshake digest)
+//	              game hash [16] (the layout of the wire handshake digest;
+//	              its checksum interval, written as 1, and game hash, the
+//	              game version hash, are not checked when reading)
 //	64      8     seed
-//	72      8     state layout fingerprint (state.Layout.Fingerprint)
+//	72      8     state layout fingerprint (the layout fingerprint)
 //	80      4     state size in bytes
-//	84      4     frame count F (at most MaxFrames)
-//	88      4     checksum interval N (>= 1)
-//	92      4     keyframe interval K (>= 1)
+//	84      4     frame count F (at most 1<<25)
+//	88      4     checksum interval N (1 to 1<<25)
+//	92      4     keyframe interval K (1 to 1<<25)
 //	96      8     offset of the input section
 //	104     8     offset of the checksum section
 //	112     8     offset of the keyframe index
@@ -98,8 +102,8 @@
 //     previous record (all players in the first record, never zero), then
 //     for each player in the mask, in handle order, a status byte (1
 //     confirmed, 3 disconnected, 4 filled when D rose) and, unless
-//     disconnected, the input's state.AppendRaw bytes (the config digest's input size). A
-//     disconnected input's value is the zero value. Runs of identical
+//     disconnected, the input's raw little-endian bytes (the digest's
+//     input size). A disconnected input's value is the zero value. Runs of identical
 //     frames thus cost 3 bytes, and a frame where one player acts costs
 //     about 4 bytes plus one input.
 //   - Checksums: F/N state.Checksum values, u64 each, of frames N, 2N, ...
@@ -117,5 +121,5 @@
 //
 // The encoding is canonical: a run never follows an identical one, a mask
 // names only changed players, and nothing trails the sections, so an
-// accepted replay re-encodes (Replay.WriteTo) to the same bytes.
+// accepted replay re-encodes to the same bytes.
 package replay

@@ -8,121 +8,77 @@ import (
 	"github.com/rollstep/rollstep/state"
 )
 
-// Sentinel errors. Each typed error below matches exactly one of them
-// with errors.Is.
+// Sentinel errors. Every error Open and ReadHeader return for bytes they
+// do not accept matches exactly one of them with errors.Is (ReadHeader
+// also returns the reader's own errors, and Open a *state.ValidationError
+// when S or I is not arena-serializable).
 var (
-	// ErrTruncated is matched by every *TruncatedError: the bytes end
-	// before the replay does. Every proper prefix of a valid replay gets
-	// this error from Open, Read and ReadHeader.
+	// ErrTruncated is matched when the bytes end before the replay does.
+	// Every proper prefix of a valid replay gets this error from Open and
+	// ReadHeader; the message gives the bytes needed and present.
 	ErrTruncated = errors.New("replay: truncated")
-	// ErrCorrupt is matched by every *CorruptError: the bytes are not a
-	// replay, or a replay whose content is inconsistent or damaged.
+	// ErrCorrupt is matched when the bytes are not a replay, or a replay
+	// whose content is inconsistent or damaged (a wrong magic, a failed
+	// CRC, a field out of range, an invalid snapshot or input); the
+	// message gives the offset and the reason, and the error unwraps to
+	// the state package's error for an invalid snapshot or input.
 	ErrCorrupt = errors.New("replay: corrupt")
-	// ErrVersion is matched by every *VersionError: the file is a replay
-	// in a format version this package does not read.
-	ErrVersion = errors.New("replay: unsupported format version")
-	// ErrMismatch is matched by every *MismatchError: the replay was
-	// recorded by another game build, with other types, or with another
-	// match configuration than the caller expects.
+	// ErrMismatch is matched when the replay is valid but not one this
+	// build can play: recorded by another game build, with other state or
+	// input types, or in another format version. The message names what
+	// differs ("Game", "StateLayout", "StateSize", "InputSize",
+	// "InputLayout") with both values, or the format versions.
 	ErrMismatch = errors.New("replay: mismatch")
-	// ErrDiverged is matched by every *DivergenceError: re-simulating the
-	// replay did not reproduce a stored checksum or keyframe.
-	ErrDiverged = errors.New("replay: diverged")
-	// ErrInvalidConfig is returned, wrapped with the offending value, by
-	// NewRecorder for a Config it cannot record with.
-	ErrInvalidConfig = errors.New("replay: invalid config")
-	// ErrInvalidInput is returned, wrapped with the offending value, by
-	// Recorder.Add for a frame of inputs it cannot record: the wrong
-	// number of players, or a status other than core.InputConfirmed,
-	// core.InputFilled and core.InputDisconnected. The recorder is
-	// unchanged.
-	ErrInvalidInput = errors.New("replay: invalid input")
-	// ErrLogGap is returned, wrapped with the frames, by Recorder.AddLog
-	// when the log no longer holds the next frame to record (raise
-	// core.Config.LogRetention or record more often).
-	ErrLogGap = errors.New("replay: frames missing from the input log")
-	// ErrTooLong is returned by Recorder.Add when the replay already holds
-	// MaxFrames frames.
-	ErrTooLong = errors.New("replay: too many frames")
-	// ErrOutOfRange is returned, wrapped with the frame, by Player.Seek and
-	// Replay.Inputs for a frame outside the replay.
-	ErrOutOfRange = errors.New("replay: frame out of range")
 )
 
-// TruncatedError reports bytes that end before the replay does.
-type TruncatedError struct {
-	Need, Have int64 // bytes the replay needs and bytes present
+// fileError is the error of bytes Open or ReadHeader does not accept: it
+// matches kind (ErrTruncated, ErrCorrupt or ErrMismatch) and unwraps to
+// err.
+type fileError struct {
+	kind error
+	msg  string
+	err  error
 }
 
-// Error implements error.
-func (e *TruncatedError) Error() string {
-	return fmt.Sprintf("replay: truncated: need %d bytes, have %d", e.Need, e.Have)
+func (e *fileError) Error() string        { return e.msg }
+func (e *fileError) Is(target error) bool { return target == e.kind }
+func (e *fileError) Unwrap() error        { return e.err }
+
+// truncated reports bytes that end before the replay does: it needs need
+// bytes and have are present.
+func truncated(need, have int64) error {
+	return &fileError{kind: ErrTruncated, msg: fmt.Sprintf("replay: truncated: need %d bytes, have %d", need, have)}
 }
 
-// Is reports whether target is ErrTruncated.
-func (e *TruncatedError) Is(target error) bool { return target == ErrTruncated }
-
-// CorruptError reports bytes that are not a consistent replay: a wrong
-// magic, a failed CRC, a field out of range, or an invalid snapshot or
-// input (then Err is the state package's error).
-type CorruptError struct {
-	Offset int64  // where in the file the problem was found
-	Reason string // what is wrong, such as "body crc 0x1234 != 0x5678"
-	Err    error  // the underlying error, or nil
-}
-
-// Error implements error.
-func (e *CorruptError) Error() string {
-	if e.Err != nil {
-		return fmt.Sprintf("replay: corrupt at offset %d: %s: %v", e.Offset, e.Reason, e.Err)
+// corrupt reports bytes that are not a consistent replay, found at offset
+// off of the file, with the underlying error err or nil.
+func corrupt(off int64, reason string, err error) error {
+	msg := fmt.Sprintf("replay: corrupt at offset %d: %s", off, reason)
+	if err != nil {
+		msg += ": " + err.Error()
 	}
-	return fmt.Sprintf("replay: corrupt at offset %d: %s", e.Offset, e.Reason)
+	return &fileError{kind: ErrCorrupt, msg: msg, err: err}
 }
 
-// Is reports whether target is ErrCorrupt.
-func (e *CorruptError) Is(target error) bool { return target == ErrCorrupt }
-
-// Unwrap returns the underlying error, or nil.
-func (e *CorruptError) Unwrap() error { return e.Err }
-
-// VersionError reports a replay written in a format version this package
-// does not read.
-type VersionError struct {
-	Got, Want uint32
+// mismatch reports a replay recorded with field got where this build has
+// want.
+func mismatch(field, got, want string) error {
+	return &fileError{kind: ErrMismatch, msg: fmt.Sprintf("replay: recorded with %s %s, want %s", field, got, want)}
 }
 
-// Error implements error.
-func (e *VersionError) Error() string {
-	return fmt.Sprintf("replay: format version %d, this build reads %d", e.Got, e.Want)
+// versionMismatch reports a replay in format version got.
+func versionMismatch(got uint32) error {
+	return &fileError{kind: ErrMismatch, msg: fmt.Sprintf("replay: format version %d, this build reads %d", got, formatVersion)}
 }
 
-// Is reports whether target is ErrVersion.
-func (e *VersionError) Is(target error) bool { return target == ErrVersion }
-
-// MismatchError reports a replay that belongs to another game build, type
-// or match configuration. Field names what differs: "Game" (the game
-// version hash), "StateLayout", "StateSize", or a field of
-// core.ConfigDigest such as "InputLayout" or "TickRate".
-type MismatchError struct {
-	Field     string
-	Got, Want string // the replay's value and the expected one
-	Err       error  // the underlying error (a *core.ConfigMismatchError), or nil
-}
-
-// Error implements error.
-func (e *MismatchError) Error() string {
-	return fmt.Sprintf("replay: recorded with %s %s, want %s", e.Field, e.Got, e.Want)
-}
-
-// Is reports whether target is ErrMismatch.
-func (e *MismatchError) Is(target error) bool { return target == ErrMismatch }
-
-// Unwrap returns the underlying error, or nil.
-func (e *MismatchError) Unwrap() error { return e.Err }
+// errTooLong is returned by Recorder.Add and AddLog when the replay would
+// hold more than maxFrames frames.
+var errTooLong = errors.New("replay: too many frames")
 
 // DivergenceError reports the first stored check that re-simulation did
-// not reproduce. Frame f names the state after f steps (frames 0 to
-// f-1), so the divergence happened in the steps since the previous check.
+// not reproduce (VerifyData returns it; find it with errors.As). Frame f
+// names the state after f steps (frames 0 to f-1), so the divergence
+// happened in the steps since the previous check.
 type DivergenceError struct {
 	// Frame is the first frame whose stored checksum or keyframe differs.
 	Frame core.Frame
@@ -136,15 +92,15 @@ type DivergenceError struct {
 	// meaningful only when Diffs is not empty.
 	DiffFrame core.Frame
 	// Diffs are the fields that differ between the stored and the
-	// re-simulated state at DiffFrame (stored as A), at most DiffLimit of
-	// them; More is true when there were more. Diffs is empty when no
-	// keyframe follows the failed checksum.
+	// re-simulated state at DiffFrame (stored as A), at most 16 of them
+	// (diffLimit); More is true when there were more. Diffs is empty when
+	// no keyframe follows the failed checksum.
 	Diffs []state.FieldDiff
 	More  bool
 }
 
-// DiffLimit is the largest number of fields a DivergenceError lists.
-const DiffLimit = 16
+// diffLimit is the largest number of fields a DivergenceError lists.
+const diffLimit = 16
 
 // Error implements error.
 func (e *DivergenceError) Error() string {
@@ -164,6 +120,3 @@ func (e *DivergenceError) Error() string {
 	}
 	return s
 }
-
-// Is reports whether target is ErrDiverged.
-func (e *DivergenceError) Is(target error) bool { return target == ErrDiverged }

@@ -1,7 +1,6 @@
 package replay_test
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 
@@ -24,8 +23,7 @@ func (scoreGame) Step(s *score, in []core.Input[int32], _ core.Effects) {
 // that another build of the game is refused instead of diverging.
 func Example() {
 	build := core.GameVersion("score 1.0")
-	match, _ := core.DigestOf[int32](2, 60, 1, build)
-	rec, _ := replay.NewRecorder(replay.Config{Game: build, Match: match, KeyframeInterval: 50},
+	rec, _ := replay.NewRecorder(replay.Config{Game: build, Players: 2, TickRate: 60, KeyframeInterval: 50},
 		core.Game[score, int32](scoreGame{}), &score{})
 	for f := range 120 {
 		_ = rec.Add([]core.Input[int32]{
@@ -33,23 +31,22 @@ func Example() {
 			{Value: 1, Status: core.InputConfirmed},
 		})
 	}
-	var file bytes.Buffer
-	_, _ = rec.WriteTo(&file)
+	file := rec.Bytes() // or replay.WriteFile(name, rec.Bytes())
 
-	rp, err := replay.Read[score, int32](&file, build)
+	rp, err := replay.Open[score, int32](file, build)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	h := rp.Header()
-	fmt.Println("frames", h.Frames, "players", h.Players(), "length", h.Duration())
+	fmt.Println("frames", h.Frames, "players", h.Players, "length", h.Duration)
 
 	pl := replay.NewPlayer(rp, scoreGame{})
 	_ = pl.Seek(100) // from the keyframe at frame 100
 	fmt.Println("at frame", pl.Frame(), "points", pl.State().Points)
-	fmt.Println("verify:", rp.Verify(scoreGame{}))
+	fmt.Println("verify:", replay.VerifyData(file, build, scoreGame{}))
 
-	_, err = replay.Open[score, int32](rec.Bytes(), core.GameVersion("score 1.1"))
+	_, err = replay.Open[score, int32](file, core.GameVersion("score 1.1"))
 	fmt.Println("other build refused:", errors.Is(err, replay.ErrMismatch))
 	// Output:
 	// frames 120 players 2 length 2s

@@ -51,11 +51,7 @@ func recordUnits(t testing.TB, players, count, frames int, seed uint64) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := core.DigestOf[units.Order](players, 10, 1, unitsVersion)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := replay.Config{Game: unitsVersion, Match: d, Seed: seed, ChecksumInterval: 1, KeyframeInterval: 100}
+	cfg := replay.Config{Game: unitsVersion, Players: players, TickRate: 10, Seed: seed, ChecksumInterval: 1, KeyframeInterval: 100}
 	r, err := replay.NewRecorder(cfg, core.Game[units.State, units.Order](units.Game{}), &s)
 	if err != nil {
 		t.Fatal(err)
@@ -81,7 +77,7 @@ func TestReplayFarm(t *testing.T) {
 	if *rerecord {
 		for name, record := range farmRecipes {
 			data := record(t)
-			if err := replay.WriteFile(filepath.Join(dir, name), bytes.NewReader(data)); err != nil {
+			if err := replay.WriteFile(filepath.Join(dir, name), data); err != nil {
 				t.Fatal(err)
 			}
 			t.Logf("re-recorded %s: %d bytes", name, len(data))
@@ -104,7 +100,7 @@ func TestReplayFarm(t *testing.T) {
 			}
 			verify, ok := farmGames[h.Game]
 			if !ok {
-				t.Fatalf("no game registered for version hash %s", h.GameHex())
+				t.Fatalf("no game registered for version hash %x", h.Game)
 			}
 			if err := verify(data); err != nil {
 				t.Fatalf("%v\n(if the simulation changed on purpose, re-record with -rerecord and say why in the commit message)", err)

@@ -1,18 +1,17 @@
 package replay
 
 import (
-	"io"
 	"os"
 	"path/filepath"
 )
 
-// WriteFile writes what src writes (a Recorder or a Replay) to the file
-// name atomically: into a temporary file in the same directory, which is
+// WriteFile writes data (a Recorder's Bytes) to the file name
+// atomically: into a temporary file in the same directory, which is
 // synced and then renamed over name, so a reader never sees a partial
 // replay and a crash leaves either the old file or the new one. It is the
 // one function of this package that does I/O itself; everything else
-// reads from an io.Reader or writes to an io.Writer the caller passes.
-func WriteFile(name string, src io.WriterTo) (err error) {
+// works on bytes the caller passes or reads from an io.Reader it passes.
+func WriteFile(name string, data []byte) (err error) {
 	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp*")
 	if err != nil {
 		return err
@@ -26,7 +25,7 @@ func WriteFile(name string, src io.WriterTo) (err error) {
 	if err = f.Chmod(0o644); err != nil {
 		return err
 	}
-	if _, err = src.WriteTo(f); err != nil {
+	if _, err = f.Write(data); err != nil {
 		return err
 	}
 	if err = f.Sync(); err != nil {

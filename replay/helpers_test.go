@@ -54,14 +54,10 @@ func (g tallyGame) Step(s *tally, in []core.Input[move], fx core.Effects) {
 
 var tallyHash = core.GameVersion("rollstep replay test tally 1")
 
-// tallyConfig returns a recorder config for players players.
-func tallyConfig(t testing.TB, players, n, k int) replay.Config {
-	t.Helper()
-	d, err := core.DigestOf[move](players, 60, 1, tallyHash)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return replay.Config{Game: tallyHash, Match: d, Seed: 7, ChecksumInterval: n, KeyframeInterval: k}
+// tallyConfig returns a recorder config for players players at 60 frames
+// per second.
+func tallyConfig(players, n, k int) replay.Config {
+	return replay.Config{Game: tallyHash, Players: players, TickRate: 60, Seed: 7, ChecksumInterval: n, KeyframeInterval: k}
 }
 
 // tallyInputs returns the inputs of frame f: runs of repeated frames,
@@ -85,7 +81,7 @@ func tallyInputs(f, players int) []core.Input[move] {
 // state after every frame (states[f] is the state after f steps).
 func recordTally(t testing.TB, players, frames, n, k int) ([]byte, []tally) {
 	t.Helper()
-	r, err := replay.NewRecorder(tallyConfig(t, players, n, k), core.Game[tally, move](tallyGame{}), &tally{})
+	r, err := replay.NewRecorder(tallyConfig(players, n, k), core.Game[tally, move](tallyGame{}), &tally{})
 	if err != nil {
 		t.Fatal(err)
 	}

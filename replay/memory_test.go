@@ -19,9 +19,7 @@ import (
 // of rows from a 160 KB file).
 func TestOpenAllocatesInputsOnce(t *testing.T) {
 	const players, frames = 16, 20000
-	d, err := core.DigestOf[move](players, 60, 1, tallyHash)
-	require.NoError(t, err)
-	r, err := replay.NewRecorder(replay.Config{Game: tallyHash, Match: d, ChecksumInterval: 1 << 20, KeyframeInterval: 1 << 20},
+	r, err := replay.NewRecorder(replay.Config{Game: tallyHash, Players: players, TickRate: 60, ChecksumInterval: 1 << 20, KeyframeInterval: 1 << 20},
 		core.Game[tally, move](tallyGame{}), &tally{})
 	require.NoError(t, err)
 	in := make([]core.Input[move], players)

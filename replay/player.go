@@ -23,7 +23,7 @@ type Player[S any, I comparable] struct {
 
 // NewPlayer returns a Player of rp at frame 0, holding the initial state.
 func NewPlayer[S any, I comparable](rp *Replay[S, I], game core.Game[S, I]) *Player[S, I] {
-	return &Player[S, I]{rp: rp, game: game, cur: rp.init, in: make([]core.Input[I], rp.b.hdr.Players())}
+	return &Player[S, I]{rp: rp, game: game, cur: rp.init, in: make([]core.Input[I], rp.b.hdr.Players)}
 }
 
 // Frame returns the number of frames stepped: the state is the one after
@@ -54,12 +54,12 @@ func (pl *Player[S, I]) Step() bool {
 // Seek moves the player to frame f (0 <= f <= Frames): it loads the
 // nearest keyframe at or before f, or the initial state, and steps from
 // there, unless stepping forward from the current frame is shorter. It
-// returns an error matching ErrOutOfRange, and does not move, for a frame
-// outside the replay.
+// returns an error ("replay: frame out of range"), and does not move, for
+// a frame outside the replay.
 func (pl *Player[S, I]) Seek(f core.Frame) error {
 	h := &pl.rp.b.hdr
 	if f < 0 || f > h.Frames {
-		return fmt.Errorf("%w: seek to frame %d, replay has %d", ErrOutOfRange, f, h.Frames)
+		return fmt.Errorf("%s: seek to frame %d, replay has %d", outOfRange, f, h.Frames)
 	}
 	k := core.Frame(h.KeyframeInterval)
 	if key := f / k * k; f < pl.frame || key > pl.frame {

@@ -2,15 +2,19 @@ package replay
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/arena"
 	"github.com/rollstep/rollstep/state"
 )
 
+// outOfRange starts the error of Replay.Inputs and Player.Seek for a frame
+// outside the replay.
+const outOfRange = "replay: frame out of range"
+
 // Replay is an opened replay of a game with state S and input I: its
 // header, initial state, inputs, checksums and keyframes. Play it with a
-// Player; check it with Verify. Its methods are read-only except for
+// Player; check it with VerifyData. Its methods are read-only except for
 // internal decoding buffers, so a Replay must not be used from several
 // goroutines at once; open one per goroutine.
 type Replay[S any, I comparable] struct {
@@ -24,20 +28,17 @@ type Replay[S any, I comparable] struct {
 // Header returns the replay's header.
 func (rp *Replay[S, I]) Header() Header { return rp.b.hdr }
 
-// Frames returns the number of frames recorded.
-func (rp *Replay[S, I]) Frames() core.Frame { return rp.b.hdr.Frames }
-
 // Initial copies the initial state, before frame 0, into *s.
 func (rp *Replay[S, I]) Initial(s *S) { *s = rp.init }
 
 // Inputs appends the inputs of frame f, one per player in handle order, to
-// dst and returns it. It returns an error matching ErrOutOfRange for a
-// frame outside 0 to Frames()-1.
+// dst and returns it. It returns an error ("replay: frame out of range")
+// for a frame outside 0 to Header().Frames-1.
 func (rp *Replay[S, I]) Inputs(f core.Frame, dst []core.Input[I]) ([]core.Input[I], error) {
 	if f < 0 || f >= rp.b.hdr.Frames {
-		return dst, fmt.Errorf("%w: frame %d, replay has %d", ErrOutOfRange, f, rp.b.hdr.Frames)
+		return dst, fmt.Errorf("%s: frame %d, replay has %d", outOfRange, f, rp.b.hdr.Frames)
 	}
-	n := rp.b.hdr.Players()
+	n := rp.b.hdr.Players
 	k := rowAt(rp.b.ends, f)
 	return append(dst, rp.b.rows[k*n:(k+1)*n]...), nil
 }
@@ -53,25 +54,6 @@ func (rp *Replay[S, I]) Checksum(f core.Frame) (sum uint64, ok bool) {
 	return rp.b.sums[f/n-1], true
 }
 
-// CheckConfig compares the replay's match configuration digest with want
-// and returns nil when they are equal, or a *MismatchError naming the
-// first field that differs (it wraps the *core.ConfigMismatchError).
-func (rp *Replay[S, I]) CheckConfig(want core.ConfigDigest) error {
-	err := want.Compare(rp.b.hdr.Config)
-	if me, ok := err.(*core.ConfigMismatchError); ok {
-		return &MismatchError{Field: me.Field, Got: me.Remote, Want: me.Local, Err: me}
-	}
-	return err
-}
-
-// WriteTo writes the replay's bytes to w. They are the bytes it was
-// opened from: the encoding is canonical.
-func (rp *Replay[S, I]) WriteTo(w io.Writer) (int64, error) {
-	b := rp.b // encode sets header fields; leave rp's alone
-	n, err := w.Write(b.encode())
-	return int64(n), err
-}
-
 // keyframe decodes the keyframe of frame (j+1)*K into *s.
 func (rp *Replay[S, I]) keyframe(j int, s *S) {
 	// Open decoded every keyframe already, so this cannot fail.
@@ -80,23 +62,23 @@ func (rp *Replay[S, I]) keyframe(j int, s *S) {
 	}
 }
 
-// VerifyData opens data as a replay of the build version and verifies it
-// with game: Open then Verify, for a file read whole, as a replay farm or a
-// command-line tool does. It returns Open's errors (another build, a
-// truncated or corrupt file) or Verify's *DivergenceError.
+// VerifyData opens data as a replay of the build version (Open), then
+// re-simulates the whole replay with game and compares every stored
+// checksum and keyframe, as a replay farm or a command-line tool does. It
+// returns nil when all match, Open's errors (another build, a truncated
+// or corrupt file), and otherwise a *DivergenceError for the first check
+// that does not match, with the field diff taken at that frame's keyframe
+// or at the next one.
 func VerifyData[S any, I comparable](data []byte, version [16]byte, game core.Game[S, I]) error {
 	rp, err := Open[S, I](data, version)
 	if err != nil {
 		return err
 	}
-	return rp.Verify(game)
+	return rp.verify(game)
 }
 
-// Verify re-simulates the whole replay with game and compares every stored
-// checksum and keyframe. It returns nil when all match, and otherwise a
-// *DivergenceError for the first that does not, with the field diff taken
-// at that frame's keyframe or at the next one.
-func (rp *Replay[S, I]) Verify(game core.Game[S, I]) error {
+// verify re-simulates rp with game for VerifyData.
+func (rp *Replay[S, I]) verify(game core.Game[S, I]) error {
 	pl := NewPlayer(rp, game)
 	h := &rp.b.hdr
 	n, k := core.Frame(h.ChecksumInterval), core.Frame(h.KeyframeInterval)
@@ -120,7 +102,7 @@ func (rp *Replay[S, I]) Verify(game core.Game[S, I]) error {
 		}
 		if div != nil {
 			div.DiffFrame = f
-			div.Diffs, div.More = state.DiffLimit(&stored, &pl.cur, DiffLimit)
+			div.Diffs, div.More = arena.DiffLimit(&stored, &pl.cur, diffLimit)
 			if len(div.Diffs) > 0 {
 				return div
 			}

@@ -2,11 +2,15 @@ package replay_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/examples/units"
@@ -32,8 +36,12 @@ func TestRoundTrip(t *testing.T) {
 				t.Fatalf("Open: %v", err)
 			}
 			h := rp.Header()
-			if h.Frames != core.Frame(tc.frames) || h.Players() != tc.players || h.Seed != 7 || h.Size != int64(len(data)) {
-				t.Errorf("header = frames %d players %d seed %d size %d", h.Frames, h.Players(), h.Seed, h.Size)
+			if h.Frames != core.Frame(tc.frames) || h.Players != tc.players || h.Seed != 7 || h.Size != int64(len(data)) {
+				t.Errorf("header = frames %d players %d seed %d size %d", h.Frames, h.Players, h.Seed, h.Size)
+			}
+			if h.Version != 1 || h.Game != tallyHash || h.TickRate != 60 || h.InputSize != 4 || h.StateSize != int(unsafe.Sizeof(tally{})) ||
+				h.ChecksumInterval != tc.n || h.KeyframeInterval != tc.k || h.Duration != time.Duration(tc.frames)*time.Second/60 {
+				t.Errorf("header = %+v", h)
 			}
 			for f := range tc.frames {
 				got, err := rp.Inputs(core.Frame(f), nil)
@@ -47,8 +55,8 @@ func TestRoundTrip(t *testing.T) {
 					}
 				}
 			}
-			if err := rp.Verify(tallyGame{}); err != nil {
-				t.Errorf("Verify: %v", err)
+			if err := replay.VerifyData(data, tallyHash, tallyGame{}); err != nil {
+				t.Errorf("VerifyData: %v", err)
 			}
 			for f := range tc.frames + 2 {
 				sum, ok := rp.Checksum(core.Frame(f))
@@ -56,9 +64,8 @@ func TestRoundTrip(t *testing.T) {
 					t.Errorf("Checksum(%d) = %#x, %v; want ok %v", f, sum, ok, want)
 				}
 			}
-			var out bytes.Buffer
-			if _, err := rp.WriteTo(&out); err != nil || !bytes.Equal(out.Bytes(), data) {
-				t.Errorf("WriteTo does not reproduce the bytes (err %v)", err)
+			if !bytes.Equal(replay.Encode(rp), data) {
+				t.Errorf("re-encoding does not reproduce the bytes")
 			}
 			pl := replay.NewPlayer(rp, tallyGame{})
 			for pl.Step() {
@@ -77,18 +84,19 @@ func TestRoundTrip(t *testing.T) {
 					t.Errorf("Seek(%d): frame %d state %+v, want %+v", f, pl.Frame(), *pl.State(), states[f])
 				}
 			}
-			if err := pl.Seek(core.Frame(tc.frames + 1)); !errors.Is(err, replay.ErrOutOfRange) {
-				t.Errorf("Seek past the end = %v, want ErrOutOfRange", err)
+			at := pl.Frame()
+			if err := pl.Seek(core.Frame(tc.frames + 1)); !hasPrefix(err, "replay: frame out of range: ") || pl.Frame() != at {
+				t.Errorf("Seek past the end = %v (moved from frame %d to %d), want out of range, not moved", err, at, pl.Frame())
 			}
-			if _, err := rp.Inputs(core.Frame(tc.frames), nil); !errors.Is(err, replay.ErrOutOfRange) {
-				t.Errorf("Inputs past the end = %v, want ErrOutOfRange", err)
+			if _, err := rp.Inputs(core.Frame(tc.frames), nil); !hasPrefix(err, "replay: frame out of range: ") {
+				t.Errorf("Inputs past the end = %v, want out of range", err)
 			}
 		})
 	}
 }
 
 func TestRunsAreCompressed(t *testing.T) {
-	r, err := replay.NewRecorder(tallyConfig(t, 2, 1, 1000), core.Game[tally, move](tallyGame{}), &tally{})
+	r, err := replay.NewRecorder(tallyConfig(2, 1, 1000), core.Game[tally, move](tallyGame{}), &tally{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,29 +127,39 @@ func TestMismatchIsRefused(t *testing.T) {
 		}, "Game"},
 		{"state type", func() error { _, err := replay.Open[otherState, move](data, tallyHash); return err }, "StateLayout"},
 		{"input type", func() error { _, err := replay.Open[tally, otherInput](data, tallyHash); return err }, "InputSize"},
-		{"tick rate", func() error {
-			rp, err := replay.Open[tally, move](data, tallyHash)
-			if err != nil {
-				return err
-			}
-			d, _ := core.DigestOf[move](2, 30, 1, tallyHash)
-			return rp.CheckConfig(d)
-		}, "TickRate"},
+		{"input layout", func() error { _, err := replay.Open[tally, sameSizeInput](data, tallyHash); return err }, "InputLayout"},
+		{"format version", func() error {
+			v2 := bytes.Clone(data)
+			v2[8] = 2
+			binary.LittleEndian.PutUint32(v2[140:], crc32.Checksum(v2[:140], crc32.MakeTable(crc32.Castagnoli)))
+			_, err := replay.Open[tally, move](v2, tallyHash)
+			return err
+		}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.open()
-			var me *replay.MismatchError
-			ok := errors.As(err, &me)
-			if !ok || !errors.Is(err, replay.ErrMismatch) || me.Field != tc.field {
-				t.Fatalf("got %v, want a *MismatchError for %s", err, tc.field)
+			want := "replay: recorded with " + tc.field + " "
+			if tc.field == "" {
+				want = "replay: format version 2, this build reads 1"
+			}
+			if !errors.Is(err, replay.ErrMismatch) || errors.Is(err, replay.ErrCorrupt) || !hasPrefix(err, want) {
+				t.Fatalf("got %v, want ErrMismatch starting %q", err, want)
 			}
 		})
 	}
-	rp, _ := replay.Open[tally, move](data, tallyHash)
-	d, _ := core.DigestOf[move](2, 60, 1, tallyHash)
-	if err := rp.CheckConfig(d); err != nil {
-		t.Errorf("CheckConfig(same) = %v", err)
-	}
+}
+
+// sameSizeInput has the size of move and another layout.
+type sameSizeInput struct {
+	Add  int16
+	Jump uint8
+	_    uint8
+}
+
+// hasPrefix reports whether err is not nil and its message starts with
+// prefix.
+func hasPrefix(err error, prefix string) bool {
+	return err != nil && strings.HasPrefix(err.Error(), prefix)
 }
 
 func TestVerifyReportsFirstDivergence(t *testing.T) {
@@ -161,15 +179,10 @@ func TestVerifyReportsFirstDivergence(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			data, _ := recordTally(t, 2, 60, tc.n, tc.k)
-			rp, err := replay.Open[tally, move](data, tallyHash)
-			if err != nil {
-				t.Fatal(err)
-			}
-			err = rp.Verify(tallyGame{divergeAt: tc.at, bias: 1})
+			err := replay.VerifyData(data, tallyHash, tallyGame{divergeAt: tc.at, bias: 1})
 			var de *replay.DivergenceError
-			ok := errors.As(err, &de)
-			if !ok || !errors.Is(err, replay.ErrDiverged) {
-				t.Fatalf("Verify = %v, want a *DivergenceError", err)
+			if !errors.As(err, &de) || !hasPrefix(err, "replay: diverged at frame ") {
+				t.Fatalf("VerifyData = %v, want a *DivergenceError", err)
 			}
 			if de.Frame != tc.frame || de.Keyframe != tc.keyframe || de.Want == de.Got {
 				t.Errorf("got frame %d keyframe %v (%v), want frame %d keyframe %v", de.Frame, de.Keyframe, err, tc.frame, tc.keyframe)
@@ -188,7 +201,7 @@ func TestVerifyReportsFirstDivergence(t *testing.T) {
 }
 
 func TestRecorderRejectsBadInput(t *testing.T) {
-	r, err := replay.NewRecorder(tallyConfig(t, 2, 1, 10), core.Game[tally, move](tallyGame{}), &tally{})
+	r, err := replay.NewRecorder(tallyConfig(2, 1, 10), core.Game[tally, move](tallyGame{}), &tally{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,22 +210,33 @@ func TestRecorderRejectsBadInput(t *testing.T) {
 		{{Status: core.InputConfirmed}, {Status: core.InputPredicted}},
 		{{Status: core.InputUnknown}, {Status: core.InputConfirmed}},
 	} {
-		if err := r.Add(in); !errors.Is(err, replay.ErrInvalidInput) {
-			t.Errorf("Add(%v) = %v, want ErrInvalidInput", in, err)
+		if err := r.Add(in); !hasPrefix(err, "replay: invalid input: ") {
+			t.Errorf("Add(%v) = %v, want an invalid input", in, err)
 		}
 	}
 	if r.Frames() != 0 {
 		t.Errorf("Frames() = %d after rejected inputs, want 0", r.Frames())
 	}
-	cfg := tallyConfig(t, 2, 1, 10)
-	cfg.ChecksumInterval = -1
-	if _, err := replay.NewRecorder(cfg, core.Game[tally, move](tallyGame{}), &tally{}); !errors.Is(err, replay.ErrInvalidConfig) {
-		t.Errorf("NewRecorder(interval -1) = %v, want ErrInvalidConfig", err)
+	for _, tc := range []struct {
+		name string
+		edit func(*replay.Config)
+	}{
+		{"checksum interval -1", func(c *replay.Config) { c.ChecksumInterval = -1 }},
+		{"keyframe interval over the limit", func(c *replay.Config) { c.KeyframeInterval = replay.MaxFrames + 1 }},
+		{"no players", func(c *replay.Config) { c.Players = 0 }},
+		{"too many players", func(c *replay.Config) { c.Players = core.MaxPlayers + 1 }},
+		{"no tick rate", func(c *replay.Config) { c.TickRate = 0 }},
+		{"tick rate over 65535", func(c *replay.Config) { c.TickRate = 1 << 16 }},
+	} {
+		cfg := tallyConfig(2, 1, 10)
+		tc.edit(&cfg)
+		if _, err := replay.NewRecorder(cfg, core.Game[tally, move](tallyGame{}), &tally{}); !hasPrefix(err, "replay: invalid config: ") {
+			t.Errorf("NewRecorder(%s) = %v, want an invalid config", tc.name, err)
+		}
 	}
-	cfg = tallyConfig(t, 2, 1, 10)
-	cfg.Match.InputLayout++
-	if _, err := replay.NewRecorder(cfg, core.Game[tally, move](tallyGame{}), &tally{}); !errors.Is(err, replay.ErrInvalidConfig) {
-		t.Errorf("NewRecorder(other input layout) = %v, want ErrInvalidConfig", err)
+	cfg := tallyConfig(2, replay.MaxFrames, replay.MaxFrames)
+	if _, err := replay.NewRecorder(cfg, core.Game[tally, move](tallyGame{}), &tally{}); err != nil {
+		t.Errorf("NewRecorder(intervals at the limit) = %v", err)
 	}
 }
 
@@ -229,7 +253,7 @@ func TestRecordFromEngineLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := replay.NewRecorder(tallyConfig(t, 1, 1, 16), core.Game[tally, move](tallyGame{}), &tally{})
+	r, err := replay.NewRecorder(tallyConfig(1, 1, 16), core.Game[tally, move](tallyGame{}), &tally{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,11 +269,7 @@ func TestRecordFromEngineLog(t *testing.T) {
 	if r.Frames() != eng.Frame() || *r.State() != *eng.State() {
 		t.Fatalf("recorder at frame %d %+v, engine at %d %+v", r.Frames(), *r.State(), eng.Frame(), *eng.State())
 	}
-	rp, err := replay.Open[tally, move](r.Bytes(), tallyHash)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := rp.Verify(tallyGame{}); err != nil {
+	if err := replay.VerifyData(r.Bytes(), tallyHash, tallyGame{}); err != nil {
 		t.Error(err)
 	}
 }
@@ -265,19 +285,19 @@ func TestAddLogReportsGap(t *testing.T) {
 		_ = eng.AddLocalInput(0, move{Add: 1})
 		eng.Advance(time.Duration(f))
 	}
-	r, err := replay.NewRecorder(tallyConfig(t, 1, 1, 16), core.Game[tally, move](tallyGame{}), &tally{})
+	r, err := replay.NewRecorder(tallyConfig(1, 1, 16), core.Game[tally, move](tallyGame{}), &tally{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := r.AddLog(eng); !errors.Is(err, replay.ErrLogGap) || r.Frames() != 0 {
-		t.Errorf("AddLog after the log dropped frame 0 = %v (frames %d), want ErrLogGap", err, r.Frames())
+	if err := r.AddLog(eng); !hasPrefix(err, "replay: frames missing from the input log: next frame 0, log holds ") || r.Frames() != 0 {
+		t.Errorf("AddLog after the log dropped frame 0 = %v (frames %d), want frames missing", err, r.Frames())
 	}
 }
 
 func TestWriteFileIsAtomic(t *testing.T) {
 	dir := t.TempDir()
 	name := filepath.Join(dir, "match.rsr")
-	r, err := replay.NewRecorder(tallyConfig(t, 2, 1, 10), core.Game[tally, move](tallyGame{}), &tally{})
+	r, err := replay.NewRecorder(tallyConfig(2, 1, 10), core.Game[tally, move](tallyGame{}), &tally{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,20 +307,24 @@ func TestWriteFileIsAtomic(t *testing.T) {
 	if err := os.WriteFile(name, []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := replay.WriteFile(name, r); err != nil {
+	if err := replay.WriteFile(name, r.Bytes()); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(name)
+	data, err := os.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	rp, err := replay.Read[tally, move](f, tallyHash)
+	rp, err := replay.Open[tally, move](data, tallyHash)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rp.Frames() != 50 {
-		t.Errorf("read %d frames, want 50", rp.Frames())
+	if rp.Header().Frames != 50 {
+		t.Errorf("read %d frames, want 50", rp.Header().Frames)
+	}
+	if fi, err := os.Stat(name); err != nil {
+		t.Error(err)
+	} else if fi.Mode().Perm() != 0o644 {
+		t.Errorf("file mode %v, want 0644", fi.Mode())
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
 		t.Errorf("directory holds %d files after WriteFile, want 1", len(ents))

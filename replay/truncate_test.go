@@ -3,26 +3,28 @@ package replay_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/rollstep/rollstep/replay"
 )
 
 // TestTruncatedPrefixes checks that every proper prefix of a valid replay
-// gets a *TruncatedError from Open, Read and (for prefixes shorter than
-// the header) ReadHeader.
+// gets ErrTruncated from Open and (for prefixes shorter than the header)
+// ReadHeader, with the bytes needed and present.
 func TestTruncatedPrefixes(t *testing.T) {
 	data, _ := recordTally(t, 3, 90, 4, 20)
 	for n := range len(data) {
 		prefix := data[:n]
 		_, err := replay.Open[tally, move](prefix, tallyHash)
-		var te *replay.TruncatedError
-		ok := errors.As(err, &te)
-		if !ok || !errors.Is(err, replay.ErrTruncated) || te.Have != int64(n) {
-			t.Fatalf("Open(data[:%d]) = %v, want a *TruncatedError", n, err)
+		need := len(data)
+		if n < replay.HeaderSize {
+			need = replay.HeaderSize
 		}
-		if _, err := replay.Read[tally, move](bytes.NewReader(prefix), tallyHash); !errors.Is(err, replay.ErrTruncated) {
-			t.Fatalf("Read(data[:%d]) = %v, want ErrTruncated", n, err)
+		want := fmt.Sprintf("replay: truncated: need %d bytes, have %d", need, n)
+		if !errors.Is(err, replay.ErrTruncated) || errors.Is(err, replay.ErrCorrupt) || err.Error() != want {
+			t.Fatalf("Open(data[:%d]) = %v, want %q", n, err, want)
 		}
 		if n < replay.HeaderSize {
 			if _, err := replay.ReadHeader(bytes.NewReader(prefix)); !errors.Is(err, replay.ErrTruncated) {
@@ -36,16 +38,16 @@ func TestTruncatedPrefixes(t *testing.T) {
 }
 
 // TestCorruptBytes flips every byte of a replay in turn: each damaged
-// copy gets a *CorruptError (the CRCs catch every single-byte change).
+// copy gets ErrCorrupt (the CRCs catch every single-byte change).
 func TestCorruptBytes(t *testing.T) {
 	data, _ := recordTally(t, 2, 40, 3, 10)
 	bad := bytes.Clone(data)
 	for i := range bad {
 		bad[i] ^= 0x5a
 		_, err := replay.Open[tally, move](bad, tallyHash)
-		var ce *replay.CorruptError
-		if !errors.As(err, &ce) || !errors.Is(err, replay.ErrCorrupt) {
-			t.Fatalf("byte %d flipped: Open = %v, want a *CorruptError", i, err)
+		if !errors.Is(err, replay.ErrCorrupt) || errors.Is(err, replay.ErrTruncated) || errors.Is(err, replay.ErrMismatch) ||
+			!strings.HasPrefix(err.Error(), "replay: corrupt at offset ") {
+			t.Fatalf("byte %d flipped: Open = %v, want ErrCorrupt", i, err)
 		}
 		bad[i] = data[i]
 	}

@@ -17,7 +17,7 @@
 // # What rollback mode sets
 //
 // With the zero values of Config, a rollback session runs 60 frames per
-// second (rollstep.DefaultFrameRate) with W = 8 (Config.Prediction, at
+// second (60 by default) with W = 8 (Config.Prediction, at
 // most 64) and a small input delay D, 0 to 2 frames (Config.MaxDelay),
 // chosen once a second by the session's delay policy from the
 // measured round trip, unless Config.FixedDelay keeps Config.InputDelay.
@@ -34,7 +34,7 @@
 // confirmation, the desync detection and the disconnect agreement; the
 // session adds the fixed timestep, the network and timesync. A missing
 // remote input is predicted by repeating the player's last one
-// (core.RepeatLast; Session.SetPredictor replaces it), and the game's Step
+// (repeat the last input; Session.SetPredictor replaces it), and the game's Step
 // sees it with status core.InputPredicted. A frame is confirmed once every
 // input for it has arrived (ConfirmedFrame); predicted frames may follow
 // it. A correction is applied before the next frame runs: the session loads
@@ -92,12 +92,13 @@
 // catches up faster, at most MaxStepsPerUpdate (8) frames per Update, when
 // more have arrived. The host streams Config.Spectate.Delay frames late if
 // asked and never waits for a spectator: one more than Spectate.MaxLag
-// frames behind is dropped. Its Events report core.StreamStartedEvent once
-// connected, the match's core.PauseEvent, core.SpeedEvent and
-// core.DisconnectEvent as it replays them, and a core.StreamEndedEvent when
-// the host leaves (core.EndLeft), is lost (core.EndLost), drops it (core.EndDropped) or
-// refuses the handshake (core.EndRefused); Update returns ErrStreamEnded from
-// then on.
+// frames behind is dropped. Its Events use the session's life-cycle
+// vocabulary with the host as peer 0: core.ConnectedEvent and
+// core.StartedEvent once connected, the match's core.PauseEvent,
+// core.SpeedEvent and core.DisconnectEvent as it replays them, and at the
+// end a core.RefusedEvent, or a core.PeerLostEvent when the host is lost,
+// leaves (Left, with its Reason) or drops the spectator for lagging
+// (Reason core.LeaveDropped); Update returns ErrStreamEnded from then on.
 //
 // # Sync test
 //

@@ -56,5 +56,5 @@ func TestAgreedEnd(t *testing.T) {
 	}
 	require.Equal(t, end, m.checkAgreement(), "frames agreed")
 	require.NoError(t, m.nodes[0].s.Update(31*time.Second), "Update after the end")
-	require.ErrorIs(t, m.nodes[0].s.EndAt(10), rollstep.ErrEndPassed)
+	require.ErrorIs(t, m.nodes[0].s.EndAt(10), rollstep.ErrOutOfRange)
 }

@@ -123,8 +123,8 @@ func ExampleSession_ReadLog() {
 		sessions[i], _ = rollback.NewSession[score, int16](cfg, adder{}, score{}, net.NewEndpoint())
 	}
 	build := core.GameVersion("adder 1.0")
-	match, _ := core.DigestOf[int16](2, 60, 0, build) // the session's Players, TickRate, ChecksumInterval
-	rec, _ := replay.NewRecorder(replay.Config{Game: build, Match: match}, core.Game[score, int16](adder{}), &score{})
+	// The session's Players and TickRate.
+	rec, _ := replay.NewRecorder(replay.Config{Game: build, Players: 2, TickRate: 60}, core.Game[score, int16](adder{}), &score{})
 	var in []core.Input[int16]
 	for now := time.Duration(0); now <= 2*time.Second; now += time.Second / 120 {
 		net.RunUntil(now)

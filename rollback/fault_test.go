@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/internal/probe"
 
@@ -14,7 +13,7 @@ import (
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
-func isType[T any](ev rollstep.Event) bool { _, ok := ev.(T); return ok }
+func isType[T any](ev core.Event) bool { _, ok := ev.(T); return ok }
 
 // TestPeerStopsSendingIsDroppedAtOneFrame freezes node 2 of three: the
 // others see it interrupted, then lost, agree on one disconnect frame and

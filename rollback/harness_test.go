@@ -43,7 +43,7 @@ type node struct {
 	s      *Session[pair, uint16]
 	conn   *sim.Endpoint
 	game   *recGame
-	events []rollstep.Event
+	events []core.Event
 	mute   bool // Update is not called (the process is frozen)
 	slow   int  // per mille by which this node's clock runs slow
 	closed bool
@@ -204,7 +204,7 @@ func (m *match) checkAgreement() int {
 }
 
 // count returns how many events of node i satisfy match.
-func (m *match) count(i int, match func(rollstep.Event) bool) int {
+func (m *match) count(i int, match func(core.Event) bool) int {
 	n := 0
 	for _, ev := range m.nodes[i].events {
 		if match(ev) {
@@ -216,7 +216,7 @@ func (m *match) count(i int, match func(rollstep.Event) bool) int {
 
 // keep appends evs to dst, copying each *StallEvent (valid only until the
 // next Events call) into a value.
-func keep(dst, evs []rollstep.Event) []rollstep.Event {
+func keep(dst, evs []core.Event) []core.Event {
 	for _, ev := range evs {
 		if st, ok := ev.(*core.StallEvent); ok {
 			ev = *st

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/replay"
 	"github.com/rollstep/rollstep/state"
@@ -25,13 +26,10 @@ func TestReadLogRecordsTheMatch(t *testing.T) {
 	link := sim.LinkConfig{Latency: sim.Latency{Base: ms(30), Jitter: ms(10)}, Loss: 0.05}
 	m := newMatch(t, 3, 81, link, func(i int, c *Config) { c.LogRetention = keep })
 	build := core.GameVersion("rollback test game")
-	dg, err := core.DigestOf[uint16](3, 60, 0, build)
-	if err != nil {
-		t.Fatal(err)
-	}
 	recs := make([]*replay.Recorder[pair, uint16], 3)
 	for i := range recs {
-		recs[i], err = replay.NewRecorder(replay.Config{Game: build, Match: dg, KeyframeInterval: 60},
+		var err error
+		recs[i], err = replay.NewRecorder(replay.Config{Game: build, Players: 3, TickRate: 60, KeyframeInterval: 60},
 			core.Game[pair, uint16](pairGame{leakAt: -1}), &pair{})
 		if err != nil {
 			t.Fatal(err)
@@ -114,7 +112,7 @@ func TestReadLogRange(t *testing.T) {
 			dst := []core.Input[uint16]{{Value: 9}}
 			for _, f := range []core.Frame{start - 1, end, -1} {
 				got, err := s.ReadLog(f, dst)
-				if !errors.Is(err, core.ErrFrameNotLogged) || len(got) != 1 || got[0].Value != 9 {
+				if !errors.Is(err, rollstep.ErrFrameNotLogged) || len(got) != 1 || got[0].Value != 9 {
 					t.Fatalf("ReadLog(%d) outside %d..%d = %v, %v", f, start, end, got, err)
 				}
 			}
@@ -123,7 +121,7 @@ func TestReadLogRange(t *testing.T) {
 	for _, keep := range []int{-1, 1<<20 + 1} {
 		c := testConfig(2, 0, 1)
 		c.LogRetention = keep
-		var ce *core.ConfigError
+		var ce *rollstep.ConfigError
 		if err := c.Validate(); !errors.As(err, &ce) || ce.Field != "LogRetention" {
 			t.Errorf("LogRetention %d: Validate() = %v, want a ConfigError naming LogRetention", keep, err)
 		}

@@ -60,13 +60,13 @@ func TestNoSoloStart(t *testing.T) {
 			}
 			if tc.solo {
 				require.NoError(t, err)
-				require.True(t, m.nodes[0].s.Started(), "the match did not start alone")
+				require.True(t, m.nodes[0].s.Stats().Started, "the match did not start alone")
 				return
 			}
 			var te *endpoint.HandshakeTimeoutError
 			require.True(t, errors.As(err, &te), "Update: %v, want a *endpoint.HandshakeTimeoutError", err)
 			require.True(t, errors.Is(err, endpoint.ErrHandshakeTimeout))
-			require.False(t, m.nodes[0].s.Started(), "the match started alone")
+			require.False(t, m.nodes[0].s.Stats().Started, "the match started alone")
 			require.Equal(t, tc.received, te.Received > 0, "datagrams received: %v", te)
 			require.Equal(t, tc.deaf, te.Heard, "%v", te)
 			require.Equal(t, tc.deaf, te.SendErrors > 0, "%v", te)

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/transport/sim"
 	"github.com/stretchr/testify/require"
@@ -38,7 +39,7 @@ func TestPauseAndSpeed(t *testing.T) {
 	require.NoError(t, m.nodes[1].s.Pause(1))
 	m.run(time.Second)
 	for i, nd := range m.nodes {
-		require.True(t, nd.s.Paused(), "node %d not paused after 1 s", i)
+		require.True(t, nd.s.Stats().Paused, "node %d not paused after 1 s", i)
 	}
 	game := [2]int32{m.nodes[0].s.State().Frame, m.nodes[1].s.State().Frame}
 	frames := m.nodes[0].s.Frame()
@@ -50,7 +51,7 @@ func TestPauseAndSpeed(t *testing.T) {
 
 	require.NoError(t, m.nodes[0].s.Resume(0))
 	m.run(time.Second)
-	require.False(t, m.nodes[0].s.Paused())
+	require.False(t, m.nodes[0].s.Stats().Paused)
 	rate := func() core.Frame {
 		f := m.nodes[0].s.Frame()
 		m.run(2 * time.Second)
@@ -92,10 +93,10 @@ func TestPauseAndSpeed(t *testing.T) {
 	st := m.nodes[0].s.Stats()
 	require.NotZero(t, st.Engine.Rollbacks, "no rollback: the match did not predict")
 
-	require.ErrorIs(t, m.nodes[0].s.SetSpeed(0, 0), core.ErrOutOfRange)
-	require.ErrorIs(t, m.nodes[0].s.Pause(1), core.ErrNotLocal)
+	require.ErrorIs(t, m.nodes[0].s.SetSpeed(0, 0), rollstep.ErrOutOfRange)
+	require.ErrorIs(t, m.nodes[0].s.Pause(1), rollstep.ErrNotLocal)
 	for range 8 {
 		require.NoError(t, m.nodes[0].s.Pause(0))
 	}
-	require.True(t, errors.Is(m.nodes[0].s.Pause(0), core.ErrCommandsFull))
+	require.True(t, errors.Is(m.nodes[0].s.Pause(0), rollstep.ErrQueueFull))
 }

@@ -21,7 +21,7 @@ type Session[S any, I comparable] = rollstep.Session[S, I]
 // with a *rollstep.ConfigError.
 func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S, conn transport.Conn) (*Session[S, I], error) {
 	switch cfg.Mode {
-	case rollstep.ModeUnknown:
+	case 0: // unset
 		cfg.Mode = rollstep.Rollback
 	case rollstep.Rollback:
 	default:

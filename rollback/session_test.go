@@ -49,16 +49,16 @@ func TestConfigValidateNamesTheField(t *testing.T) {
 		cfg.Peers = append([]rollstep.Peer(nil), base.Peers...)
 		c.change(&cfg)
 		err := cfg.Validate()
-		var ce *core.ConfigError
+		var ce *rollstep.ConfigError
 		if !errors.As(err, &ce) || ce.Field != c.field {
-			t.Errorf("%s: Validate() = %v, want a *core.ConfigError for %s", c.field, err, c.field)
+			t.Errorf("%s: Validate() = %v, want a *rollstep.ConfigError for %s", c.field, err, c.field)
 		}
 	}
 	bad := base
 	bad.Transport.InterruptTimeout = time.Hour
-	var ce *core.ConfigError
+	var ce *rollstep.ConfigError
 	if err := bad.Validate(); !errors.As(err, &ce) || ce.Field != "Transport.InterruptTimeout" {
-		t.Errorf("bad transport config: %v, want a *core.ConfigError for Transport.InterruptTimeout", err)
+		t.Errorf("bad transport config: %v, want a *rollstep.ConfigError for Transport.InterruptTimeout", err)
 	}
 	if err := base.Validate(); err != nil {
 		t.Errorf("valid config: %v", err)
@@ -93,7 +93,7 @@ func TestHandshakeRefusesOtherGameBuild(t *testing.T) {
 		if err := nd.s.Update(time.Second); !errors.Is(err, rollstep.ErrRefused) || !errors.As(err, &mm) {
 			t.Errorf("node %d: Update = %v, want rollstep.ErrRefused naming the differing field", i, err)
 		}
-		if nd.s.Started() {
+		if nd.s.Stats().Started {
 			t.Errorf("node %d started a refused match", i)
 		}
 	}
@@ -253,7 +253,7 @@ func TestClosedSessionReturnsErrClosed(t *testing.T) {
 			t.Errorf("%s after Close = %v, want rollstep.ErrClosed", name, err)
 		}
 	}
-	if err := m.nodes[1].s.AddLocalInput(0, 1); !errors.Is(err, core.ErrNotLocal) {
-		t.Errorf("AddLocalInput(remote player) = %v, want core.ErrNotLocal", err)
+	if err := m.nodes[1].s.AddLocalInput(0, 1); !errors.Is(err, rollstep.ErrNotLocal) {
+		t.Errorf("AddLocalInput(remote player) = %v, want rollstep.ErrNotLocal", err)
 	}
 }

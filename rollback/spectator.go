@@ -51,7 +51,7 @@ type SpectatorConfig struct {
 // plays at the tick rate and catches up faster, at most
 // MaxStepsPerUpdate frames per Update, when it is behind. The host never
 // waits for it. When the host leaves, is lost or drops it, a
-// core.StreamEndedEvent ends it cleanly. Not safe for concurrent use.
+// core.PeerLostEvent ends it cleanly. Not safe for concurrent use.
 type Spectator[S any, I comparable] struct {
 	cfg    SpectatorConfig
 	period time.Duration
@@ -76,8 +76,8 @@ type Spectator[S any, I comparable] struct {
 	bufs       [2]S
 	view, prev *S
 	play       []core.FrameEffect
-	events     []rollstep.Event
-	spare      []rollstep.Event
+	events     []core.Event
+	spare      []core.Event
 }
 
 // NewSpectator returns a spectator of the host at cfg.Host over conn,
@@ -97,7 +97,7 @@ func NewSpectator[S any, I comparable](cfg SpectatorConfig, game core.Game[S, I]
 		cfg.MaxStepsPerUpdate = 8
 	}
 	bad := func(field, format string, args ...any) error {
-		return &core.ConfigError{Field: field, Reason: fmt.Sprintf(format, args...)}
+		return &rollstep.ConfigError{Field: field, Reason: fmt.Sprintf(format, args...)}
 	}
 	switch {
 	case cfg.TickRate < 1 || cfg.TickRate > 1000:
@@ -142,8 +142,8 @@ func NewSpectator[S any, I comparable](cfg SpectatorConfig, game core.Game[S, I]
 	sp.bufs[0], sp.bufs[1] = initial, initial
 	sp.view, sp.prev = &sp.bufs[0], &sp.bufs[1]
 	sp.play = make([]core.FrameEffect, 0, 64)
-	sp.events = make([]rollstep.Event, 0, 8)
-	sp.spare = make([]rollstep.Event, 0, 8)
+	sp.events = make([]core.Event, 0, 8)
+	sp.spare = make([]core.Event, 0, 8)
 	return sp, nil
 }
 
@@ -173,11 +173,15 @@ func (sp *Spectator[S, I]) Ended() bool { return sp.ended }
 func (sp *Spectator[S, I]) Effects() []core.FrameEffect { return sp.play }
 
 // Events returns the events raised since the previous call and forgets
-// them; the slice is valid until the next call. Besides the stream's
-// (core.StreamStartedEvent, core.StreamEndedEvent) they are the match's as the
-// spectator replays it: core.PauseEvent, core.SpeedEvent and
-// core.DisconnectEvent.
-func (sp *Spectator[S, I]) Events() []rollstep.Event {
+// them; the slice is valid until the next call. The host is peer 0 of
+// the life-cycle events: core.ConnectedEvent and core.StartedEvent when
+// the stream starts, and at its end core.RefusedEvent (the handshake was
+// refused) or core.PeerLostEvent: the host was silent (Left false), left
+// (Left, with its Reason: LeaveEnded at the agreed end of the match) or
+// dropped this spectator for lagging (Reason LeaveDropped). Between them
+// come the match's events as the spectator replays it: core.PauseEvent,
+// core.SpeedEvent and core.DisconnectEvent.
+func (sp *Spectator[S, I]) Events() []core.Event {
 	ev := sp.events
 	sp.events, sp.spare = sp.spare[:0], ev
 	return ev
@@ -208,7 +212,7 @@ func (sp *Spectator[S, I]) Close() error {
 	return sp.ep.Close()
 }
 
-func (sp *Spectator[S, I]) event(ev rollstep.Event) {
+func (sp *Spectator[S, I]) event(ev core.Event) {
 	if len(sp.events) < 4096 { // bounded, as a session's
 		sp.events = append(sp.events, ev)
 	}
@@ -225,11 +229,11 @@ func (sp *Spectator[S, I]) held() core.Frame {
 	return h
 }
 
-// end ends the stream once.
-func (sp *Spectator[S, I]) end(r core.EndReason, err error) {
+// end ends the stream once, reporting how the host was lost.
+func (sp *Spectator[S, I]) end(ev core.PeerLostEvent) {
 	if sp.ended {
 		return
 	}
 	sp.ended = true
-	sp.event(core.StreamEndedEvent{Reason: r, Frame: sp.eng.Frame(), Err: err})
+	sp.event(ev)
 }

@@ -14,7 +14,7 @@ import (
 type watcher struct {
 	sp     *Spectator[pair, uint16]
 	conn   *sim.Endpoint
-	events []rollstep.Event
+	events []core.Event
 	mute   bool
 	most   int // most frames simulated by one Update
 }
@@ -79,8 +79,8 @@ func TestSpectatorReplaysConfirmedInputsWithDelay(t *testing.T) {
 	if lag := c - w.sp.Frame(); lag < 30 || lag > 45 {
 		t.Errorf("spectator %d frames behind the host's confirmed frame, want the 30-frame delay and a little", lag)
 	}
-	if len(w.events) == 0 || !isType[core.StreamStartedEvent](w.events[0]) {
-		t.Errorf("events %v, want core.StreamStartedEvent first", w.events)
+	if len(w.events) < 2 || !isType[core.ConnectedEvent](w.events[0]) || !isType[core.StartedEvent](w.events[1]) {
+		t.Errorf("events %v, want core.ConnectedEvent and core.StartedEvent first", w.events)
 	}
 	if m.count(0, isType[core.SpectatorJoinedEvent]) != 1 {
 		t.Errorf("host reported no core.SpectatorJoinedEvent")
@@ -125,9 +125,9 @@ func TestSpectatorTooFarBehindIsDropped(t *testing.T) {
 	if !left.Dropped || left.Lag <= 60 {
 		t.Errorf("host event %+v, want dropped with lag over 60", left)
 	}
-	end, ok := w.events[len(w.events)-1].(core.StreamEndedEvent)
-	if !ok || end.Reason != core.EndDropped {
-		t.Fatalf("spectator's last event %#v, want core.StreamEndedEvent{core.EndDropped}", w.events[len(w.events)-1])
+	end, ok := w.events[len(w.events)-1].(core.PeerLostEvent)
+	if !ok || !end.Left || end.Reason != core.LeaveDropped {
+		t.Fatalf("spectator's last event %#v, want core.PeerLostEvent{Left, core.LeaveDropped}", w.events[len(w.events)-1])
 	}
 	if err := w.sp.Update(m.net.Now()); err != ErrStreamEnded {
 		t.Errorf("Update after the end = %v, want ErrStreamEnded", err)
@@ -143,9 +143,9 @@ func TestSpectatorEndsWhenHostLeaves(t *testing.T) {
 	}
 	m.nodes[0].closed = true
 	w.run(t, m, time.Second)
-	end, ok := w.events[len(w.events)-1].(core.StreamEndedEvent)
-	if !ok || end.Reason != core.EndLeft || end.Frame != w.sp.Frame() {
-		t.Fatalf("last event %#v, want core.StreamEndedEvent{core.EndLeft} at the spectator's frame", w.events[len(w.events)-1])
+	end, ok := w.events[len(w.events)-1].(core.PeerLostEvent)
+	if !ok || !end.Left || end.Reason != core.LeaveQuit {
+		t.Fatalf("last event %#v, want core.PeerLostEvent{Left, core.LeaveQuit}", w.events[len(w.events)-1])
 	}
 	if m.count(1, isType[core.PeerLostEvent]) != 1 {
 		t.Errorf("the other player did not see the host leave")
@@ -157,9 +157,9 @@ func TestSpectatorEndsWhenHostIsLost(t *testing.T) {
 	w.run(t, m, 2*time.Second)
 	m.nodes[0].mute = true
 	w.run(t, m, 4*time.Second)
-	end, ok := w.events[len(w.events)-1].(core.StreamEndedEvent)
-	if !ok || end.Reason != core.EndLost {
-		t.Fatalf("last event %#v, want core.StreamEndedEvent{core.EndLost}", w.events[len(w.events)-1])
+	end, ok := w.events[len(w.events)-1].(core.PeerLostEvent)
+	if !ok || end.Left {
+		t.Fatalf("last event %#v, want core.PeerLostEvent{Left: false}", w.events[len(w.events)-1])
 	}
 	w.checkReplay(t, m)
 }

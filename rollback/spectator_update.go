@@ -34,20 +34,24 @@ func (sp *Spectator[S, I]) Update(now time.Duration) error {
 		case endpoint.EventConnected:
 			sp.connected, sp.heardAt = true, now
 			sp.pacer.Update(now)
-			sp.event(core.StreamStartedEvent{})
+			sp.event(core.ConnectedEvent{Peer: 0})
+			sp.event(core.StartedEvent{At: now})
 		case endpoint.EventRefused:
-			sp.end(core.EndRefused, e.Err)
+			if !sp.ended {
+				sp.ended = true
+				sp.event(core.RefusedEvent{Peer: 0, Err: e.Err})
+			}
 		case endpoint.EventDisconnected:
-			sp.end(core.EndLost, e.Err)
+			sp.end(core.PeerLostEvent{Peer: 0, Err: e.Err})
 		case endpoint.EventLeft:
-			sp.end(core.EndLeft, nil)
+			sp.end(core.PeerLostEvent{Peer: 0, Left: true, Reason: e.Reason})
 		}
 	}
 	if !sp.connected || sp.ended {
 		return nil
 	}
 	if now-sp.heardAt >= sp.ep.Config().DisconnectTimeout {
-		sp.end(core.EndLost, nil) // keep-alives only: the stream itself stopped
+		sp.end(core.PeerLostEvent{Peer: 0}) // keep-alives only: the stream itself stopped
 		return nil
 	}
 	n := sp.pacer.Update(now)
@@ -95,7 +99,7 @@ func (r *specReceiver[S, I]) Receive(now time.Duration, _ core.PeerID, m *engine
 	players := sp.cfg.Players
 	all := uint16(1)<<players - 1
 	if m.Gone == all {
-		sp.end(core.EndDropped, nil)
+		sp.end(core.PeerLostEvent{Peer: 0, Left: true, Reason: core.LeaveDropped})
 		return nil
 	}
 	sp.heardAt = now

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/engine"
 )
@@ -67,7 +68,7 @@ type SyncTest[S any, I comparable] struct {
 }
 
 // NewSyncTest returns a sync test at frame 0 whose state is a copy of
-// initial. It returns a *core.ConfigError for a bad cfg and the
+// initial. It returns a *rollstep.ConfigError for a bad cfg and the
 // state.Validate error when S or I is not arena-serializable.
 func NewSyncTest[S any, I comparable](cfg SyncTestConfig, game core.Game[S, I], initial S) (*SyncTest[S, I], error) {
 	if cfg.Players == 0 {
@@ -77,10 +78,10 @@ func NewSyncTest[S any, I comparable](cfg SyncTestConfig, game core.Game[S, I], 
 		cfg.CheckDistance = 2
 	}
 	if cfg.CheckDistance < 0 || cfg.CheckDistance > 64 {
-		return nil, &core.ConfigError{Field: "CheckDistance", Reason: fmt.Sprintf("%d is outside 1..64", cfg.CheckDistance)}
+		return nil, &rollstep.ConfigError{Field: "CheckDistance", Reason: fmt.Sprintf("%d is outside 1..64", cfg.CheckDistance)}
 	}
 	if cfg.Players < 1 || cfg.Players > core.MaxPlayers {
-		return nil, &core.ConfigError{Field: "Players", Reason: fmt.Sprintf("%d is outside 1..%d", cfg.Players, core.MaxPlayers)}
+		return nil, &rollstep.ConfigError{Field: "Players", Reason: fmt.Sprintf("%d is outside 1..%d", cfg.Players, core.MaxPlayers)}
 	}
 	cc := engine.Config{
 		Players:            cfg.Players,
@@ -102,10 +103,10 @@ func NewSyncTest[S any, I comparable](cfg SyncTestConfig, game core.Game[S, I], 
 
 // AddLocalInput sets player p's input for the current frame. A player
 // without an input for a frame gets its previous input (the zero value
-// at first). It returns core.ErrNotLocal for a player outside the match.
+// at first). It returns rollstep.ErrNotLocal for a player outside the match.
 func (st *SyncTest[S, I]) AddLocalInput(p core.PlayerHandle, v I) error {
 	if p < 0 || int(p) >= st.players {
-		return core.ErrNotLocal
+		return rollstep.ErrNotLocal
 	}
 	if err := st.eng.AddLocalInput(p, v); err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/engine"
 )
@@ -121,11 +122,11 @@ func TestSyncTestMatchesPlainLoop(t *testing.T) {
 
 func TestNewSyncTestRejectsBadConfig(t *testing.T) {
 	for _, c := range []SyncTestConfig{{CheckDistance: 65}, {CheckDistance: -1}, {Players: 17}} {
-		if _, err := NewSyncTest[pair, uint16](c, pairGame{}, pair{}); !errors.Is(err, core.ErrInvalidConfig) {
+		if _, err := NewSyncTest[pair, uint16](c, pairGame{}, pair{}); !errors.Is(err, rollstep.ErrInvalidConfig) {
 			t.Errorf("NewSyncTest(%+v) = %v, want ErrInvalidConfig", c, err)
 		}
 	}
-	if _, err := NewSyncTest[pair, uint16](SyncTestConfig{}, nil, pair{}); !errors.Is(err, core.ErrInvalidConfig) {
+	if _, err := NewSyncTest[pair, uint16](SyncTestConfig{}, nil, pair{}); !errors.Is(err, rollstep.ErrInvalidConfig) {
 		t.Errorf("nil game: %v, want ErrInvalidConfig", err)
 	}
 }

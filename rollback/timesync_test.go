@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/timesync"
 	"github.com/rollstep/rollstep/transport/sim"
@@ -20,7 +19,7 @@ func TestTimesyncBalancesLateStarter(t *testing.T) {
 	m.nodes[1].mute = false
 	m.run(6 * time.Second)
 	waits := func(i int) int {
-		return m.count(i, func(ev rollstep.Event) bool { e, ok := ev.(core.TimesyncEvent); return ok && e.Wait > 0 })
+		return m.count(i, func(ev core.Event) bool { e, ok := ev.(core.TimesyncEvent); return ok && e.Wait > 0 })
 	}
 	if waits(0) == 0 || waits(1) != 0 {
 		t.Errorf("wait recommendations: node 0 %d, node 1 %d; want node 0 only", waits(0), waits(1))
@@ -49,7 +48,7 @@ func TestTimesyncIgnoresDifferentDelays(t *testing.T) {
 	})
 	m.run(8 * time.Second)
 	for i := range 2 {
-		n := m.count(i, func(ev rollstep.Event) bool { e, ok := ev.(core.TimesyncEvent); return ok && e.Wait > 0 })
+		n := m.count(i, func(ev core.Event) bool { e, ok := ev.(core.TimesyncEvent); return ok && e.Wait > 0 })
 		st := m.nodes[i].s.Stats()
 		if n != 0 || st.Waited != 0 {
 			t.Errorf("node %d: %d wait recommendations, waited %d; want none", i, n, st.Waited)

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/transport/sim"
 )
@@ -77,7 +76,7 @@ func TestTranscripts(t *testing.T) {
 }
 
 // describe prints an event without its time-dependent pointers.
-func describe(ev rollstep.Event) string {
+func describe(ev core.Event) string {
 	switch e := ev.(type) {
 	case core.DesyncEvent[pair]:
 		return fmt.Sprintf("desync peer %d frame %d", e.Peer, e.Frame)

@@ -46,31 +46,6 @@ func ExampleValidate() {
 	// <nil>
 }
 
-func ExampleRing() {
-	// A rollback window of 8 frames needs 8 + 2 slots.
-	ring, err := state.NewRing[World](10)
-	if err != nil {
-		panic(err)
-	}
-	w := World{Rng: state.NewRand(1)}
-	for f := range int32(20) {
-		ring.Save(f, &w) // save frame f before stepping it
-		w.Tick++
-		w.Units[0].Pos.X += fixed.One
-	}
-	// Roll back to frame 15 and re-simulate from there.
-	if err := ring.Load(15, &w); err != nil {
-		panic(err)
-	}
-	fmt.Println("tick", w.Tick, "x", w.Units[0].Pos.X)
-	// Frame 5 was overwritten by frame 15.
-	err = ring.Load(5, &w)
-	fmt.Println(err, errors.Is(err, state.ErrFrameNotHeld))
-	// Output:
-	// tick 15 x 15
-	// state: frame 5 not held (its slot holds frame 15) true
-}
-
 func ExampleDiff() {
 	var a World
 	a.Rng = state.NewRand(7)
@@ -85,23 +60,6 @@ func ExampleDiff() {
 	// Tick: 0 != 61
 	// Units[3].Pos.X: 0 != 2.5
 	// Units[9].Kind: 0 != 2
-}
-
-func ExampleBlockHashes() {
-	var a World
-	b := a
-	b.Units[12].Pos.Y = fixed.One
-	ha := state.BlockHashes(&a, 64, nil)
-	hb := state.BlockHashes(&b, 64, nil)
-	for i := range ha {
-		if ha[i] != hb[i] {
-			first, _ := state.FieldAt[World](i * 64)
-			last, _ := state.FieldAt[World](min((i+1)*64, state.Size[World]()) - 1)
-			fmt.Printf("block %d differs: %s .. %s\n", i, first, last)
-		}
-	}
-	// Output:
-	// block 5 differs: Units[12].Pos.Y .. Units[15]._
 }
 
 func ExampleEncode() {

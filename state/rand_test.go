@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/rollstep/rollstep/fixed"
+	"github.com/rollstep/rollstep/internal/arena"
 	"github.com/rollstep/rollstep/state"
 )
 
@@ -102,8 +103,8 @@ func TestRandZeroValueAndCopies(t *testing.T) {
 	if state.NewRand(1) == state.NewRand(2) {
 		t.Error("different seeds give the same state")
 	}
-	if state.Size[state.Rand]() != 8 {
-		t.Errorf("Size[Rand] = %d, want 8", state.Size[state.Rand]())
+	if arena.Size[state.Rand]() != 8 {
+		t.Errorf("Size[Rand] = %d, want 8", arena.Size[state.Rand]())
 	}
 }
 
@@ -131,5 +132,20 @@ func TestRandAllocs(t *testing.T) {
 	r := state.NewRand(5)
 	if n := testing.AllocsPerRun(100, func() { r.Uint64N(1000); r.Fixed(); r.Bool() }); n != 0 {
 		t.Errorf("Rand allocates %v times", n)
+	}
+}
+
+// TestRandIsSerializable checks that a Rand can live in a game's state.
+func TestRandIsSerializable(t *testing.T) {
+	if err := state.Validate[state.Rand](); err != nil {
+		t.Fatal(err)
+	}
+	type world struct {
+		Rng  state.Rand
+		Tick int32
+		_    [4]byte
+	}
+	if err := state.Validate[world](); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -16,8 +16,8 @@ import (
 	"slices"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/arena"
 	"github.com/rollstep/rollstep/replay"
-	"github.com/rollstep/rollstep/state"
 )
 
 // replayGame is a game whose replays the replay commands can verify.
@@ -47,13 +47,13 @@ func registerReplayGame[S any, I comparable](name string, version [16]byte, game
 	if g, dup := replayGames[version]; dup {
 		panic(fmt.Sprintf("rollstep: games %s and %s share version hash %x", g.name, name, version))
 	}
-	describe := func(l *state.Layout, err error) string {
+	describe := func(l *arena.Layout, err error) string {
 		if err != nil {
 			return err.Error()
 		}
 		return fmt.Sprintf("%s, %d bytes, layout %#016x", l.TypeName(), l.Size(), l.Fingerprint())
 	}
-	g := replayGame{name: name, stateType: describe(state.LayoutOf[S]()), inputType: describe(state.LayoutOf[I]())}
+	g := replayGame{name: name, stateType: describe(arena.LayoutOf[S]()), inputType: describe(arena.LayoutOf[I]())}
 	g.verify = func(data []byte) error { return replay.VerifyData(data, version, game) }
 	replayGames[version] = g
 }
@@ -84,7 +84,7 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if !known {
-		fmt.Fprintf(stderr, "rollstep replay: %s: no known game has version hash %s (known: %s)\n", args[1], h.GameHex(), knownReplayGames())
+		fmt.Fprintf(stderr, "rollstep replay: %s: no known game has version hash %x (known: %s)\n", args[1], h.Game, knownReplayGames())
 		return 1
 	}
 	if err := g.verify(data); err != nil {
@@ -110,16 +110,16 @@ func printReplayInfo(w io.Writer, name string, size int, h *replay.Header, g rep
 	}
 	fmt.Fprintf(w, "file        %s (%d bytes)\n", name, size)
 	fmt.Fprintf(w, "format      %d\n", h.Version)
-	fmt.Fprintf(w, "game        %s (version hash %s)\n", game, h.GameHex())
-	fmt.Fprintf(w, "players     %d\n", h.Players())
-	fmt.Fprintf(w, "tick rate   %d frames/s\n", h.Config.TickRate)
-	fmt.Fprintf(w, "frames      %d (%v)\n", h.Frames, h.Duration())
+	fmt.Fprintf(w, "game        %s (version hash %x)\n", game, h.Game)
+	fmt.Fprintf(w, "players     %d\n", h.Players)
+	fmt.Fprintf(w, "tick rate   %d frames/s\n", h.TickRate)
+	fmt.Fprintf(w, "frames      %d (%v)\n", h.Frames, h.Duration)
 	fmt.Fprintf(w, "seed        %d\n", h.Seed)
 	fmt.Fprintf(w, "state       %d bytes, layout %#016x\n", h.StateSize, h.StateLayout)
 	if known {
 		fmt.Fprintf(w, "            this build: %s\n", g.stateType)
 	}
-	fmt.Fprintf(w, "input       %d bytes, layout %#016x\n", h.Config.InputSize, h.Config.InputLayout)
+	fmt.Fprintf(w, "input       %d bytes, layout %#016x\n", h.InputSize, h.InputLayout)
 	if known {
 		fmt.Fprintf(w, "            this build: %s\n", g.inputType)
 	}

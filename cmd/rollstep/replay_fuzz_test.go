@@ -14,7 +14,6 @@ import (
 	"github.com/rollstep/rollstep/examples/fighter"
 	"github.com/rollstep/rollstep/examples/rts"
 	"github.com/rollstep/rollstep/examples/units"
-	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/replay"
 )
 
@@ -23,6 +22,14 @@ import (
 const (
 	maxFuzzReplay   = 1 << 20
 	maxReplayOutput = 64 << 10
+)
+
+// The replay format's header size and frame limit (see package replay's
+// doc): the most frames a replay holds is also its largest checksum and
+// keyframe interval.
+const (
+	replayHeaderSize = 144
+	replayMaxFrames  = 1 << 25
 )
 
 // maxVerifyWork bounds the re-simulation FuzzReplayCommands asks of
@@ -46,7 +53,7 @@ const maxVerifyWork = 1 << 29
 //   - every real, unmodified replay among the seeds verifies.
 //
 // Verify re-simulates every frame the header claims, and the inputs are
-// run-length encoded: a valid replay of MaxFrames-1 identical frames
+// run-length encoded: a valid replay of replayMaxFrames-1 identical frames
 // takes 847 bytes for a one-unit units match (hugeFramesReplay, a seed;
 // verify takes 0.4 s) and 101 KB for 16,384 units (minutes). So
 // verify's time is bounded by the claimed frame count, not by the file's
@@ -61,7 +68,7 @@ func FuzzReplayCommands(f *testing.F) {
 		data := reals[name]
 		good[string(data)] = !strings.HasPrefix(name, "diverged")
 		f.Add(data)
-		for _, n := range []int{0, 7, replay.HeaderSize - 1, replay.HeaderSize, len(data) / 2, len(data) - 9, len(data) - 1} {
+		for _, n := range []int{0, 7, replayHeaderSize - 1, replayHeaderSize, len(data) / 2, len(data) - 9, len(data) - 1} {
 			f.Add(data[:n])
 		}
 		f.Add(append(bytes.Clone(data), 0))
@@ -192,11 +199,7 @@ func recordUnitsFor(tb testing.TB, game core.Game[units.State, units.Order], fra
 	if err != nil {
 		tb.Fatal(err)
 	}
-	d, err := wire.DigestOf[units.Order](2, 10, 1, unitsReplayVersion)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	r, err := replay.NewRecorder(replay.Config{Game: unitsReplayVersion, Match: d, Seed: 3, ChecksumInterval: 3, KeyframeInterval: keyframes}, game, &s)
+	r, err := replay.NewRecorder(replay.Config{Game: unitsReplayVersion, Players: 2, TickRate: 10, Seed: 3, ChecksumInterval: 3, KeyframeInterval: keyframes}, game, &s)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -221,11 +224,7 @@ func recordFighter(tb testing.TB, frames int) []byte {
 	tb.Helper()
 	const seed = 5
 	s := fighter.New(seed)
-	d, err := wire.DigestOf[fighter.Input](2, 60, 1, fighter.GameID)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	r, err := replay.NewRecorder(replay.Config{Game: fighter.GameID, Match: d, Seed: seed, ChecksumInterval: 10, KeyframeInterval: 25}, fighter.Game{}, &s)
+	r, err := replay.NewRecorder(replay.Config{Game: fighter.GameID, Players: 2, TickRate: 60, Seed: seed, ChecksumInterval: 10, KeyframeInterval: 25}, fighter.Game{}, &s)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -269,20 +268,17 @@ func recordRTS(tb testing.TB, turns int) []byte {
 }
 
 // hugeFramesReplay returns a valid units replay of a few hundred bytes
-// that claims MaxFrames-1 frames: one frame recorded with checksum and
-// keyframe intervals of MaxFrames, its single input run stretched to
-// MaxFrames-1 frames (no checksum or keyframe falls inside it).
+// that claims replayMaxFrames-1 frames: one frame recorded with checksum
+// and keyframe intervals of replayMaxFrames, its single input run
+// stretched to replayMaxFrames-1 frames (no checksum or keyframe falls
+// inside it).
 func hugeFramesReplay(tb testing.TB) []byte {
 	tb.Helper()
 	s, err := units.New(1, 1, 1)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	d, err := wire.DigestOf[units.Order](1, 10, 1, unitsReplayVersion)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	r, err := replay.NewRecorder(replay.Config{Game: unitsReplayVersion, Match: d, ChecksumInterval: replay.MaxFrames, KeyframeInterval: replay.MaxFrames}, units.Game{}, &s)
+	r, err := replay.NewRecorder(replay.Config{Game: unitsReplayVersion, Players: 1, TickRate: 10, ChecksumInterval: replayMaxFrames, KeyframeInterval: replayMaxFrames}, units.Game{}, &s)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -295,10 +291,10 @@ func hugeFramesReplay(tb testing.TB) []byte {
 	if one[inputs] != 1 { // the run length of the only record
 		tb.Fatalf("unexpected input section % x", one[inputs:])
 	}
-	run := binary.AppendUvarint(nil, replay.MaxFrames-1)
+	run := binary.AppendUvarint(nil, replayMaxFrames-1)
 	out := append(append(append([]byte(nil), one[:inputs]...), run...), one[inputs+1:]...)
 	grow := uint64(len(run) - 1)
-	le.PutUint32(out[84:], replay.MaxFrames-1)
+	le.PutUint32(out[84:], replayMaxFrames-1)
 	for _, off := range []int{104, 112, 120} {
 		le.PutUint64(out[off:], le.Uint64(out[off:])+grow)
 	}
@@ -308,11 +304,11 @@ func hugeFramesReplay(tb testing.TB) []byte {
 // fixReplayCRCs returns a copy of b whose body and header CRCs are correct
 // for its bytes (b itself when it is shorter than a header).
 func fixReplayCRCs(b []byte) []byte {
-	if len(b) < replay.HeaderSize {
+	if len(b) < replayHeaderSize {
 		return b
 	}
 	b = bytes.Clone(b)
-	binary.LittleEndian.PutUint32(b[128:], crc32.Checksum(b[replay.HeaderSize:], castagnoli))
+	binary.LittleEndian.PutUint32(b[128:], crc32.Checksum(b[replayHeaderSize:], castagnoli))
 	binary.LittleEndian.PutUint32(b[140:], crc32.Checksum(b[:140], castagnoli))
 	return b
 }

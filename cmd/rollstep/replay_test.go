@@ -9,7 +9,6 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/examples/units"
-	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/replay"
 )
 
@@ -52,11 +51,7 @@ func (nudged) Step(s *units.State, in []core.Input[units.Order], fx core.Effects
 func recordUnitsWith(t *testing.T, game core.Game[units.State, units.Order]) []byte {
 	t.Helper()
 	s, _ := units.New(2, 10, 3)
-	d, err := wire.DigestOf[units.Order](2, 10, 1, unitsReplayVersion)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := replay.NewRecorder(replay.Config{Game: unitsReplayVersion, Match: d, KeyframeInterval: 20}, game, &s)
+	r, err := replay.NewRecorder(replay.Config{Game: unitsReplayVersion, Players: 2, TickRate: 10, KeyframeInterval: 20}, game, &s)
 	if err != nil {
 		t.Fatal(err)
 	}

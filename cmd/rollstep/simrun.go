@@ -196,7 +196,7 @@ func (p *simPeer) step(i int, now time.Duration, target int32) bool {
 func (p *simPeer) host(i int, now time.Duration, target int32) error {
 	if f := p.sess.Frame(); f >= p.fed && f < core.Frame(target) {
 		if err := p.sess.AddLocalInput(core.PlayerHandle(i), p.bot.Next(p.sess.State())); err != nil &&
-			!errors.Is(err, core.ErrInputDiscarded) {
+			!errors.Is(err, rollstep.ErrInputDiscarded) {
 			return err
 		}
 		p.fed = f + 1
@@ -253,7 +253,7 @@ func (p *simPeer) recordDW(now time.Duration, st rollstep.Stats) {
 }
 
 // event folds one session event into the report.
-func (p *simPeer) event(i int, ev rollstep.Event) {
+func (p *simPeer) event(i int, ev core.Event) {
 	switch e := ev.(type) {
 	case core.DesyncEvent[units.State]:
 		p.desyncs = append(p.desyncs, desync{Peer: i, Remote: globalPeer(i, e.Peer), FrameDetected: int32(e.Frame), FrameEarliest: int32(e.Since)})

@@ -28,11 +28,11 @@ func TestReplayOfNetplayVerifies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := rp.Verify(fighter.Game{}); err != nil {
+	if err := replay.VerifyData(data, match.GameID, fighter.Game{}); err != nil {
 		t.Fatal(err)
 	}
 	pl := replay.NewPlayer(rp, fighter.Game{})
-	if err := pl.Seek(rp.Frames()); err != nil {
+	if err := pl.Seek(rp.Header().Frames); err != nil {
 		t.Fatal(err)
 	}
 	if got := state.Checksum(pl.State()); got != final {

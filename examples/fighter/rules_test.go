@@ -5,6 +5,7 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/fixed"
+	"github.com/rollstep/rollstep/internal/arena"
 	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/rollback"
 	"github.com/rollstep/rollstep/state"
@@ -21,9 +22,9 @@ func TestTypesAreArenaSerializable(t *testing.T) {
 		name      string
 		got, want int
 	}{
-		{"Input", state.Size[Input](), 1},
-		{"Fighter", state.Size[Fighter](), 64},
-		{"State", state.Size[State](), 160},
+		{"Input", arena.Size[Input](), 1},
+		{"Fighter", arena.Size[Fighter](), 64},
+		{"State", arena.Size[State](), 160},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("%s is %d bytes, want %d", tc.name, tc.got, tc.want)
@@ -86,7 +87,7 @@ func TestJumpRisesFallsAndLands(t *testing.T) {
 	peak, frames := f().Pos.Y, 1
 	for f().Pos.Y > 0 && frames < 100 {
 		d.step(0, 0) // no control in the air: releasing the buttons changes nothing
-		peak = fixed.Max(peak, f().Pos.Y)
+		peak = max(peak, f().Pos.Y)
 		frames++
 	}
 	if frames != 23 {

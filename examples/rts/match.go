@@ -16,10 +16,14 @@ import (
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
+// DefaultTurn is the turn length of a match whose TurnPeriod is 0: the
+// session's own default of 10 turns a second.
+const DefaultTurn = 100 * time.Millisecond
+
 // SessionConfig returns the lockstep configuration of the peer playing
 // player local in a match of players players, one player per peer, where
 // addrs[p] is the transport address of player p's peer (addrs[local] is
-// not used). The turn lasts period (0: (time.Second / rollstep.DefaultLockstepRate)) and is
+// not used). The turn lasts period (0: DefaultTurn) and is
 // one tick; inputs are command-style, so the zero Command fills the turns
 // in which a player gives none.
 func SessionConfig(players, local int, addrs []transport.Addr, period time.Duration) lockstep.Config {
@@ -42,7 +46,7 @@ type SimConfig struct {
 	Units int
 	// Turns is the number of turns to play; 0 means 600.
 	Turns int
-	// TurnPeriod is the turn length; 0 means (time.Second / rollstep.DefaultLockstepRate).
+	// TurnPeriod is the turn length; 0 means DefaultTurn.
 	TurnPeriod time.Duration
 	// Latency and Jitter set every link's one-way delay.
 	Latency, Jitter time.Duration
@@ -117,7 +121,7 @@ type simPeer struct {
 func PlaySim(cfg SimConfig) (*SimResult, error) {
 	cfg.Players = cmp.Or(cfg.Players, 4)
 	cfg.Turns = cmp.Or(cfg.Turns, 600)
-	cfg.TurnPeriod = cmp.Or(cfg.TurnPeriod, (time.Second / rollstep.DefaultLockstepRate))
+	cfg.TurnPeriod = cmp.Or(cfg.TurnPeriod, DefaultTurn)
 	cfg.BotEvery = cmp.Or(cfg.BotEvery, 4)
 	initial, err := New(cfg.Players, cfg.Units, cfg.Seed)
 	if err != nil {
@@ -188,7 +192,7 @@ func PlaySim(cfg SimConfig) (*SimResult, error) {
 func (p *simPeer) host(i int, now time.Duration) error {
 	if f := p.sess.Frame(); f >= p.fed {
 		err := p.sess.AddLocalInput(core.PlayerHandle(i), p.bot.Next(p.sess.State()))
-		if err != nil && !errors.Is(err, core.ErrInputDiscarded) && !errors.Is(err, rollstep.ErrQueueFull) {
+		if err != nil && !errors.Is(err, rollstep.ErrInputDiscarded) && !errors.Is(err, rollstep.ErrQueueFull) {
 			return err
 		}
 		p.fed = f + 1

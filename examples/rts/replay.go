@@ -5,10 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/rollstep/rollstep"
-
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/replay"
 )
 
@@ -23,17 +20,13 @@ var Build = core.GameVersion("rollstep/examples/rts sim 1")
 const ReplayKeyframes = 600
 
 // NewRecorder returns a replay recorder for a match of players players
-// with turns of period (0: (time.Second / rollstep.DefaultLockstepRate)), from initial:
+// with turns of period (0: DefaultTurn), from initial:
 // a checksum every 10 turns, a keyframe every ReplayKeyframes. The
 // recorder steps its own copy of the game, so recording doubles the
 // simulation's CPU cost.
 func NewRecorder(players int, period time.Duration, seed uint64, initial *State) (*replay.Recorder[State, Command], error) {
-	rate := max(1, int(time.Second/cmp.Or(period, (time.Second/rollstep.DefaultLockstepRate))))
-	match, err := wire.DigestOf[Command](players, rate, 1, Build)
-	if err != nil {
-		return nil, err
-	}
-	cfg := replay.Config{Game: Build, Match: match, Seed: seed, ChecksumInterval: 10, KeyframeInterval: ReplayKeyframes}
+	rate := max(1, int(time.Second/cmp.Or(period, DefaultTurn)))
+	cfg := replay.Config{Game: Build, Players: players, TickRate: rate, Seed: seed, ChecksumInterval: 10, KeyframeInterval: ReplayKeyframes}
 	return replay.NewRecorder(cfg, core.Game[State, Command](Game{}), initial)
 }
 

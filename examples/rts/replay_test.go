@@ -22,11 +22,11 @@ func TestReplayOfSimMatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rp.Frames() != turns {
-		t.Fatalf("replay has %d frames, want %d", rp.Frames(), turns)
+	if h := rp.Header(); h.Frames != turns {
+		t.Fatalf("replay has %d frames, want %d", h.Frames, turns)
 	}
-	if err := rp.Verify(Game{}); err != nil {
-		t.Fatalf("Verify: %v", err)
+	if err := replay.VerifyData(r.Replay, Build, Game{}); err != nil {
+		t.Fatalf("VerifyData: %v", err)
 	}
 	pl := replay.NewPlayer(rp, Game{})
 	start := time.Now()

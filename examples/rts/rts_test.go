@@ -6,6 +6,7 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/fixed"
+	"github.com/rollstep/rollstep/internal/arena"
 	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/state"
 )
@@ -21,8 +22,8 @@ func TestTypesAreArenaSerializable(t *testing.T) {
 		name      string
 		got, want int
 	}{
-		{"Unit", state.Size[Unit](), 64},
-		{"Command", state.Size[Command](), 6},
+		{"Unit", arena.Size[Unit](), 64},
+		{"Command", arena.Size[Command](), 6},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("%s is %d bytes, want %d", tc.name, tc.got, tc.want)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/fixed"
+	"github.com/rollstep/rollstep/internal/arena"
 	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/state"
 )
@@ -17,7 +18,7 @@ func TestTypesAreArenaSerializable(t *testing.T) {
 	if err := state.Validate[Order](); err != nil {
 		t.Errorf("Order: %v", err)
 	}
-	if got, want := state.Size[Order](), 8; got != want {
+	if got, want := arena.Size[Order](), 8; got != want {
 		t.Errorf("Order is %d bytes, want %d", got, want)
 	}
 }

@@ -67,7 +67,8 @@
 //
 // The Conn names peers; the endpoint never trusts a source address. With a
 // Conn that hands datagrams from new addresses a provisional PeerID
-// (transport/udp with AcceptUnknown), the endpoint rebinds (Rebinder) an
+// (transport/udp with AcceptUnknown, whose Forget and Rebind the endpoint
+// reaches through internal/connhook), the endpoint rebinds (Rebinder) an
 // interrupted peer to a provisional source that sends a Hello repeating
 // the nonce of that peer's first Hello with a sequence number newer than
 // anything the peer sent before, and forgets (Forgetter) every other
@@ -121,9 +122,8 @@
 // repeats its Hello, and is adopted once it is the only candidate left);
 // when none could, in Stats.WrongSeat. So a host of several peers of
 // unknown address learns each from its own Hello, in any order, as long
-// as they name their seats; peers that name none must be Bound
-// (transport/udp.Conn.Bind) from the matchmaker's answers, or arrive one
-// at a time.
+// as they name their seats; peers that name none must be listed with
+// their addresses from the matchmaker's answers, or arrive one at a time.
 //
 // A Hello that names another seat than its peer's is not that peer's: it
 // is dropped without an answer and counted in PeerStats.WrongSeat, from

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/arena"
 	"github.com/rollstep/rollstep/internal/engine"
-	"github.com/rollstep/rollstep/state"
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
@@ -137,7 +137,7 @@ func runEndToEnd(t *testing.T, n, window int, frames core.Frame, link sim.LinkCo
 		}
 		stepGame(&ref, ins, nil)
 	}
-	want := state.Checksum(&ref)
+	want := arena.Checksum(&ref)
 	for i, nd := range nodes {
 		if nd.down {
 			continue
@@ -146,7 +146,7 @@ func runEndToEnd(t *testing.T, n, window int, frames core.Frame, link sim.LinkCo
 		if got := nd.eng.Frame(); got != frames {
 			t.Errorf("node %d at frame %d, want %d", i, got, frames)
 		}
-		if got := state.Checksum(nd.eng.State()); got != want {
+		if got := arena.Checksum(nd.eng.State()); got != want {
 			t.Errorf("node %d: final checksum %#x, want %#x (oracle)", i, got, want)
 		}
 		if nd.desync || st.Desyncs != 0 || st.Checksums < uint64(frames)-1 || st.BadMessages != 0 {
@@ -189,7 +189,7 @@ func (nd *peerNode) hostLoop(t *testing.T, i int, now time.Duration, frames core
 	}
 	if nd.eng.Frame()+2 < frames { // local inputs for frames 0..frames-1 only
 		err := nd.eng.AddLocalInput(nd.player, genInput(int(nd.player), nd.eng.Frame()+2))
-		if err != nil && !errors.Is(err, core.ErrInputDiscarded) && !errors.Is(err, core.ErrInputQueueFull) {
+		if err != nil && !errors.Is(err, engine.ErrInputDiscarded) && !errors.Is(err, engine.ErrQueueFull) {
 			t.Fatalf("node %d AddLocalInput: %v", i, err)
 		}
 	}

@@ -35,6 +35,10 @@ type Endpoint[I comparable] struct {
 	conn  transport.Conn
 	codec *wire.Codec[I]
 	peers []peer
+	// forgetter and rebinder manage conn's peer table, if it has one
+	// (see Forgetter, Rebinder); nil otherwise.
+	forgetter Forgetter
+	rebinder  Rebinder
 
 	msg  engine.Message[I] // decode target, reused for every input packet
 	lean engine.Message[I] // leanAck's shallow copy; zeroed after each use
@@ -156,6 +160,7 @@ func New[I comparable](cfg Config, conn transport.Conn, peers []transport.Addr) 
 		events:   make([]Event, 0, 4*len(peers)),
 		statsBuf: make([]PeerStats, len(peers)),
 	}
+	ep.forgetter, ep.rebinder = peerTable(conn)
 	var nb [8]byte
 	for i, a := range peers {
 		for j := range i {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep/internal/arena"
 	"github.com/rollstep/rollstep/internal/probe"
 
 	"github.com/rollstep/rollstep"
@@ -15,7 +16,6 @@ import (
 	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/lockstep"
 	"github.com/rollstep/rollstep/rollback"
-	"github.com/rollstep/rollstep/state"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/udp"
 )
@@ -43,7 +43,7 @@ func (g *seatGame) Step(s *seatState, in []core.Input[uint16], _ core.Effects) {
 	}
 	s.Frame++
 	if f := s.Frame - 1; f < seatFrames {
-		g.sums[f] = state.Checksum(s)
+		g.sums[f] = arena.Checksum(s)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/connhook"
 	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport"
 )
@@ -222,7 +223,8 @@ func (ep *Endpoint[I]) onKeepAlive(now time.Duration, i int, h wire.Header, p []
 
 // Forgetter is implemented by Conns that give a datagram from a new source
 // address a provisional PeerID until the layer above vouches for it, such
-// as transport/udp with AcceptUnknown. Forget drops such a peer.
+// as transport/udp with AcceptUnknown, or that let the layer above end a
+// peer's channel, such as transport/dtls. Forget drops such a peer.
 type Forgetter interface {
 	Forget(id transport.Addr) error
 }
@@ -233,6 +235,21 @@ type Forgetter interface {
 // the address from which provisional peer from sent, and forgets from.
 type Rebinder interface {
 	Rebind(id, from transport.Addr) error
+}
+
+// peerTable returns what manages c's peers: c itself, as far as it
+// implements Forgetter and Rebinder, or else the peer table of a
+// transport/udp Conn, which does not export its Forget and Rebind (see
+// internal/connhook).
+func peerTable(c transport.Conn) (Forgetter, Rebinder) {
+	f, _ := c.(Forgetter)
+	rb, _ := c.(Rebinder)
+	if f == nil && rb == nil && connhook.UDPPeers != nil {
+		if p, ok := connhook.UDPPeers(c); ok {
+			return p, p
+		}
+	}
+	return f, rb
 }
 
 // stranger handles datagram p from address from, which is not in the
@@ -260,8 +277,8 @@ func (ep *Endpoint[I]) stranger(from transport.Addr, p []byte) (int, bool) {
 	if i, ok := ep.adopt(from, p); ok {
 		return i, true
 	}
-	if f, ok := ep.conn.(Forgetter); ok {
-		_ = f.Forget(from)
+	if ep.forgetter != nil {
+		_ = ep.forgetter.Forget(from)
 	}
 	return 0, false
 }
@@ -269,8 +286,8 @@ func (ep *Endpoint[I]) stranger(from transport.Addr, p []byte) (int, bool) {
 // adopt returns the peer that stranger from turns out to be, by the rules
 // of stranger, having rebound it to from.
 func (ep *Endpoint[I]) adopt(from transport.Addr, p []byte) (int, bool) {
-	rb, ok := ep.conn.(Rebinder)
-	if !ok {
+	rb := ep.rebinder
+	if rb == nil {
 		return 0, false
 	}
 	// A stranger has no replay window: only a Hello, which carries its

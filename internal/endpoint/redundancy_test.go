@@ -26,7 +26,7 @@ import (
 // 64, only 64 new inputs would be acknowledged per round trip: 16 frames/s).
 // The engines' input rings hold 2048 frames (core sizes them from
 // MaxInputDelay and MaxRunLength), far more than are ever unacknowledged,
-// so AddLocalInput never reports ErrInputQueueFull and the test requires
+// so AddLocalInput never reports ErrQueueFull and the test requires
 // that.
 //
 // No datagram may exceed 1200 bytes: transport/sim refuses a larger one
@@ -172,7 +172,7 @@ func (nd *peerNode) redundancyLoop(t *testing.T, i int, now time.Duration, frame
 		switch err := nd.eng.AddLocalInput(nd.player, v); {
 		case err == nil:
 			want[f] = v
-		case errors.Is(err, core.ErrInputDiscarded): // already scheduled: a stalled tick
+		case errors.Is(err, engine.ErrInputDiscarded): // already scheduled: a stalled tick
 		default:
 			t.Fatalf("node %d AddLocalInput(frame %d): %v", i, f, err)
 		}

@@ -124,7 +124,7 @@ func (e *Engine[S, I]) WaitingFor() uint64 {
 // predictions), or before 0.
 func (e *Engine[S, I]) SetEnd(f core.Frame) error {
 	if f < e.frame || f < 0 {
-		return core.ErrOutOfRange
+		return ErrOutOfRange
 	}
 	e.end = f
 	return nil

@@ -144,7 +144,7 @@ func (c Config) withDefaults() Config {
 func (c Config) Validate() error {
 	d := c.withDefaults()
 	bad := func(field string, format string, args ...any) error {
-		return &core.ConfigError{Field: field, Reason: fmt.Sprintf(format, args...)}
+		return &ConfigError{Field: field, Reason: fmt.Sprintf(format, args...)}
 	}
 	if d.Players < 1 || d.Players > core.MaxPlayers {
 		return bad("Players", "%d is outside 1..%d", d.Players, core.MaxPlayers)

@@ -32,11 +32,11 @@ func TestConfigValidate(t *testing.T) {
 			tc.mod(&c)
 			before := c.Local
 			err := c.Validate()
-			var ce *core.ConfigError
-			if !errors.As(err, &ce) || !errors.Is(err, core.ErrInvalidConfig) || ce.Field != tc.field {
+			var ce *ConfigError
+			if !errors.As(err, &ce) || !errors.Is(err, ErrInvalidConfig) || ce.Field != tc.field {
 				t.Fatalf("Validate: %v, want a *ConfigError for %s", err, tc.field)
 			}
-			if _, err := NewEngine[testState, testInput](c, &testGame{}, &testState{}); !errors.Is(err, core.ErrInvalidConfig) {
+			if _, err := NewEngine[testState, testInput](c, &testGame{}, &testState{}); !errors.Is(err, ErrInvalidConfig) {
 				t.Fatalf("NewEngine: %v, want ErrInvalidConfig", err)
 			}
 			if &c.Local[0] != &before[0] {
@@ -71,22 +71,22 @@ func TestCallerErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := e.AddLocalInput(1, 0); !errors.Is(err, core.ErrNotLocal) {
+	if err := e.AddLocalInput(1, 0); !errors.Is(err, ErrNotLocal) {
 		t.Fatalf("AddLocalInput(remote): %v", err)
 	}
-	if err := e.AddLocalInput(-1, 0); !errors.Is(err, core.ErrNotLocal) {
+	if err := e.AddLocalInput(-1, 0); !errors.Is(err, ErrNotLocal) {
 		t.Fatalf("AddLocalInput(-1): %v", err)
 	}
-	if err := e.SetInputDelay(0, 33); !errors.Is(err, core.ErrOutOfRange) {
+	if err := e.SetInputDelay(0, 33); !errors.Is(err, ErrOutOfRange) {
 		t.Fatalf("SetInputDelay(33): %v", err)
 	}
-	if err := e.SetPrediction(9); !errors.Is(err, core.ErrOutOfRange) {
+	if err := e.SetPrediction(9); !errors.Is(err, ErrOutOfRange) {
 		t.Fatalf("SetPrediction(9): %v", err)
 	}
 	if err := e.DisconnectPeer(3); !errors.Is(err, ErrUnknownPeer) {
 		t.Fatalf("DisconnectPeer(3): %v", err)
 	}
-	if _, err := e.ReadLog(0, nil); !errors.Is(err, core.ErrFrameNotLogged) {
+	if _, err := e.ReadLog(0, nil); !errors.Is(err, ErrFrameNotLogged) {
 		t.Fatalf("ReadLog: %v", err)
 	}
 	// D = 1: frame 0 carries the zero input, so frame 0 needs nothing.

@@ -115,7 +115,7 @@ func controlOf(m *matchState) MatchControl {
 // Pause queues a command of local player p to pause the game: it rides
 // p's next scheduled input, and from that input's frame on every peer
 // skips the game's Step (frames still advance, inputs and checksums
-// flow). It returns ErrNotLocal, or ErrCommandsFull when 8 commands of p
+// flow). It returns ErrNotLocal, or ErrQueueFull when 8 commands of p
 // wait for an input.
 func (e *Engine[S, I]) Pause(p core.PlayerHandle) error { return e.command(p, commandPause, 0) }
 
@@ -128,19 +128,19 @@ func (e *Engine[S, I]) Resume(p core.PlayerHandle) error { return e.command(p, c
 // records the speed (Control); the host paces frames by it. It returns
 // ErrOutOfRange for a percent outside the range.
 func (e *Engine[S, I]) SetSpeed(p core.PlayerHandle, percent int) error {
-	if percent < core.MinSpeed || percent > core.MaxSpeed {
-		return core.ErrOutOfRange
+	if percent < MinSpeed || percent > MaxSpeed {
+		return ErrOutOfRange
 	}
 	return e.command(p, commandSpeed, uint16(percent))
 }
 
 func (e *Engine[S, I]) command(p core.PlayerHandle, cmd uint8, arg uint16) error {
 	if !e.isLocal(p) {
-		return core.ErrNotLocal
+		return ErrNotLocal
 	}
 	q := &e.pending[p]
 	if q.n == maxPendingCommands {
-		return core.ErrCommandsFull
+		return ErrQueueFull
 	}
 	q.cmds[(q.head+q.n)%maxPendingCommands] = Control{command: cmd, arg: put16(arg)}
 	q.n++
@@ -167,7 +167,7 @@ type commandQueue struct {
 // by the slowest peer's step time reads every player's with StepReport.
 func (e *Engine[S, I]) SetStepReport(p core.PlayerHandle, v uint16) error {
 	if !e.isLocal(p) {
-		return core.ErrNotLocal
+		return ErrNotLocal
 	}
 	e.report[p] = v
 	return nil
@@ -207,7 +207,7 @@ func applyCommand(m *matchState, f core.Frame, p int, c *Control) bool {
 		m.Paused = v
 	case commandSpeed:
 		s := le16(c.arg)
-		if s < core.MinSpeed || s > core.MaxSpeed || s == le16(m.Speed) || (s == 100 && le16(m.Speed) == 0) {
+		if s < MinSpeed || s > MaxSpeed || s == le16(m.Speed) || (s == 100 && le16(m.Speed) == 0) {
 			return false
 		}
 		m.Speed = put16(s)

@@ -48,7 +48,7 @@ func FuzzControl(f *testing.F) {
 			ran := e.run(&w, f, in, cmds, NewEffectList(0))
 			c := controlOf(&w.Match)
 			switch {
-			case c.Speed < core.MinSpeed || c.Speed > core.MaxSpeed:
+			case c.Speed < MinSpeed || c.Speed > MaxSpeed:
 				t.Fatalf("frame %d: speed %d%%", f, c.Speed)
 			case w.Match.Paused > 1 || int(c.By) >= n || c.Since > f:
 				t.Fatalf("frame %d: Paused %d, By %d of %d players, Since %d", f, w.Match.Paused, c.By, n, c.Since)

@@ -192,18 +192,18 @@ func TestSpeedCommand(t *testing.T) {
 	})
 	t.Run("refused", func(t *testing.T) {
 		e := twoPlayerEngine(t)
-		for _, pct := range []int{0, -1, core.MaxSpeed + 1, 1 << 16} {
-			require.ErrorIs(t, e.SetSpeed(0, pct), core.ErrOutOfRange, "SetSpeed(0, %d)", pct)
+		for _, pct := range []int{0, -1, MaxSpeed + 1, 1 << 16} {
+			require.ErrorIs(t, e.SetSpeed(0, pct), ErrOutOfRange, "SetSpeed(0, %d)", pct)
 		}
 		require.Zero(t, e.PendingCommands(0), "a refused speed was queued")
 		for _, p := range []core.PlayerHandle{1, -1, 2, core.MaxPlayers} {
-			require.ErrorIs(t, e.SetSpeed(p, 250), core.ErrNotLocal, "SetSpeed(%d, 250)", p)
-			require.ErrorIs(t, e.Pause(p), core.ErrNotLocal, "Pause(%d)", p)
-			require.ErrorIs(t, e.Resume(p), core.ErrNotLocal, "Resume(%d)", p)
+			require.ErrorIs(t, e.SetSpeed(p, 250), ErrNotLocal, "SetSpeed(%d, 250)", p)
+			require.ErrorIs(t, e.Pause(p), ErrNotLocal, "Pause(%d)", p)
+			require.ErrorIs(t, e.Resume(p), ErrNotLocal, "Resume(%d)", p)
 			require.Zero(t, e.PendingCommands(p))
 		}
-		require.NoError(t, e.SetSpeed(0, core.MinSpeed))
-		require.NoError(t, e.SetSpeed(0, core.MaxSpeed))
+		require.NoError(t, e.SetSpeed(0, MinSpeed))
+		require.NoError(t, e.SetSpeed(0, MaxSpeed))
 		for k := 2; k < maxPendingCommands; k++ {
 			if k%2 == 0 {
 				require.NoError(t, e.Pause(0))
@@ -212,19 +212,19 @@ func TestSpeedCommand(t *testing.T) {
 			}
 		}
 		require.Equal(t, 8, e.PendingCommands(0))
-		require.ErrorIs(t, e.SetSpeed(0, 250), core.ErrCommandsFull)
-		require.ErrorIs(t, e.Pause(0), core.ErrCommandsFull)
-		require.ErrorIs(t, e.Resume(0), core.ErrCommandsFull)
-		require.ErrorIs(t, e.SetSpeed(0, 0), core.ErrOutOfRange, "the range is checked first")
+		require.ErrorIs(t, e.SetSpeed(0, 250), ErrQueueFull)
+		require.ErrorIs(t, e.Pause(0), ErrQueueFull)
+		require.ErrorIs(t, e.Resume(0), ErrQueueFull)
+		require.ErrorIs(t, e.SetSpeed(0, 0), ErrOutOfRange, "the range is checked first")
 		require.Equal(t, 8, e.PendingCommands(0))
 		// The first command rides the next input, and frees a place.
 		require.NoError(t, e.AddLocalInput(0, 1))
 		require.Equal(t, 7, e.PendingCommands(0))
 		got := e.vals[e.idx(0, 0)].Control
 		require.Equal(t, commandSpeed, got.command)
-		require.Equal(t, uint16(core.MinSpeed), le16(got.arg))
+		require.Equal(t, uint16(MinSpeed), le16(got.arg))
 		require.NoError(t, e.Pause(0))
-		require.ErrorIs(t, e.Pause(0), core.ErrCommandsFull)
+		require.ErrorIs(t, e.Pause(0), ErrQueueFull)
 	})
 }
 
@@ -439,7 +439,7 @@ func TestStepsPerFrame(t *testing.T) {
 		}
 		dst := []core.Input[testInput]{{Value: 9}}
 		got, err := e.ReadSteps(end, dst)
-		require.ErrorIs(t, err, core.ErrFrameNotLogged)
+		require.ErrorIs(t, err, ErrFrameNotLogged)
 		require.Equal(t, dst, got)
 	}
 	requireSameEnd(t, m)
@@ -499,7 +499,7 @@ func TestReadSlots(t *testing.T) {
 		}
 		dst := []Slot[testInput]{{Value: 4}}
 		got, err := e.ReadSlots(end, dst)
-		require.ErrorIs(t, err, core.ErrFrameNotLogged)
+		require.ErrorIs(t, err, ErrFrameNotLogged)
 		require.Equal(t, dst, got)
 	}
 	require.Equal(t, all[0], all[1], "the engines logged different slots")
@@ -516,8 +516,8 @@ func TestStepReport(t *testing.T) {
 			func(_ int, c *Config) { c.InputDelay, c.Prediction = 1, 0 })
 		e0, e1 := m.engs[0], m.engs[1]
 		require.NoError(t, e0.SetStepReport(0, 123))
-		require.ErrorIs(t, e0.SetStepReport(1, 5), core.ErrNotLocal)
-		require.ErrorIs(t, e0.SetStepReport(-1, 5), core.ErrNotLocal)
+		require.ErrorIs(t, e0.SetStepReport(1, 5), ErrNotLocal)
+		require.ErrorIs(t, e0.SetStepReport(-1, 5), ErrNotLocal)
 		require.Zero(t, e1.StepReport(0), "a report before any input")
 		for _, p := range []core.PlayerHandle{-1, 2, core.MaxPlayers} {
 			require.Zero(t, e0.StepReport(p))

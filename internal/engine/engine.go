@@ -112,10 +112,10 @@ func NewEngine[S any, I comparable](cfg Config, game core.Game[S, I], initial *S
 		return nil, err
 	}
 	if game == nil {
-		return nil, &core.ConfigError{Field: "game", Reason: "is nil"}
+		return nil, &ConfigError{Field: "game", Reason: "is nil"}
 	}
 	if initial == nil {
-		return nil, &core.ConfigError{Field: "initial", Reason: "is nil"}
+		return nil, &ConfigError{Field: "initial", Reason: "is nil"}
 	}
 	if err := validateTypes[S, I](); err != nil {
 		return nil, err
@@ -258,7 +258,7 @@ func (e *Engine[S, I]) Prediction() int { return e.window }
 // is raised again (Stats.SyncTest reports the distance in effect).
 func (e *Engine[S, I]) SetPrediction(w int) error {
 	if w < 0 || w > e.cfg.MaxPrediction {
-		return core.ErrOutOfRange
+		return ErrOutOfRange
 	}
 	e.window = w
 	e.synct.setWindow(w, e.frame)
@@ -268,7 +268,7 @@ func (e *Engine[S, I]) SetPrediction(w int) error {
 // InputDelay returns local player p's input delay D.
 func (e *Engine[S, I]) InputDelay(p core.PlayerHandle) (int, error) {
 	if !e.isLocal(p) {
-		return 0, core.ErrNotLocal
+		return 0, ErrNotLocal
 	}
 	return e.delay[p], nil
 }

@@ -167,7 +167,7 @@ func (h *harness) advance(i int, nd *node) {
 	d, _ := e.InputDelay(nd.player)
 	if t := e.Frame() + core.Frame(d); t < h.end {
 		err := e.AddLocalInput(nd.player, h.input(int(nd.player), t))
-		if err != nil && !errors.Is(err, core.ErrInputDiscarded) {
+		if err != nil && !errors.Is(err, ErrInputDiscarded) {
 			h.t.Fatalf("node %d AddLocalInput: %v", i, err)
 		}
 	}

@@ -24,19 +24,19 @@ import "github.com/rollstep/rollstep/core"
 
 // AddLocalInput gives local player p's input made at the current frame; it
 // applies to frame Frame()+D. The value is copied; the engine never retains
-// the caller's memory. See ErrInputDiscarded and ErrInputQueueFull.
+// the caller's memory. See ErrInputDiscarded and ErrQueueFull.
 func (e *Engine[S, I]) AddLocalInput(p core.PlayerHandle, v I) error {
 	if !e.isLocal(p) {
-		return core.ErrNotLocal
+		return ErrNotLocal
 	}
 	t := e.frame + core.Frame(e.delay[p])
 	n := e.next[p]
 	if t < n {
 		e.stats.DiscardedInputs++
-		return core.ErrInputDiscarded
+		return ErrInputDiscarded
 	}
 	if t-e.minAck(int(p)) >= core.Frame(e.rlen)-core.Frame(e.cfg.MaxPrediction)-4 {
-		return core.ErrInputQueueFull
+		return ErrQueueFull
 	}
 	step := put16(e.report[p])
 	if t > n {
@@ -70,10 +70,10 @@ func (e *Engine[S, I]) NeedsInput(p core.PlayerHandle) bool {
 // frame on; see the input delay rule in the package documentation.
 func (e *Engine[S, I]) SetInputDelay(p core.PlayerHandle, d int) error {
 	if !e.isLocal(p) {
-		return core.ErrNotLocal
+		return ErrNotLocal
 	}
 	if d < 0 || d > e.cfg.MaxInputDelay {
-		return core.ErrOutOfRange
+		return ErrOutOfRange
 	}
 	e.delay[p] = d
 	return nil

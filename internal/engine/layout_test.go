@@ -3,7 +3,7 @@ package engine
 import (
 	"testing"
 
-	"github.com/rollstep/rollstep/state"
+	"github.com/rollstep/rollstep/internal/arena"
 )
 
 type (
@@ -31,21 +31,21 @@ func TestSlotAndWorldLayout(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	check("Slot[uint8]", state.Validate[Slot[uint8]]())
-	check("Slot[in8]", state.Validate[Slot[layoutIn8]]())
-	check("Slot[in64]", state.Validate[Slot[layoutIn64]]())
-	check("Slot[inMix]", state.Validate[Slot[layoutInMix]]())
-	check("Slot[[3]uint16]", state.Validate[Slot[[3]uint16]]())
-	check("world[uint8]", state.Validate[world[uint8]]())
-	check("world[st12]", state.Validate[world[layoutSt12]]())
-	check("world[inMix]", state.Validate[world[layoutInMix]]())
-	if err := state.Validate[Slot[int]](); err == nil {
+	check("Slot[uint8]", arena.Validate[Slot[uint8]]())
+	check("Slot[in8]", arena.Validate[Slot[layoutIn8]]())
+	check("Slot[in64]", arena.Validate[Slot[layoutIn64]]())
+	check("Slot[inMix]", arena.Validate[Slot[layoutInMix]]())
+	check("Slot[[3]uint16]", arena.Validate[Slot[[3]uint16]]())
+	check("world[uint8]", arena.Validate[world[uint8]]())
+	check("world[st12]", arena.Validate[world[layoutSt12]]())
+	check("world[inMix]", arena.Validate[world[layoutInMix]]())
+	if err := arena.Validate[Slot[int]](); err == nil {
 		t.Error("Slot[int] validated; int's size differs between targets")
 	}
-	if got := state.Size[Slot[uint8]](); got != 9 {
+	if got := arena.Size[Slot[uint8]](); got != 9 {
 		t.Errorf("Slot[uint8] is %d bytes, want 9 (8 of control word)", got)
 	}
-	if got := state.Size[world[uint8]](); got != 17 {
+	if got := arena.Size[world[uint8]](); got != 17 {
 		t.Errorf("world[uint8] is %d bytes, want 17 (16 of match state)", got)
 	}
 }

@@ -47,7 +47,7 @@ func (e *Engine[S, I]) LogRange() (start, end core.Frame) { return e.log.start, 
 func (e *Engine[S, I]) ReadLog(f core.Frame, dst []core.Input[I]) ([]core.Input[I], error) {
 	l := &e.log
 	if l.keep == 0 || f < l.start || f >= l.end {
-		return dst, core.ErrFrameNotLogged
+		return dst, ErrFrameNotLogged
 	}
 	base := int(f) % l.keep * l.players
 	return append(dst, l.buf[base:base+l.players]...), nil
@@ -65,7 +65,7 @@ func (e *Engine[S, I]) ReadLog(f core.Frame, dst []core.Input[I]) ([]core.Input[
 func (e *Engine[S, I]) ReadSteps(f core.Frame, dst []core.Input[I]) ([]core.Input[I], error) {
 	l := &e.log
 	if l.keep == 0 || f < l.start || f >= l.end {
-		return dst, core.ErrFrameNotLogged
+		return dst, ErrFrameNotLogged
 	}
 	if !l.ran[int(f)%l.keep] {
 		return dst, nil
@@ -90,7 +90,7 @@ func (e *Engine[S, I]) ReadSteps(f core.Frame, dst []core.Input[I]) ([]core.Inpu
 func (e *Engine[S, I]) ReadSlots(f core.Frame, dst []Slot[I]) ([]Slot[I], error) {
 	l := &e.log
 	if l.keep == 0 || f < l.start || f >= l.end {
-		return dst, core.ErrFrameNotLogged
+		return dst, ErrFrameNotLogged
 	}
 	base := int(f) % l.keep * l.players
 	return append(dst, l.slots[base:base+l.players]...), nil

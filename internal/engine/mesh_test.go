@@ -63,7 +63,7 @@ func (m *mesh) advance(i int) Ready[testInput] {
 	e := m.engs[i]
 	d, _ := e.InputDelay(core.PlayerHandle(i))
 	err := e.AddLocalInput(core.PlayerHandle(i), m.inputs(i, e.Frame()+core.Frame(d)))
-	if err != nil && !errors.Is(err, core.ErrInputDiscarded) {
+	if err != nil && !errors.Is(err, ErrInputDiscarded) {
 		m.t.Fatalf("engine %d: %v", i, err)
 	}
 	m.now += time.Millisecond

@@ -8,8 +8,8 @@ import (
 	"unsafe"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/arena"
 	"github.com/rollstep/rollstep/internal/testenv"
-	"github.com/rollstep/rollstep/state"
 )
 
 // mixState mixes field sizes: byte arrays, bools, 16-, 32- and 64-bit
@@ -82,11 +82,11 @@ func narrowOracle[S any](t *testing.T, cases int, fix func(raw []byte)) {
 			if fix != nil {
 				fix(raw)
 			}
-			if err := state.DecodeRaw(raw, sb); err != nil {
+			if err := arena.DecodeRaw(raw, sb); err != nil {
 				t.Fatal(err)
 			}
 			var oracle []string
-			for _, d := range state.Diff(sa, sb) {
+			for _, d := range arena.Diff(sa, sb) {
 				oracle = append(oracle, gamePath(d.Path))
 			}
 			if len(oracle) == 0 {

@@ -93,11 +93,11 @@ func TestGamePathOfArrayState(t *testing.T) {
 // instead of by the handshake digest with the slot's size.
 func TestLargestInput(t *testing.T) {
 	c := DefaultConfig()
-	step := func(*int32, []core.Input[[core.MaxInputSize - controlSize]byte], core.Effects) {}
-	_, err := NewEngine[int32, [core.MaxInputSize - controlSize]byte](c, core.GameFunc[int32, [core.MaxInputSize - controlSize]byte](step), new(int32))
+	step := func(*int32, []core.Input[[MaxInputSize - controlSize]byte], core.Effects) {}
+	_, err := NewEngine[int32, [MaxInputSize - controlSize]byte](c, core.GameFunc[int32, [MaxInputSize - controlSize]byte](step), new(int32))
 	require.NoError(t, err)
-	big := func(*int32, []core.Input[[core.MaxInputSize - controlSize + 1]byte], core.Effects) {}
-	_, err = NewEngine[int32, [core.MaxInputSize - controlSize + 1]byte](c, core.GameFunc[int32, [core.MaxInputSize - controlSize + 1]byte](big), new(int32))
-	require.ErrorIs(t, err, core.ErrInvalidConfig)
+	big := func(*int32, []core.Input[[MaxInputSize - controlSize + 1]byte], core.Effects) {}
+	_, err = NewEngine[int32, [MaxInputSize - controlSize + 1]byte](c, core.GameFunc[int32, [MaxInputSize - controlSize + 1]byte](big), new(int32))
+	require.ErrorIs(t, err, ErrInvalidConfig)
 	require.ErrorContains(t, err, "505 bytes is over 504")
 }

@@ -81,14 +81,14 @@ func TestDelayRule(t *testing.T) {
 	}
 	_ = e.SetInputDelay(0, 1) // lower by 2 at frame 2: two inputs discarded
 	for _, v := range []testInput{30, 31} {
-		if err := add(v); err != core.ErrInputDiscarded {
+		if err := add(v); err != ErrInputDiscarded {
 			t.Fatalf("input %d: err %v, want ErrInputDiscarded", v, err)
 		}
 	}
 	if err := e.AddLocalInput(0, 40); err != nil { // frame 4 + D 1 = frame 5
 		t.Fatal(err)
 	}
-	if err := e.AddLocalInput(0, 41); err != core.ErrInputDiscarded {
+	if err := e.AddLocalInput(0, 41); err != ErrInputDiscarded {
 		t.Fatalf("second call in one frame: %v, want ErrInputDiscarded", err)
 	}
 	want := []testInput{0, 10, 10, 10, 20, 40}

@@ -57,7 +57,7 @@ func TestScenarioIdenticalStates(t *testing.T) {
 						}
 					}
 				}
-				if _, err := e.ReadLog(start-1, nil); err != core.ErrFrameNotLogged {
+				if _, err := e.ReadLog(start-1, nil); err != ErrFrameNotLogged {
 					t.Fatalf("ReadLog before the range: %v, want ErrFrameNotLogged", err)
 				}
 				if len(h.nodes[0].sums) < end/2 {

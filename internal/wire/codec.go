@@ -6,8 +6,8 @@ import (
 	"math/bits"
 	"reflect"
 
+	"github.com/rollstep/rollstep/internal/arena"
 	"github.com/rollstep/rollstep/internal/engine"
-	"github.com/rollstep/rollstep/state"
 )
 
 // Per-packet bounds on what an Input packet carries. Decoders reject
@@ -58,10 +58,10 @@ func isSlot[I any]() bool {
 // I is not arena-serializable, and an error matching ErrInvalidConfig if
 // state.Size[I]() is over MaxInputSize.
 func NewCodec[I comparable]() (*Codec[I], error) {
-	if err := state.Validate[I](); err != nil {
+	if err := arena.Validate[I](); err != nil {
 		return nil, err
 	}
-	n := state.Size[I]()
+	n := arena.Size[I]()
 	if n > MaxInputSize {
 		return nil, fmt.Errorf("%w: input size %d is over %d", ErrInvalidConfig, n, MaxInputSize)
 	}
@@ -93,7 +93,7 @@ func (c *Codec[I]) appendRun(dst []byte, vals []I, limit int) ([]byte, bool) {
 	clear(prev)
 	gap := uint64(0)
 	for i := range vals {
-		cur := state.AppendRaw(c.cur[:0], &vals[i])
+		cur := arena.AppendRaw(c.cur[:0], &vals[i])
 		nz := xorDelta(cur, prev)
 		if nz == 0 {
 			gap++
@@ -290,7 +290,7 @@ func (c *Codec[I]) readRun(r *reader, vals []I) {
 		} else if !c.readLiteral(r, prev, false) {
 			return
 		}
-		if err := state.DecodeRaw(prev, &vals[pos]); err != nil {
+		if err := arena.DecodeRaw(prev, &vals[pos]); err != nil {
 			r.fail(at, "input value: "+err.Error(), ErrMalformed)
 			return
 		}

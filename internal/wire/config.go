@@ -3,17 +3,14 @@ package wire
 import (
 	"encoding/binary"
 
-	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 )
 
 // Errors of the handshake checks.
 var (
 	// ErrInvalidConfig is core.ErrInvalidConfig: DigestOf and NewCodec
 	// return errors matching it for a configuration that does not fit.
-	ErrInvalidConfig = core.ErrInvalidConfig
-	// ErrConfigMismatch is core.ErrConfigMismatch, matched by every
-	// *ConfigMismatchError: the peers' match configurations differ.
-	ErrConfigMismatch = core.ErrConfigMismatch
+	ErrInvalidConfig = engine.ErrInvalidConfig
 )
 
 // Protocol is the protocol version a Hello carries. Peers with different
@@ -27,26 +24,6 @@ const Protocol uint16 = 3
 
 // DigestSize is the encoded size of a ConfigDigest.
 const DigestSize = 32
-
-// MaxInputSize is core.MaxInputSize, the largest input type, in bytes, the
-// wire carries. It guarantees that one input always fits in a packet next
-// to a message's largest fixed part, so the encoder always makes progress.
-const MaxInputSize = core.MaxInputSize
-
-// ConfigDigest is core.ConfigDigest, the part of a match configuration
-// that every peer must share, exchanged in Hello and HelloReply. Its
-// encoding is exactly DigestSize bytes (see doc.go).
-type ConfigDigest = core.ConfigDigest
-
-// ConfigMismatchError is core.ConfigMismatchError, returned by Compare.
-type ConfigMismatchError = core.ConfigMismatchError
-
-// DigestOf is core.DigestOf: the digest of a match of players players at
-// tickRate frames per second with input type I, checksum interval
-// checksumInterval (0 means 1) and game build hash game.
-func DigestOf[I any](players, tickRate, checksumInterval int, game [16]byte) (ConfigDigest, error) {
-	return core.DigestOf[I](players, tickRate, checksumInterval, game)
-}
 
 // Compare is local.Compare(remote): nil if they are equal, else a
 // *ConfigMismatchError naming the first field that differs.

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rollstep/rollstep/internal/arena"
 	"github.com/rollstep/rollstep/internal/engine"
-	"github.com/rollstep/rollstep/state"
 )
 
 var updateCorpus = flag.Bool("update-corpus", false, "rewrite the seed corpus under testdata/fuzz")
@@ -140,7 +140,7 @@ func fuzzSlots[I comparable](f *testing.F, value func(k int) I) {
 	}
 	for _, ctl := range [][8]byte{{}, {0, 1}, {1, 0, 0, 0, 7}, {0, 3, 0xe8, 3}} {
 		var cw engine.Control
-		_ = state.DecodeRaw(ctl[:], &cw)
+		_ = arena.DecodeRaw(ctl[:], &cw)
 		m := &engine.Message[engine.Slot[I]]{Frame: 40, NoStamp: true}
 		m.Held[1] = 40
 		run := engine.InputRun[engine.Slot[I]]{Player: 1, Start: 34}

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/arena"
 	"github.com/rollstep/rollstep/internal/engine"
-	"github.com/rollstep/rollstep/state"
 )
 
 func testInputRoundTrip[I comparable](t *testing.T, g gen[I]) {
@@ -105,7 +105,7 @@ func TestSlotRoundTrip(t *testing.T) {
 	var ctls []engine.Control // from raw bytes: a command, a fill, a step report, none
 	for _, b := range [][8]byte{{0, 1}, {0, 1}, {1}, {0, 3, 0xc8, 0}, {0, 0, 0, 0, 0x10, 0x27}, {}} {
 		var c engine.Control
-		if err := state.DecodeRaw(b[:], &c); err != nil {
+		if err := arena.DecodeRaw(b[:], &c); err != nil {
 			t.Fatal(err)
 		}
 		ctls = append(ctls, c)

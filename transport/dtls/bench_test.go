@@ -31,7 +31,7 @@ func BenchmarkHandshake(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				c, err := Dial(context.Background(), pc, srv.LocalAddr(), ccfg)
+				c, err := Dial(context.Background(), pc, srv.local, ccfg)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/hex"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -13,24 +14,14 @@ import (
 	"github.com/rollstep/rollstep/transport"
 )
 
-// Defaults for the zero fields of a Config.
+// The defaults of the zero fields of a Config.
 const (
-	// DefaultHandshakeTimeout bounds every handshake, on both sides.
-	DefaultHandshakeTimeout = 5 * time.Second
-	// DefaultFlightInterval is how long a handshake flight waits for an
-	// answer before it is sent again (pion's own default is 1 s).
-	DefaultFlightInterval = 150 * time.Millisecond
-	// DefaultMaxHandshakes is how many handshakes a listening Conn runs at
-	// once; ClientHellos beyond it are dropped and retried by the client.
-	DefaultMaxHandshakes = 16
-	// DefaultMaxHandshakesPerIP is how many of those handshakes may come
-	// from one IP address when Config.MaxHandshakesPerIP is 0.
-	DefaultMaxHandshakesPerIP = 4
-	// DefaultMaxPeers is how many associations a listening Conn keeps.
-	DefaultMaxPeers = 64
-	// DefaultQueueLen is how many received datagrams wait for Receive
-	// before the oldest is dropped.
-	DefaultQueueLen = 256
+	defaultHandshakeTimeout   = 5 * time.Second
+	defaultFlightInterval     = 150 * time.Millisecond // pion's own default is 1 s
+	defaultMaxHandshakes      = 16
+	defaultMaxHandshakesPerIP = 4
+	defaultMaxPeers           = 64
+	defaultQueueLen           = 256
 )
 
 // Fingerprint is the SHA-256 digest of a certificate's DER encoding, the
@@ -80,82 +71,90 @@ type Config struct {
 	// 1280 unfragmented; the GCM suites' 37 bytes do not (see doc.go).
 	CipherSuites []piondtls.CipherSuiteID
 
-	// HandshakeTimeout bounds every handshake; 0 means
-	// DefaultHandshakeTimeout.
+	// HandshakeTimeout bounds every handshake, on both sides; 0 means
+	// 5 s.
 	HandshakeTimeout time.Duration
-	// FlightInterval is the handshake retransmission interval; 0 means
-	// DefaultFlightInterval. It must be at most HandshakeTimeout.
+	// FlightInterval is how long a handshake flight waits for an answer
+	// before it is sent again; 0 means 150 ms (pion's own default is 1 s),
+	// or HandshakeTimeout if that is shorter. It must be at most
+	// HandshakeTimeout.
 	FlightInterval time.Duration
-	// MaxHandshakes bounds concurrent handshakes on a listening Conn; 0
-	// means DefaultMaxHandshakes.
+	// MaxHandshakes bounds the handshakes a listening Conn runs at once;
+	// ClientHellos beyond it are dropped and retried by the client. 0
+	// means 16.
 	MaxHandshakes int
 	// MaxHandshakesPerIP bounds the concurrent handshakes from one IP
 	// address (any port) on a listening Conn, so that one host cannot take
-	// every slot; 0 means DefaultMaxHandshakesPerIP. Raise it when many
-	// players share one public address (a LAN event behind one NAT).
+	// every slot; 0 means 4. Raise it when many players share one public
+	// address (a LAN event behind one NAT).
 	MaxHandshakesPerIP int
-	// MaxPeers bounds the associations of a listening Conn; 0 means
-	// DefaultMaxPeers.
+	// MaxPeers bounds the associations a listening Conn keeps; 0 means 64.
 	MaxPeers int
-	// QueueLen is the receive queue length; 0 means DefaultQueueLen.
+	// QueueLen is how many received datagrams wait for Receive before the
+	// oldest is dropped; 0 means 256.
 	QueueLen int
 	// FirstPeer is the Addr of the first association (the server, when
 	// dialing); later associations count up from it. Zero is a valid ID.
 	FirstPeer transport.Addr
 }
 
-// Validate reports the first rule that c breaks, as a *ConfigError, or nil.
-// Dial additionally requires PSKIdentity in PSK mode. Validate does not
-// modify c.
-func (c *Config) Validate() error {
+// validate reports the first rule that c breaks, as a
+// *transport.ConfigError, or nil. Dial additionally requires PSKIdentity in
+// PSK mode. validate does not modify c.
+func (c *Config) validate() error {
 	switch {
 	case c.PSK == nil && c.Certificate == nil:
-		return &ConfigError{"PSK", "neither PSK nor Certificate is set"}
+		return configError("PSK", "neither PSK nor Certificate is set")
 	case c.PSK != nil && c.Certificate != nil:
-		return &ConfigError{"Certificate", "PSK and Certificate are both set; choose one"}
+		return configError("Certificate", "PSK and Certificate are both set; choose one")
 	case c.Certificate != nil && len(c.Certificate.Certificate) == 0:
-		return &ConfigError{"Certificate", "has no certificate"}
+		return configError("Certificate", "has no certificate")
 	case c.Certificate != nil && len(c.PeerFingerprints) == 0:
-		return &ConfigError{"PeerFingerprints", "empty in certificate mode: no peer could be accepted"}
+		return configError("PeerFingerprints", "empty in certificate mode: no peer could be accepted")
 	case c.HandshakeTimeout < 0:
-		return &ConfigError{"HandshakeTimeout", c.HandshakeTimeout.String() + " is negative"}
+		return configError("HandshakeTimeout", c.HandshakeTimeout.String()+" is negative")
 	case c.FlightInterval < 0:
-		return &ConfigError{"FlightInterval", c.FlightInterval.String() + " is negative"}
+		return configError("FlightInterval", c.FlightInterval.String()+" is negative")
 	case c.MaxHandshakes < 0:
-		return &ConfigError{"MaxHandshakes", strconv.Itoa(c.MaxHandshakes) + " is negative"}
+		return configError("MaxHandshakes", strconv.Itoa(c.MaxHandshakes)+" is negative")
 	case c.MaxHandshakesPerIP < 0:
-		return &ConfigError{"MaxHandshakesPerIP", strconv.Itoa(c.MaxHandshakesPerIP) + " is negative"}
+		return configError("MaxHandshakesPerIP", strconv.Itoa(c.MaxHandshakesPerIP)+" is negative")
 	case c.MaxPeers < 0:
-		return &ConfigError{"MaxPeers", strconv.Itoa(c.MaxPeers) + " is negative"}
+		return configError("MaxPeers", strconv.Itoa(c.MaxPeers)+" is negative")
 	case c.QueueLen < 0:
-		return &ConfigError{"QueueLen", strconv.Itoa(c.QueueLen) + " is negative"}
+		return configError("QueueLen", strconv.Itoa(c.QueueLen)+" is negative")
 	}
 	d := c.withDefaults()
 	if d.FlightInterval > d.HandshakeTimeout {
-		return &ConfigError{"FlightInterval", d.FlightInterval.String() + " exceeds HandshakeTimeout " + d.HandshakeTimeout.String()}
+		return configError("FlightInterval", d.FlightInterval.String()+" exceeds HandshakeTimeout "+d.HandshakeTimeout.String())
 	}
 	return nil
+}
+
+// configError returns the *transport.ConfigError for field of a Config.
+func configError(field, reason string) error {
+	return &transport.ConfigError{Field: "dtls.Config." + field, Reason: reason}
 }
 
 // withDefaults returns a copy of c with zero fields set to defaults.
 func (c Config) withDefaults() Config {
 	if c.HandshakeTimeout == 0 {
-		c.HandshakeTimeout = DefaultHandshakeTimeout
+		c.HandshakeTimeout = defaultHandshakeTimeout
 	}
 	if c.FlightInterval == 0 {
-		c.FlightInterval = min(DefaultFlightInterval, c.HandshakeTimeout)
+		c.FlightInterval = min(defaultFlightInterval, c.HandshakeTimeout)
 	}
 	if c.MaxHandshakes == 0 {
-		c.MaxHandshakes = DefaultMaxHandshakes
+		c.MaxHandshakes = defaultMaxHandshakes
 	}
 	if c.MaxHandshakesPerIP == 0 {
-		c.MaxHandshakesPerIP = DefaultMaxHandshakesPerIP
+		c.MaxHandshakesPerIP = defaultMaxHandshakesPerIP
 	}
 	if c.MaxPeers == 0 {
-		c.MaxPeers = DefaultMaxPeers
+		c.MaxPeers = defaultMaxPeers
 	}
 	if c.QueueLen == 0 {
-		c.QueueLen = DefaultQueueLen
+		c.QueueLen = defaultQueueLen
 	}
 	if c.CipherSuites == nil {
 		if c.PSK != nil {
@@ -198,7 +197,7 @@ func (c *Config) options() []piondtls.Option {
 // checkPin accepts a peer whose leaf certificate has a pinned fingerprint.
 func checkPin(raw [][]byte, pins []Fingerprint) error {
 	if len(raw) == 0 {
-		return &PinError{}
+		return fmt.Errorf("%w: the peer sent none", ErrPinMismatch)
 	}
 	got := Fingerprint(sha256.Sum256(raw[0]))
 	for _, p := range pins {
@@ -206,5 +205,5 @@ func checkPin(raw [][]byte, pins []Fingerprint) error {
 			return nil
 		}
 	}
-	return &PinError{Got: got}
+	return fmt.Errorf("%w: %v", ErrPinMismatch, got)
 }

@@ -6,6 +6,8 @@ import (
 	"net"
 	"testing"
 	"time"
+
+	"github.com/rollstep/rollstep/transport"
 )
 
 func TestConfigValidate(t *testing.T) {
@@ -29,18 +31,18 @@ func TestConfigValidate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := tt.cfg.Validate()
-			var ce *ConfigError
-			if !errors.As(err, &ce) || !errors.Is(err, ErrInvalidConfig) || ce.Field != tt.field {
-				t.Fatalf("Validate: got %v, want a *ConfigError for %s", err, tt.field)
+			err := tt.cfg.validate()
+			var ce *transport.ConfigError
+			if !errors.As(err, &ce) || !errors.Is(err, transport.ErrInvalidConfig) || ce.Field != "dtls.Config."+tt.field {
+				t.Fatalf("validate: got %v, want a *transport.ConfigError for dtls.Config.%s", err, tt.field)
 			}
-			if _, err := Listen(&net.UDPConn{}, tt.cfg); !errors.Is(err, ErrInvalidConfig) {
-				t.Fatalf("Listen: got %v, want ErrInvalidConfig", err)
+			if _, err := Listen(&net.UDPConn{}, tt.cfg); !errors.Is(err, transport.ErrInvalidConfig) {
+				t.Fatalf("Listen: got %v, want transport.ErrInvalidConfig", err)
 			}
 		})
 	}
-	if err := (&Config{PSK: psk}).Validate(); err != nil {
-		t.Fatalf("Validate of a minimal PSK config: %v", err)
+	if err := (&Config{PSK: psk}).validate(); err != nil {
+		t.Fatalf("validate of a minimal PSK config: %v", err)
 	}
 }
 
@@ -50,9 +52,9 @@ func TestDialRequiresIdentity(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = Dial(context.Background(), pc, loopback, Config{PSK: pskFor("x", matchKey)})
-	var ce *ConfigError
-	if !errors.As(err, &ce) || ce.Field != "PSKIdentity" {
-		t.Fatalf("Dial without an identity: got %v, want a *ConfigError for PSKIdentity", err)
+	var ce *transport.ConfigError
+	if !errors.As(err, &ce) || ce.Field != "dtls.Config.PSKIdentity" {
+		t.Fatalf("Dial without an identity: got %v, want a *transport.ConfigError for dtls.Config.PSKIdentity", err)
 	}
 	if _, err := pc.WriteTo([]byte("x"), loopback); !errors.Is(err, net.ErrClosed) {
 		t.Fatalf("the socket after a failed Dial: got %v, want it closed", err)

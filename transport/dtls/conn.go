@@ -9,6 +9,7 @@ import (
 
 	piondtls "github.com/pion/dtls/v3"
 
+	"github.com/rollstep/rollstep/internal/connhook"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/internal/dgram"
 )
@@ -23,7 +24,7 @@ type Conn struct {
 	listener net.Listener // nil for a dialed Conn
 	mux      *mux         // the listener's socket; nil for a dialed Conn
 	guard    *guard       // the dialed Conn's socket; nil for a listening Conn
-	local    net.Addr     // the socket's address
+	local    net.Addr     // the socket's address, for tests
 
 	// ctx is cancelled by Close, aborting handshakes in flight.
 	ctx    context.Context
@@ -45,7 +46,7 @@ type Conn struct {
 	peers  map[transport.Addr]*association
 	next   transport.Addr
 	queue  dgram.Ring
-	stats  Stats
+	stats  connhook.DTLSStats
 }
 
 // association is one established DTLS association and its peer.
@@ -187,11 +188,6 @@ func (c *Conn) Forget(id transport.Addr) error {
 	return a.conn.Close()
 }
 
-// LocalAddr returns the local address of the socket.
-func (c *Conn) LocalAddr() net.Addr {
-	return c.local
-}
-
 // Close aborts handshakes in flight, closes every association (sending
 // close_notify) and the socket, discards queued datagrams, and returns
 // once every goroutine the Conn started has exited. Later calls return
@@ -223,8 +219,9 @@ func (c *Conn) Close() error {
 	return err
 }
 
-// Stats returns a snapshot of the Conn's counters.
-func (c *Conn) Stats() Stats {
+// snapshot returns a copy of the Conn's counters, which the tests (and,
+// through internal/connhook, the module's other tests) read.
+func (c *Conn) snapshot() connhook.DTLSStats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := c.stats
@@ -247,5 +244,14 @@ func (c *Conn) notify() {
 	select {
 	case c.arrived <- struct{}{}:
 	default:
+	}
+}
+
+func init() {
+	connhook.DTLSStatsOf = func(c transport.Conn) (connhook.DTLSStats, bool) {
+		if dc, ok := c.(*Conn); ok {
+			return dc.snapshot(), true
+		}
+		return connhook.DTLSStats{}, false
 	}
 }

@@ -80,7 +80,7 @@ func TestThousandDatagrams(t *testing.T) {
 			}
 		}
 	}
-	s := srv.Stats()
+	s := srv.snapshot()
 	if s.DatagramsIn != total || s.DatagramsOut != total || s.DroppedFull != 0 {
 		t.Fatalf("server stats: got in=%d out=%d dropped=%d, want %d, %d, 0", s.DatagramsIn, s.DatagramsOut, s.DroppedFull, total, total)
 	}

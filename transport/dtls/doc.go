@@ -15,8 +15,8 @@
 // fingerprint, address). When an association ends (close_notify, a
 // fatal alert, Forget), its Addr is gone and Send to it returns a
 // *transport.UnknownPeerError. Per association, a reader goroutine moves
-// decrypted datagrams into one bounded queue (oldest dropped when full,
-// counted in Stats) that Receive drains without blocking. Delivery is as
+// decrypted datagrams into one bounded queue (oldest dropped when full)
+// that Receive drains without blocking. Delivery is as
 // unreliable as UDP's: in particular, pion drops application data that
 // arrives before the server has finished its side of the handshake, so
 // the first datagrams a client sends right after Dial may be lost. The
@@ -34,7 +34,8 @@
 //   - Certificates with pinning: each side presents a certificate
 //     (self-signed is normal) and accepts only a peer whose certificate's
 //     SHA-256 fingerprint is in Config.PeerFingerprints; chains and names
-//     are not checked. A mismatch fails the handshake with a *PinError.
+//     are not checked. A mismatch fails the handshake with an error
+//     matching ErrPinMismatch.
 //     The default suite is TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8.
 //
 // The Extended Master Secret extension (RFC 7627) is required in both.
@@ -69,12 +70,11 @@
 // which ends the association on both sides. So once a handshake has
 // finished, each Conn drops, before pion reads them, the epoch-0 records
 // other than handshake ones (retransmissions of the handshake's last
-// flights stay), and datagrams that are not well-formed records
-// (Stats.DroppedPlaintext). A dialed Conn also passes only datagrams from
-// the server's address to pion (Stats.DroppedForeign); a listening Conn
-// routes datagrams by source address anyway. A read error that does not
-// end the association (a non-fatal alert) is counted in Stats.ReadErrors
-// and reading goes on.
+// flights stay), and datagrams that are not well-formed records. A
+// dialed Conn also passes only datagrams from the server's address to
+// pion; a listening Conn routes datagrams by source address anyway. A
+// read error that does not end the association (a non-fatal alert) is
+// skipped and reading goes on.
 //
 // # Sizes and costs
 //
@@ -97,16 +97,15 @@
 //
 //  1. Server: open a UDP socket (net.ListenUDP) and Listen on it with the
 //     match's Config. Client: open a UDP socket and Dial the server with
-//     a context; Dial returns once the handshake is done, or a
-//     *HandshakeError (unpinned certificate, timeout; a wrong key shows
-//     as a timeout, because the peer drops records it cannot
+//     a context; Dial returns once the handshake is done, or an error
+//     matching ErrHandshake (unpinned certificate, timeout; a wrong key
+//     shows as a timeout, because the peer drops records it cannot
 //     authenticate without answering).
 //  2. Each tick, call Receive with one reused buffer of
 //     transport.MaxDatagram bytes until it returns ok == false; an Addr
 //     not seen before is a newly authenticated peer (see Peer).
 //  3. Advance the session and Send what it produced.
-//  4. Forget a peer that leaves or misbehaves; watch Stats for drops and
-//     refused handshakes.
+//  4. Forget a peer that leaves or misbehaves.
 //  5. At the end of the match, Close: it closes every association and
 //     returns when all goroutines have exited.
 //

@@ -33,7 +33,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	client, err := dtls.Dial(context.Background(), pc, server.LocalAddr(), dtls.Config{
+	client, err := dtls.Dial(context.Background(), pc, ps.LocalAddr(), dtls.Config{
 		PSK:         func([]byte) ([]byte, error) { return key, nil },
 		PSKIdentity: []byte("player-2"),
 	})

@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/rollstep/rollstep/internal/connhook"
 )
 
 // attacker kinds: what a hostile source sends to a listening Conn.
@@ -37,7 +39,7 @@ func attack(t *testing.T, srv *Conn, n int) (handshakeRecords int) {
 		fake[13+i] = byte(i * 37)
 	}
 	garbage := []byte("\x17\x00GET / HTTP/1.1 definitely not dtls")
-	to := srv.LocalAddr()
+	to := srv.local
 	for kind := range kinds {
 		for range n {
 			s, err := net.ListenUDP("udp4", attacker)
@@ -73,7 +75,7 @@ func TestSilentClientsDoNotBlock(t *testing.T) {
 	cfg.MaxHandshakesPerIP = 16 // this test is about the global slots
 	srv := listen(t, cfg)
 	held := attack(t, srv, 3)
-	waitFor(t, srv, "the attackers taking slots", func(s Stats) bool { return s.HandshakesInFlight == held })
+	waitFor(t, srv, "the attackers taking slots", func(s connhook.DTLSStats) bool { return s.HandshakesInFlight == held })
 
 	ccfg := pskClient()
 	ccfg.HandshakeTimeout = 5 * time.Second
@@ -82,8 +84,8 @@ func TestSilentClientsDoNotBlock(t *testing.T) {
 		t.Fatalf("a real client with %d silent ones holding slots: %v", held, err)
 	}
 	t.Logf("real client connected in %v with %d silent clients mid-handshake", time.Since(start).Round(time.Millisecond), held)
-	waitFor(t, srv, "the server registering the client", func(s Stats) bool { return s.Peers == 1 })
-	if s := srv.Stats(); s.HandshakesInFlight != held {
+	waitFor(t, srv, "the server registering the client", func(s connhook.DTLSStats) bool { return s.Peers == 1 })
+	if s := srv.snapshot(); s.HandshakesInFlight != held {
 		t.Fatalf("the silent clients' handshakes: got %d in flight, want %d still waiting", s.HandshakesInFlight, held)
 	}
 }
@@ -102,7 +104,7 @@ func TestFloodBoundsGoroutines(t *testing.T) {
 	before := runtime.NumGoroutine()
 
 	sent := attack(t, srv, 25) // 50 handshake records for 8 slots
-	waitFor(t, srv, "every attacker being accepted, refused or evicted", func(s Stats) bool {
+	waitFor(t, srv, "every attacker being accepted, refused or evicted", func(s connhook.DTLSStats) bool {
 		return uint64(s.HandshakesInFlight)+s.HandshakesRefused+s.HandshakesEvicted+s.HandshakeFailures >= uint64(sent)
 	})
 	during := runtime.NumGoroutine()
@@ -111,7 +113,7 @@ func TestFloodBoundsGoroutines(t *testing.T) {
 	if limit := before + 6*slots + 10; during > limit {
 		t.Fatalf("goroutines during the flood: got %d, want at most %d (%d before)", during, limit, before)
 	}
-	if s := srv.Stats(); s.HandshakesEvicted == 0 || s.HandshakesInFlight > slots {
+	if s := srv.snapshot(); s.HandshakesEvicted == 0 || s.HandshakesInFlight > slots {
 		t.Fatalf("with %d handshakes for %d slots: %d evicted, %d in flight; want some evicted, at most %d in flight",
 			sent, slots, s.HandshakesEvicted, s.HandshakesInFlight, slots)
 	}
@@ -124,7 +126,7 @@ func TestFloodBoundsGoroutines(t *testing.T) {
 	}
 	t.Logf("goroutines: %d before, %d during the flood of %d; real client connected in %v", before, during, sent, time.Since(start).Round(time.Millisecond))
 
-	waitFor(t, srv, "the flood's handshakes timing out", func(s Stats) bool { return s.HandshakesInFlight == 0 })
+	waitFor(t, srv, "the flood's handshakes timing out", func(s connhook.DTLSStats) bool { return s.HandshakesInFlight == 0 })
 	// The one real association adds its reader and pion's goroutines.
 	deadline := time.Now().Add(waitLimit)
 	for runtime.NumGoroutine() > before+10 && time.Now().Before(deadline) {
@@ -146,7 +148,7 @@ func TestNoAmplification(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if _, err := s.WriteTo(hello, srv.LocalAddr()); err != nil {
+	if _, err := s.WriteTo(hello, srv.local); err != nil {
 		t.Fatal(err)
 	}
 	s.SetReadDeadline(time.Now().Add(waitLimit))
@@ -172,10 +174,10 @@ func TestHandshakesPerIPLimit(t *testing.T) {
 	cfg.MaxHandshakesPerIP = 3
 	srv := listen(t, cfg)
 	sent := attack(t, srv, 4) // 8 handshake records from one IP address
-	waitFor(t, srv, "every attacker being accepted or evicted", func(s Stats) bool {
+	waitFor(t, srv, "every attacker being accepted or evicted", func(s connhook.DTLSStats) bool {
 		return uint64(s.HandshakesInFlight)+s.HandshakesEvicted >= uint64(sent)
 	})
-	s := srv.Stats()
+	s := srv.snapshot()
 	if s.HandshakesInFlight != 3 || s.HandshakesEvicted != uint64(sent-3) || s.HandshakesRefused != 0 {
 		t.Fatalf("%d handshakes from one IP with a limit of 3: %d in flight, %d evicted, %d refused; want 3, %d, 0",
 			sent, s.HandshakesInFlight, s.HandshakesEvicted, s.HandshakesRefused, sent-3)
@@ -185,7 +187,7 @@ func TestHandshakesPerIPLimit(t *testing.T) {
 	if _, err := dial(t, srv, nil, ccfg); err != nil {
 		t.Fatalf("a real client from another address: %v", err)
 	}
-	waitFor(t, srv, "the server registering the client", func(s Stats) bool { return s.Peers == 1 })
+	waitFor(t, srv, "the server registering the client", func(s connhook.DTLSStats) bool { return s.Peers == 1 })
 }
 
 // TestSpoofedFloodCannotKeepClientsOut: spoofed ClientHellos never echo
@@ -205,7 +207,7 @@ func TestSpoofedFloodCannotKeepClientsOut(t *testing.T) {
 	// Three other addresses fill 12 of the 16 slots, the client's own
 	// its 4.
 	for _, ip := range []net.IP{attacker.IP, net.IPv4(127, 0, 0, 3), net.IPv4(127, 0, 0, 4), loopback.IP} {
-		for range 2 * DefaultMaxHandshakesPerIP {
+		for range 2 * defaultMaxHandshakesPerIP {
 			s, err := net.ListenUDP("udp4", &net.UDPAddr{IP: ip})
 			if err != nil {
 				t.Skip("cannot bind a second loopback address:", err)
@@ -216,11 +218,11 @@ func TestSpoofedFloodCannotKeepClientsOut(t *testing.T) {
 	}
 	fill := time.NewTicker(time.Millisecond) // at the pace of the accept loop
 	for _, s := range socks {
-		_, _ = s.WriteTo(hello, srv.LocalAddr())
+		_, _ = s.WriteTo(hello, srv.local)
 		<-fill.C
 	}
 	fill.Stop()
-	waitFor(t, srv, "the flood taking every slot", func(s Stats) bool { return s.HandshakesInFlight == DefaultMaxHandshakes })
+	waitFor(t, srv, "the flood taking every slot", func(s connhook.DTLSStats) bool { return s.HandshakesInFlight == defaultMaxHandshakes })
 
 	dialed := make(chan error, 1)
 	go func() {
@@ -235,16 +237,16 @@ func TestSpoofedFloodCannotKeepClientsOut(t *testing.T) {
 		select {
 		case err := <-dialed:
 			if err != nil {
-				t.Fatalf("a real client during the flood: %v; stats %+v", err, srv.Stats())
+				t.Fatalf("a real client during the flood: %v; stats %+v", err, srv.snapshot())
 			}
-			s := srv.Stats()
+			s := srv.snapshot()
 			t.Logf("connected after %d spoofed ClientHellos; %d handshakes evicted, %d refused", len(socks)+i, s.HandshakesEvicted, s.HandshakesRefused)
 			if s.HandshakesEvicted == 0 {
 				t.Fatal("no handshake was evicted")
 			}
 			return
 		case <-tick.C:
-			_, _ = socks[i%len(socks)].WriteTo(hello, srv.LocalAddr())
+			_, _ = socks[i%len(socks)].WriteTo(hello, srv.local)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/pion/dtls/v3/pkg/crypto/selfsign"
 
+	"github.com/rollstep/rollstep/internal/connhook"
 	"github.com/rollstep/rollstep/transport"
 )
 
@@ -94,7 +95,7 @@ func dial(t testing.TB, srv *Conn, pc net.PacketConn, cfg Config) (*Conn, error)
 			t.Fatal(err)
 		}
 	}
-	c, err := Dial(context.Background(), pc, srv.LocalAddr(), cfg)
+	c, err := Dial(context.Background(), pc, srv.local, cfg)
 	if err == nil {
 		t.Cleanup(func() { c.Close() })
 	}
@@ -106,29 +107,29 @@ func dial(t testing.TB, srv *Conn, pc net.PacketConn, cfg Config) (*Conn, error)
 // be dropped by pion, as any datagram may be.
 func dialReady(t testing.TB, srv *Conn, pc net.PacketConn, cfg Config) *Conn {
 	t.Helper()
-	peers := srv.Stats().Handshakes
+	peers := srv.snapshot().Handshakes
 	c, err := dial(t, srv, pc, cfg)
 	if err != nil {
 		t.Fatalf("Dial: %v", err)
 	}
-	waitFor(t, srv, "the server registering the client", func(s Stats) bool { return s.Handshakes > peers })
+	waitFor(t, srv, "the server registering the client", func(s connhook.DTLSStats) bool { return s.Handshakes > peers })
 	return c
 }
 
 // waitFor waits, on c's notifications, until cond holds, failing the test
 // after waitLimit.
-func waitFor(t testing.TB, c *Conn, what string, cond func(Stats) bool) {
+func waitFor(t testing.TB, c *Conn, what string, cond func(connhook.DTLSStats) bool) {
 	t.Helper()
 	deadline := time.NewTimer(waitLimit)
 	defer deadline.Stop()
 	tick := time.NewTicker(5 * time.Millisecond) // for changes that do not notify
 	defer tick.Stop()
-	for !cond(c.Stats()) {
+	for !cond(c.snapshot()) {
 		select {
 		case <-c.arrived:
 		case <-tick.C:
 		case <-deadline.C:
-			t.Fatalf("after %v: %s has not happened; stats %+v", waitLimit, what, c.Stats())
+			t.Fatalf("after %v: %s has not happened; stats %+v", waitLimit, what, c.snapshot())
 		}
 	}
 }
@@ -139,7 +140,7 @@ func settle(a, b *Conn) {
 	timer := time.NewTimer(settleWait)
 	defer timer.Stop()
 	for {
-		sa, sb := a.Stats(), b.Stats()
+		sa, sb := a.snapshot(), b.snapshot()
 		if sa.DatagramsIn+sa.DroppedOversize >= sb.DatagramsOut && sb.DatagramsIn+sb.DroppedOversize >= sa.DatagramsOut {
 			return
 		}

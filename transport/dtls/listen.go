@@ -6,6 +6,8 @@ import (
 	"net/netip"
 
 	piondtls "github.com/pion/dtls/v3"
+
+	"github.com/rollstep/rollstep/transport"
 )
 
 // maxAcceptErrors is how many Accept errors in a row stop the accept
@@ -19,18 +21,17 @@ const maxAcceptErrors = 64
 // (cfg.MaxHandshakesPerIP from one IP address), each bounded by
 // cfg.HandshakeTimeout. A ClientHello that finds its slots taken evicts
 // the oldest handshake whose client has not yet echoed the server's
-// cookie (Stats.HandshakesEvicted), which a spoofed source never does; if
-// every one has, it is dropped and the client's retransmission tries
-// again. A silent, garbage or spoofing client therefore holds a slot only
+// cookie, which a spoofed source never does; if every one has, it is
+// dropped and the client's retransmission tries again. A silent, garbage or spoofing client therefore holds a slot only
 // until a newer one needs it, and never delays a client that is past the
 // cookie. Datagrams from unknown sources that are not DTLS handshake
-// records are dropped unread. Listen returns a *ConfigError for an
-// invalid cfg.
+// records are dropped unread. Listen returns a *transport.ConfigError
+// (matching transport.ErrInvalidConfig) for a nil pc or an invalid cfg.
 func Listen(pc net.PacketConn, cfg Config) (*Conn, error) {
 	if pc == nil {
-		return nil, &ConfigError{"pc", "the net.PacketConn is nil"}
+		return nil, &transport.ConfigError{Field: "dtls.Listen(pc)", Reason: "the net.PacketConn is nil"}
 	}
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.validate(); err != nil {
 		_ = pc.Close()
 		return nil, err
 	}
@@ -47,7 +48,7 @@ func Listen(pc net.PacketConn, cfg Config) (*Conn, error) {
 	l, err := piondtls.NewListenerWithOptions(m, opts...)
 	if err != nil {
 		_ = m.Close()
-		return nil, &ConfigError{"Config", err.Error()}
+		return nil, &transport.ConfigError{Field: "dtls.Config", Reason: err.Error()}
 	}
 	c := newConn(cfg)
 	c.listener, c.mux, c.local = l, m, pc.LocalAddr()

@@ -115,7 +115,7 @@ func FuzzLiveAssociation(f *testing.F) {
 		require.NoError(t, err)
 		live.roundTrip(t)
 		for _, c := range []*Conn{live.srv, live.cli} {
-			require.Zero(t, c.Stats().PeersClosed, "association ended")
+			require.Zero(t, c.snapshot().PeersClosed, "association ended")
 		}
 	})
 }

@@ -4,6 +4,8 @@ import (
 	"net"
 	"testing"
 	"time"
+
+	"github.com/rollstep/rollstep/internal/connhook"
 )
 
 // TestMuxDropsNonHandshakeSources sends garbage and oversized datagrams
@@ -21,14 +23,14 @@ func TestMuxDropsNonHandshakeSources(t *testing.T) {
 		if i%2 == 1 {
 			p = make([]byte, 9000) // oversized, content type 0
 		}
-		if _, err := s.WriteTo(p, srv.LocalAddr()); err != nil {
+		if _, err := s.WriteTo(p, srv.local); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if _, err := dial(t, srv, nil, pskClient()); err != nil {
 		t.Fatalf("a real client after garbage: %v", err)
 	}
-	waitFor(t, srv, "the server registering the client", func(s Stats) bool { return s.Peers == 1 })
+	waitFor(t, srv, "the server registering the client", func(s connhook.DTLSStats) bool { return s.Peers == 1 })
 	srv.mux.mu.Lock()
 	subconns := len(srv.mux.conns)
 	srv.mux.mu.Unlock()
@@ -46,7 +48,7 @@ func TestMuxLimit(t *testing.T) {
 	cfg.HandshakeTimeout = 30 * time.Second
 	srv := listen(t, cfg)
 	sent := attack(t, srv, 10) // 20 handshake records
-	waitFor(t, srv, "every source being accepted, refused or evicted", func(s Stats) bool {
+	waitFor(t, srv, "every source being accepted, refused or evicted", func(s connhook.DTLSStats) bool {
 		return uint64(s.HandshakesInFlight)+s.HandshakesRefused+s.HandshakesEvicted >= uint64(sent)
 	})
 	srv.mux.mu.Lock()
@@ -55,7 +57,7 @@ func TestMuxLimit(t *testing.T) {
 	if subconns > 5 {
 		t.Fatalf("subconns: got %d, want at most 5", subconns)
 	}
-	if s := srv.Stats(); s.HandshakesInFlight != 2 {
+	if s := srv.snapshot(); s.HandshakesInFlight != 2 {
 		t.Fatalf("handshakes in flight: got %d, want 2 (the slots)", s.HandshakesInFlight)
 	}
 }

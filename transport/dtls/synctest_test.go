@@ -121,8 +121,8 @@ func TestDeadlinesOnVirtualTime(t *testing.T) {
 		// A client of a silent address fails at its deadline, to the tick.
 		start := time.Now()
 		_, err = Dial(context.Background(), n.listen("client-0"), memAddr("nobody"), pskClient())
-		if got := time.Since(start); !errors.Is(err, ErrHandshakeTimeout) || got != DefaultHandshakeTimeout {
-			t.Fatalf("Dial to a silent address: got (%v after %v), want ErrHandshakeTimeout after %v", err, got, DefaultHandshakeTimeout)
+		if got := time.Since(start); !errors.Is(err, ErrHandshakeTimeout) || got != defaultHandshakeTimeout {
+			t.Fatalf("Dial to a silent address: got (%v after %v), want ErrHandshakeTimeout after %v", err, got, defaultHandshakeTimeout)
 		}
 
 		// A client with another match's key fails at its deadline too: the
@@ -131,11 +131,11 @@ func TestDeadlinesOnVirtualTime(t *testing.T) {
 		wrong.PSK = pskFor("player-1", []byte("another match's key"))
 		start = time.Now()
 		_, err = Dial(context.Background(), n.listen("client-wrong"), memAddr("server"), wrong)
-		if got := time.Since(start); !errors.Is(err, ErrHandshakeTimeout) || got != DefaultHandshakeTimeout {
-			t.Fatalf("Dial with a wrong key: got (%v after %v), want ErrHandshakeTimeout after %v", err, got, DefaultHandshakeTimeout)
+		if got := time.Since(start); !errors.Is(err, ErrHandshakeTimeout) || got != defaultHandshakeTimeout {
+			t.Fatalf("Dial with a wrong key: got (%v after %v), want ErrHandshakeTimeout after %v", err, got, defaultHandshakeTimeout)
 		}
 		synctest.Wait()
-		if s := srv.Stats(); s.HandshakeFailures != 1 || s.Peers != 0 {
+		if s := srv.snapshot(); s.HandshakeFailures != 1 || s.Peers != 0 {
 			t.Fatalf("server after a wrong key: got %d failures and %d peers, want 1 and 0", s.HandshakeFailures, s.Peers)
 		}
 
@@ -146,7 +146,7 @@ func TestDeadlinesOnVirtualTime(t *testing.T) {
 		go Dial(ctx, half, memAddr("server"), pskClient())
 		synctest.Wait()
 		cancel()
-		if s := srv.Stats(); s.HandshakesInFlight != 1 {
+		if s := srv.snapshot(); s.HandshakesInFlight != 1 {
 			t.Fatalf("half-open handshakes: got %d in flight, want 1", s.HandshakesInFlight)
 		}
 
@@ -170,9 +170,9 @@ func TestDeadlinesOnVirtualTime(t *testing.T) {
 			t.Fatalf("server Receive: got (%q, %v, %v)", buf[:n], ok, err)
 		}
 
-		<-time.After(DefaultHandshakeTimeout) // virtual time: the half-open deadline passes
+		<-time.After(defaultHandshakeTimeout) // virtual time: the half-open deadline passes
 		synctest.Wait()
-		if s := srv.Stats(); s.HandshakesInFlight != 0 || s.HandshakeFailures != 2 || s.Peers != 1 {
+		if s := srv.snapshot(); s.HandshakesInFlight != 0 || s.HandshakeFailures != 2 || s.Peers != 1 {
 			t.Fatalf("after the deadline: got %d in flight, %d failed, %d peers; want 0, 2, 1", s.HandshakesInFlight, s.HandshakeFailures, s.Peers)
 		}
 	})

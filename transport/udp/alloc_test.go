@@ -51,7 +51,7 @@ func BenchmarkSendReceive(b *testing.B) {
 			for b.Loop() {
 				roundTrip(x, y, p, buf)
 			}
-			b.ReportMetric(float64(y.Stats().DroppedFull), "drops")
+			b.ReportMetric(float64(y.snapshot().DroppedFull), "drops")
 		})
 	}
 }

@@ -1,19 +1,14 @@
 package udp
 
 import (
-	"errors"
 	"net/netip"
 	"strconv"
 
 	"github.com/rollstep/rollstep/transport"
 )
 
-// Defaults for the zero fields of a Config.
-const (
-	// DefaultQueueLen is how many received datagrams a Conn holds for
-	// Receive before it drops the oldest.
-	DefaultQueueLen = 256
-)
+// defaultQueueLen is Config.QueueLen's default.
+const defaultQueueLen = 256
 
 // Peer is one entry of the static peer table: the Addr a Conn reports for
 // datagrams from Addr and sends to Addr for.
@@ -23,10 +18,9 @@ type Peer struct {
 	// Addr is the peer's UDP address. IPv4-mapped IPv6 addresses are
 	// treated as the IPv4 address they map. The zero AddrPort means the
 	// address is not known yet: the peer is unbound, Send drops what is
-	// sent to it (counted in Stats.DroppedUnbound, without an error), and
-	// it gets an address from Bind, or from Rebind when the layer above
-	// recognises it in a provisional peer (see "Peers whose address is
-	// unknown" in the package documentation).
+	// sent to it (without an error), and it gets an address when the
+	// session's endpoint recognises it in a provisional peer (see "Peers
+	// whose address is unknown" in the package documentation).
 	Addr netip.AddrPort
 }
 
@@ -41,14 +35,14 @@ type Config struct {
 	// AcceptUnknown makes the first datagram from an address that is not
 	// in the table create a provisional peer with a fresh Addr, under
 	// which its datagrams are delivered. A provisional peer is not
-	// authenticated: the layer above checks the session token and then
-	// calls Confirm, Rebind or Forget. Without AcceptUnknown, datagrams
-	// from unknown addresses are dropped and counted.
+	// authenticated: the session's endpoint checks the session token and
+	// then adopts it as a known peer or forgets it. Without AcceptUnknown,
+	// datagrams from unknown addresses are dropped and counted.
 	AcceptUnknown bool
 
 	// MaxUnknown caps the provisional peers that exist at once: a
-	// datagram from a further new address removes the oldest of them
-	// (counted in Stats.EvictedUnknown), so that a flood of sources costs
+	// datagram from a further new address removes the oldest of them,
+	// so that a flood of sources costs
 	// bounded memory and still cannot keep a new peer out. 0 means
 	// QueueLen: a provisional peer then outlives every datagram it sent
 	// that can still be waiting in the queue. Only used with
@@ -63,67 +57,51 @@ type Config struct {
 	// QueueLen is how many received datagrams wait for Receive; when the
 	// queue is full the oldest is dropped (the newest datagram carries
 	// every unacknowledged input, so it supersedes older ones). 0 means
-	// DefaultQueueLen.
+	// 256.
 	QueueLen int
 }
 
-// ErrInvalidConfig is matched by every *ConfigError: New was given a
-// Config that breaks a rule.
-var ErrInvalidConfig = errors.New("udp: invalid config")
-
-// ConfigError reports a Config field that breaks a rule. It matches
-// ErrInvalidConfig.
-type ConfigError struct {
-	// Field names the offending field, such as "Peers[2].Addr".
-	Field string
-	// Reason says what is wrong with it.
-	Reason string
-}
-
-// Error returns a message naming the field and the reason.
-func (e *ConfigError) Error() string {
-	return "udp: invalid config: " + e.Field + ": " + e.Reason
-}
-
-// Is reports whether target is ErrInvalidConfig.
-func (e *ConfigError) Is(target error) bool { return target == ErrInvalidConfig }
-
-// Validate reports the first rule that c breaks, as a *ConfigError, or nil.
-// It does not modify c.
-func (c *Config) Validate() error {
+// validate reports the first rule that c breaks, as a
+// *transport.ConfigError, or nil. It does not modify c.
+func (c *Config) validate() error {
 	switch {
 	case c.QueueLen < 0:
-		return &ConfigError{"QueueLen", strconv.Itoa(c.QueueLen) + " is negative"}
+		return configError("QueueLen", strconv.Itoa(c.QueueLen)+" is negative")
 	case c.MaxUnknown < 0:
-		return &ConfigError{"MaxUnknown", strconv.Itoa(c.MaxUnknown) + " is negative"}
+		return configError("MaxUnknown", strconv.Itoa(c.MaxUnknown)+" is negative")
 	}
 	ids := make(map[transport.Addr]int, len(c.Peers))
 	addrs := make(map[netip.AddrPort]int, len(c.Peers))
 	for i, p := range c.Peers {
 		field := "Peers[" + strconv.Itoa(i) + "]"
 		if j, dup := ids[p.ID]; dup {
-			return &ConfigError{field + ".ID", p.ID.String() + " is also used by Peers[" + strconv.Itoa(j) + "]"}
+			return configError(field+".ID", p.ID.String()+" is also used by Peers["+strconv.Itoa(j)+"]")
 		}
 		ids[p.ID] = i
 		if p.Addr == (netip.AddrPort{}) {
 			continue // unbound: the address is learnt later
 		}
 		if !p.Addr.IsValid() || p.Addr.Port() == 0 {
-			return &ConfigError{field + ".Addr", "address " + p.Addr.String() + " is not a valid host:port or zero"}
+			return configError(field+".Addr", "address "+p.Addr.String()+" is not a valid host:port or zero")
 		}
 		a := normalize(p.Addr)
 		if j, dup := addrs[a]; dup {
-			return &ConfigError{field + ".Addr", a.String() + " is also used by Peers[" + strconv.Itoa(j) + "]"}
+			return configError(field+".Addr", a.String()+" is also used by Peers["+strconv.Itoa(j)+"]")
 		}
 		addrs[a] = i
 	}
 	return nil
 }
 
+// configError returns the *transport.ConfigError for field of a Config.
+func configError(field, reason string) error {
+	return &transport.ConfigError{Field: "udp.Config." + field, Reason: reason}
+}
+
 // withDefaults returns a copy of c with every zero field set to its default.
 func (c Config) withDefaults() Config {
 	if c.QueueLen == 0 {
-		c.QueueLen = DefaultQueueLen
+		c.QueueLen = defaultQueueLen
 	}
 	if c.MaxUnknown == 0 {
 		c.MaxUnknown = c.QueueLen

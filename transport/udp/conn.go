@@ -2,12 +2,13 @@ package udp
 
 import (
 	"errors"
-	"github.com/rollstep/rollstep/transport/internal/dgram"
+	"fmt"
 	"net"
 	"net/netip"
 	"sync"
 
 	"github.com/rollstep/rollstep/transport"
+	"github.com/rollstep/rollstep/transport/internal/dgram"
 )
 
 // Conn is a transport.Conn over a net.PacketConn. A reader goroutine moves
@@ -31,18 +32,19 @@ type Conn struct {
 	readErr error
 	peers   peerTable
 	queue   dgram.Ring
-	stats   Stats
+	stats   stats
 }
 
 // New returns a Conn that sends and receives over pc and starts its reader
 // goroutine. New owns pc from the start: it closes pc when it fails, and
-// the Conn closes pc in Close. New returns a *ConfigError if cfg is
-// invalid; it does not modify cfg.
+// the Conn closes pc in Close. New returns a *transport.ConfigError
+// (matching transport.ErrInvalidConfig) if pc is nil or cfg is invalid; it
+// does not modify cfg.
 func New(pc net.PacketConn, cfg Config) (*Conn, error) {
 	if pc == nil {
-		return nil, &ConfigError{"pc", "the net.PacketConn is nil"}
+		return nil, &transport.ConfigError{Field: "udp.New(pc)", Reason: "the net.PacketConn is nil"}
 	}
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.validate(); err != nil {
 		_ = pc.Close()
 		return nil, err
 	}
@@ -59,14 +61,11 @@ func New(pc net.PacketConn, cfg Config) (*Conn, error) {
 	return c, nil
 }
 
-// LocalAddr returns the address of the underlying socket.
-func (c *Conn) LocalAddr() net.Addr { return c.pc.LocalAddr() }
-
 // Send writes p as one datagram to the address of peer to. It copies
 // nothing and retains nothing: the datagram is handed to the kernel before
 // Send returns. A datagram to an unbound peer (one whose address is not
-// known yet, see Peer.Addr) is dropped as if the network lost it and
-// counted in Stats.DroppedUnbound, and Send returns nil: the layer above
+// known yet, see Peer.Addr) is dropped as if the network lost it, and
+// Send returns nil: the layer above
 // repeats what matters (the session's endpoint repeats its Hello) until the
 // peer has an address. Send returns a *transport.DatagramSizeError for
 // more than transport.MaxDatagram bytes, a *transport.UnknownPeerError
@@ -111,7 +110,8 @@ func (c *Conn) Send(to transport.Addr, p []byte) error {
 
 // Receive copies the oldest queued datagram into buf, as the
 // transport.Conn contract says. When the queue is empty and the reader
-// has stopped on a socket error, Receive returns a *ReadError.
+// has stopped on a socket error, Receive returns an error that matches
+// ErrReaderStopped and wraps the socket error.
 func (c *Conn) Receive(buf []byte) (n int, from transport.Addr, ok bool, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -119,7 +119,7 @@ func (c *Conn) Receive(buf []byte) (n int, from transport.Addr, ok bool, err err
 		return 0, 0, false, transport.ErrClosed
 	}
 	if c.queue.Len() == 0 && c.readErr != nil {
-		return 0, 0, false, &ReadError{Err: c.readErr}
+		return 0, 0, false, fmt.Errorf("%w: %w", ErrReaderStopped, c.readErr)
 	}
 	return c.queue.Receive(buf)
 }
@@ -145,8 +145,8 @@ func (c *Conn) Close() error {
 	return err
 }
 
-// Stats returns a snapshot of the Conn's counters.
-func (c *Conn) Stats() Stats {
+// snapshot returns a copy of the Conn's counters.
+func (c *Conn) snapshot() stats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := c.stats
@@ -155,32 +155,17 @@ func (c *Conn) Stats() Stats {
 	return s
 }
 
-// Addr returns the address that peer id is bound to, and whether id is
+// peerAddr returns the address that peer id is bound to, and whether id is
 // known. The address of an unbound peer is the zero AddrPort.
-func (c *Conn) Addr(id transport.Addr) (netip.AddrPort, bool) {
+func (c *Conn) peerAddr(id transport.Addr) (netip.AddrPort, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.peers.addr(id)
 }
 
-// ErrReaderStopped is matched by every *ReadError.
+// ErrReaderStopped is matched by the error Receive returns, once the queue
+// is empty, when the socket failed in a way that stopped the reader
+// goroutine (for example, it was closed behind the Conn's back). The error
+// also wraps the socket error. The Conn receives nothing more; Send may
+// still work.
 var ErrReaderStopped = errors.New("udp: reader stopped")
-
-// ReadError is returned by Receive, once the queue is empty, when the
-// socket failed in a way that stopped the reader goroutine (for example,
-// it was closed behind the Conn's back). The Conn receives nothing more;
-// Send may still work. It matches ErrReaderStopped and unwraps to the
-// socket error.
-type ReadError struct {
-	// Err is the socket error.
-	Err error
-}
-
-// Error returns a message that includes the socket error.
-func (e *ReadError) Error() string { return "udp: reader stopped: " + e.Err.Error() }
-
-// Unwrap returns the socket error.
-func (e *ReadError) Unwrap() error { return e.Err }
-
-// Is reports whether target is ErrReaderStopped.
-func (e *ReadError) Is(target error) bool { return target == ErrReaderStopped }

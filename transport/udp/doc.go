@@ -15,8 +15,7 @@
 // allocation per call). When the host falls behind and the ring is full,
 // the oldest datagram is dropped: every rollstep packet repeats all
 // unacknowledged inputs, so the newest supersedes it. Datagrams longer
-// than transport.MaxDatagram are dropped unread. Every drop is counted in
-// Stats.
+// than transport.MaxDatagram are dropped unread.
 //
 // Close closes the socket, which ends the reader's blocking read, and
 // returns once the goroutine has exited. A Conn is safe for concurrent
@@ -34,19 +33,20 @@
 // at once (by default as many as the receive queue holds datagrams), and
 // a datagram from a further new address removes the oldest, so a flood
 // of sources costs bounded memory and cannot keep a new peer out for
-// longer than its datagram can wait in the queue. The endpoint then calls:
+// longer than its datagram can wait in the queue. The endpoint then
+// either:
 //
-//   - Confirm, when the provisional peer's packets authenticate and it is
-//     a new participant;
-//   - Rebind, when its Hello belongs to a known, interrupted peer whose
-//     address changed (NAT rebinding), or to a peer whose address was unknown
-//     (first contact, below): the known Addr takes over the new
-//     address and the provisional one is forgotten;
-//   - Forget, when its datagram is not adopted (it fails the tag, or is a
-//     replay of the match's own packets), or a peer leaves.
+//   - rebinds, when the provisional peer's Hello belongs to a known,
+//     interrupted peer whose address changed (NAT rebinding), or to a peer
+//     whose address was unknown (first contact, below): the known Addr
+//     takes over the new address and the provisional one is forgotten; or
+//   - forgets it, when its datagram is not adopted (it fails the tag, or
+//     is a replay of the match's own packets).
 //
-// Addresses change only through these calls and Bind; the Conn never
-// follows a peer to a new address on its own.
+// A host does not do either itself: they are not part of this package's
+// API, and the endpoint reaches them inside the module. Addresses change
+// only through them; the Conn never follows a peer to a new address on
+// its own.
 //
 // # Peers whose address is unknown
 //
@@ -57,19 +57,20 @@
 //
 //	udp.Config{Peers: []udp.Peer{{ID: 0}}, AcceptUnknown: true}
 //
-// The peer is unbound: Send drops what is sent to it (counted in
-// Stats.DroppedUnbound, with a nil error, as if the network lost it) and
-// nothing arrives under its ID. The client's first datagram arrives under
-// a provisional Addr; the session's endpoint checks that it is a Hello of
-// the match (the token's tag and the match's configuration digest) and
-// Rebinds to the provisional address the peer whose seat the Hello names
+// The peer is unbound: Send drops what is sent to it (with a nil error,
+// as if the network lost it) and nothing arrives under its ID. The
+// client's first datagram arrives under a provisional Addr; the session's
+// endpoint checks that it is a Hello of the match (the token's tag and the
+// match's configuration digest) and rebinds to the provisional address the
+// peer whose seat the Hello names
 // (the sender's lowest player handle), if that peer is still waiting for
 // a first Hello. From then on the peer is bound like any other. So a host
 // with several peers of unknown address learns each from its own Hello,
 // in any order; lockstep and rollback sessions name their seats. A Hello
 // that names none (a spectator's) can still be ambiguous when several
 // such peers wait: the endpoint refuses to guess, and such peers must be
-// Bound from the matchmaker's answers (or learnt one at a time). A placeholder address would not do: the Conn would send to it,
+// listed with the addresses the matchmaker answers (or learnt one at a
+// time). A placeholder address would not do: the Conn would send to it,
 // and a datagram from it would be taken for the peer.
 //
 // # The host loop
@@ -79,12 +80,10 @@
 //  2. Each tick, call Receive with one reused buffer of
 //     transport.MaxDatagram bytes until it returns ok == false, and hand
 //     each datagram and Addr to the endpoint.
-//  3. Apply the endpoint's verdicts on provisional peers with Confirm,
-//     Rebind or Forget.
-//  4. Send the datagrams the session produced; Send does not retain them.
-//  5. Watch Stats for drops; a growing DroppedFull means the loop drains
-//     too rarely or Config.QueueLen is too small.
-//  6. At the end of the match, Close the Conn.
+//  3. Send the datagrams the session produced; Send does not retain them.
+//     A loop that drains too rarely loses the oldest datagrams once
+//     Config.QueueLen of them wait.
+//  4. At the end of the match, Close the Conn.
 //
 // # References
 //

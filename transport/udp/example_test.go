@@ -32,26 +32,31 @@ func Example() {
 		panic(err)
 	}
 
-	// Bob's game loop: drain the Conn once per tick.
+	// Each game loop drains its Conn once per tick; Bob answers what he
+	// receives.
 	buf := make([]byte, transport.MaxDatagram)
 	tick := time.NewTicker(time.Millisecond)
 	defer tick.Stop()
-	for range 5000 {
-		n, from, ok, err := bob.Receive(buf)
-		if err != nil {
-			panic(err)
+	receive := func(name string, c *udp.Conn) transport.Addr {
+		for range 5000 {
+			n, from, ok, err := c.Receive(buf)
+			if err != nil {
+				panic(err)
+			}
+			if ok {
+				fmt.Printf("%s: %v sent %q\n", name, from, buf[:n])
+				return from
+			}
+			<-tick.C
 		}
-		if ok {
-			fmt.Printf("%v sent %q\n", from, buf[:n])
-			break
-		}
-		<-tick.C
+		panic(name + ": nothing arrived")
 	}
-	got, _ := bob.Addr(1)
-	fmt.Println("peer 1 is at the address alice listens on:", got == addrA)
-	fmt.Println("datagrams in:", bob.Stats().DatagramsIn)
+	from := receive("bob", bob)
+	if err := bob.Send(from, []byte("hi")); err != nil {
+		panic(err)
+	}
+	receive("alice", alice)
 	// Output:
-	// peer 1 sent "hello"
-	// peer 1 is at the address alice listens on: true
-	// datagrams in: 1
+	// bob: peer 1 sent "hello"
+	// alice: peer 2 sent "hi"
 }

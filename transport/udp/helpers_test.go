@@ -53,7 +53,7 @@ func settle(a, b *Conn) {
 	timer := time.NewTimer(settleWait)
 	defer timer.Stop()
 	for {
-		sa, sb := a.Stats(), b.Stats()
+		sa, sb := a.snapshot(), b.snapshot()
 		if sa.Arrived() >= sb.DatagramsOut && sb.Arrived() >= sa.DatagramsOut {
 			return
 		}
@@ -72,11 +72,11 @@ func waitArrived(t testing.TB, c *Conn, n uint64) {
 	t.Helper()
 	deadline := time.NewTimer(5 * time.Second)
 	defer deadline.Stop()
-	for c.Stats().Arrived() < n {
+	for c.snapshot().Arrived() < n {
 		select {
 		case <-c.arrived:
 		case <-deadline.C:
-			t.Fatalf("after 5s: %d datagrams arrived, want %d", c.Stats().Arrived(), n)
+			t.Fatalf("after 5s: %d datagrams arrived, want %d", c.snapshot().Arrived(), n)
 		}
 	}
 }

@@ -25,7 +25,7 @@ func TestHostileOversized(t *testing.T) {
 	if got, from := recv(t, b); string(got) != "fine" || from != 1 {
 		t.Fatalf("got (%q from %v), want (\"fine\" from peer 1)", got, from)
 	}
-	if got := b.Stats(); got.DroppedOversize != 4 || got.DatagramsIn != 1 {
+	if got := b.snapshot(); got.DroppedOversize != 4 || got.DatagramsIn != 1 {
 		t.Fatalf("stats: got DroppedOversize=%d DatagramsIn=%d, want 4 and 1", got.DroppedOversize, got.DatagramsIn)
 	}
 }
@@ -59,7 +59,7 @@ func TestHostileUnknownSources(t *testing.T) {
 				}
 			}
 			waitArrived(t, b, 2*sources)
-			st := b.Stats()
+			st := b.snapshot()
 			if st.DroppedUnknown != tt.wantDropped || st.EvictedUnknown != tt.wantEvicted || st.Provisional != tt.wantProvisional {
 				t.Fatalf("DroppedUnknown %d, EvictedUnknown %d, Provisional %d; want %d, %d, %d",
 					st.DroppedUnknown, st.EvictedUnknown, st.Provisional, tt.wantDropped, tt.wantEvicted, tt.wantProvisional)
@@ -94,7 +94,7 @@ func TestHostileQueueFull(t *testing.T) {
 		}
 	}
 	waitArrived(t, b, 10)
-	if got := b.Stats(); got.DroppedFull != 6 || got.Queued != 4 {
+	if got := b.snapshot(); got.DroppedFull != 6 || got.Queued != 4 {
 		t.Fatalf("got DroppedFull=%d Queued=%d, want 6 and 4", got.DroppedFull, got.Queued)
 	}
 	for want := byte(6); want < 10; want++ { // drop-oldest keeps the newest
@@ -138,9 +138,9 @@ func TestNewInvalidConfig(t *testing.T) {
 			before := len(tt.cfg.Peers)
 			pc := listen(t)
 			_, err := New(pc, tt.cfg)
-			var ce *ConfigError
-			if !errors.As(err, &ce) || !errors.Is(err, ErrInvalidConfig) || ce.Field != tt.field {
-				t.Fatalf("New: got %v, want a *ConfigError for %s", err, tt.field)
+			var ce *transport.ConfigError
+			if !errors.As(err, &ce) || !errors.Is(err, transport.ErrInvalidConfig) || ce.Field != "udp.Config."+tt.field {
+				t.Fatalf("New: got %v, want a *transport.ConfigError for udp.Config.%s", err, tt.field)
 			}
 			if len(tt.cfg.Peers) != before {
 				t.Fatal("New modified the caller's Config")

@@ -4,12 +4,13 @@ import (
 	"errors"
 	"net/netip"
 
+	"github.com/rollstep/rollstep/internal/connhook"
 	"github.com/rollstep/rollstep/transport"
 )
 
-// ErrAddrInUse is returned by Bind when another peer already has the
+// errAddrInUse is returned by bind when another peer already has the
 // address.
-var ErrAddrInUse = errors.New("udp: address bound to another peer")
+var errAddrInUse = errors.New("udp: address bound to another peer")
 
 // entry is one peer of the table.
 type entry struct {
@@ -137,11 +138,11 @@ func (t *peerTable) remove(id transport.Addr) {
 	}
 }
 
-// Bind adds peer id at addr as a confirmed peer, or moves it there if it
-// exists. It returns ErrAddrInUse if another peer has addr; that peer must
-// be forgotten first. Bind is for peers the host learns of after New, for
-// example from a matchmaker.
-func (c *Conn) Bind(id transport.Addr, addr netip.AddrPort) error {
+// bind adds peer id at addr as a confirmed peer, or moves it there if it
+// exists. It returns errAddrInUse if another peer has addr; that peer must
+// be forgotten first. Nothing in the module calls it but the tests, which
+// use it to move peers around the table.
+func (c *Conn) bind(id transport.Addr, addr netip.AddrPort) error {
 	addr = normalize(addr)
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -149,7 +150,7 @@ func (c *Conn) Bind(id transport.Addr, addr netip.AddrPort) error {
 		return transport.ErrClosed
 	}
 	if other, ok := c.peers.byAddr[addr]; ok && other != id {
-		return ErrAddrInUse
+		return errAddrInUse
 	}
 	if _, ok := c.peers.byID[id]; ok {
 		c.peers.remove(id)
@@ -158,12 +159,14 @@ func (c *Conn) Bind(id transport.Addr, addr netip.AddrPort) error {
 	return nil
 }
 
-// Confirm marks provisional peer id as authenticated: the layer above has
+// confirm marks provisional peer id as authenticated: the layer above has
 // seen a valid session token from it. The peer keeps its Addr and
 // address and no longer counts against Config.MaxUnknown. Confirming a
-// confirmed peer does nothing. Confirm returns a
-// *transport.UnknownPeerError if id is not known.
-func (c *Conn) Confirm(id transport.Addr) error {
+// confirmed peer does nothing. confirm returns a
+// *transport.UnknownPeerError if id is not known. The session's endpoint
+// does not call it (it rebinds or forgets every provisional peer); the
+// tests do.
+func (c *Conn) confirm(id transport.Addr) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
@@ -181,15 +184,16 @@ func (c *Conn) Confirm(id transport.Addr) error {
 	return nil
 }
 
-// Rebind moves peer id to the address of peer from and forgets from. The
-// layer above calls it when a datagram that arrived under provisional
-// peer from authenticates as peer id (the session's endpoint: a Hello with the
-// session token's tag and peer id's nonce): the peer's NAT mapping
-// changed. It also gives an unbound peer (a Peer with the zero Addr) its
-// address at first contact (the session's endpoint: the first valid Hello
-// while id is the only peer waiting for one). Datagrams already queued keep the Addr they arrived under.
-// Rebind returns a *transport.UnknownPeerError if either peer is unknown.
-func (c *Conn) Rebind(id, from transport.Addr) error {
+// rebind moves peer id to the address of peer from and forgets from. The
+// session's endpoint calls it (through internal/connhook) when a datagram
+// that arrived under provisional peer from authenticates as peer id (a
+// Hello with the session token's tag and peer id's nonce): the peer's NAT
+// mapping changed. It also gives an unbound peer (a Peer with the zero
+// Addr) its address at first contact (the first valid Hello of a peer
+// still waiting for one). Datagrams already
+// queued keep the Addr they arrived under. rebind returns a
+// *transport.UnknownPeerError if either peer is unknown.
+func (c *Conn) rebind(id, from transport.Addr) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
@@ -214,13 +218,13 @@ func (c *Conn) Rebind(id, from transport.Addr) error {
 	return nil
 }
 
-// Forget removes peer id, static or provisional. Later datagrams from its
+// forget removes peer id, static or provisional. Later datagrams from its
 // address count as from an unknown source; datagrams already queued keep
-// the Addr they arrived under. The layer above forgets a provisional
-// peer whose datagrams fail the token check, which frees room under
-// Config.MaxUnknown. Forget returns a *transport.UnknownPeerError if id
-// is not known.
-func (c *Conn) Forget(id transport.Addr) error {
+// the Addr they arrived under. The session's endpoint forgets (through
+// internal/connhook) a provisional peer whose datagrams fail the token
+// check, which frees room under Config.MaxUnknown. forget returns a
+// *transport.UnknownPeerError if id is not known.
+func (c *Conn) forget(id transport.Addr) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
@@ -231,4 +235,20 @@ func (c *Conn) Forget(id transport.Addr) error {
 	}
 	c.peers.remove(id)
 	return nil
+}
+
+// hooks is the peer table of a Conn as internal/connhook hands it to the
+// session's endpoint.
+type hooks struct{ c *Conn }
+
+func (h hooks) Forget(id transport.Addr) error       { return h.c.forget(id) }
+func (h hooks) Rebind(id, from transport.Addr) error { return h.c.rebind(id, from) }
+
+func init() {
+	connhook.UDPPeers = func(c transport.Conn) (connhook.Peers, bool) {
+		if uc, ok := c.(*Conn); ok {
+			return hooks{uc}, true
+		}
+		return nil, false
+	}
 }

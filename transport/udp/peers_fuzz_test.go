@@ -38,7 +38,7 @@ func checkTable(t *testing.T, pt *peerTable) {
 
 // FuzzPeerTable drives the table a Conn keeps with an arbitrary sequence
 // of what the network and the layer above do: datagrams from up to 64
-// addresses, and Confirm, Rebind, Forget and Bind of any Addr. Each
+// addresses, and confirm, rebind, forget and bind of any Addr. Each
 // byte of ops is one step. The invariants hold after every step, a known
 // address always maps to its peer, and a new address is always given a
 // Addr: a flood of sources never locks one out.
@@ -67,14 +67,14 @@ func FuzzPeerTable(f *testing.F) {
 					t.Fatalf("%v is %v, then %v", a, got, again)
 				}
 			case 1:
-				_ = c.Confirm(id)
+				_ = c.confirm(id)
 			case 2:
-				_ = c.Rebind(id, transport.Addr(n/16+10))
+				_ = c.rebind(id, transport.Addr(n/16+10))
 			case 3:
 				if n%2 == 0 {
-					_ = c.Forget(id)
+					_ = c.forget(id)
 				} else {
-					_ = c.Bind(id, addrN(int(n)+64))
+					_ = c.bind(id, addrN(int(n)+64))
 				}
 			}
 			checkTable(t, &c.peers)

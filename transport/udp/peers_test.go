@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep/internal/connhook"
 	"github.com/rollstep/rollstep/transport"
 )
 
@@ -51,21 +52,21 @@ func TestProvisionalLifecycle(t *testing.T) {
 	// Over the cap of one provisional peer: the oldest, 100, makes room.
 	rawSend(t, s2, b, "y")
 	expectFrom(t, b, "y", 101)
-	if st := b.Stats(); st.Provisional != 1 || st.EvictedUnknown != 1 || st.DroppedUnknown != 0 {
+	if st := b.snapshot(); st.Provisional != 1 || st.EvictedUnknown != 1 || st.DroppedUnknown != 0 {
 		t.Fatalf("got Provisional=%d EvictedUnknown=%d DroppedUnknown=%d, want 1, 1 and 0", st.Provisional, st.EvictedUnknown, st.DroppedUnknown)
 	}
-	if _, ok := b.Addr(100); ok {
+	if _, ok := b.peerAddr(100); ok {
 		t.Fatal("Addr(100): the evicted provisional peer still exists")
 	}
 	// The endpoint finds a bad token on peer 101 and forgets it; its
 	// address comes back under a new Addr.
-	if err := b.Forget(101); err != nil {
+	if err := b.forget(101); err != nil {
 		t.Fatal(err)
 	}
 	rawSend(t, s2, b, "y2")
 	expectFrom(t, b, "y2", 102)
 	// A good token: peer 102 is confirmed and no longer counts.
-	if err := b.Confirm(102); err != nil {
+	if err := b.confirm(102); err != nil {
 		t.Fatal(err)
 	}
 	if err := b.Send(102, []byte("welcome")); err != nil {
@@ -79,13 +80,13 @@ func TestProvisionalLifecycle(t *testing.T) {
 	// provisional ID, until the endpoint sees peer 1's token and rebinds.
 	rawSend(t, s3, b, "moved")
 	expectFrom(t, b, "moved", 103)
-	if err := b.Rebind(1, 103); err != nil {
+	if err := b.rebind(1, 103); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := b.Addr(1); got != addrOf(s3) {
+	if got, _ := b.peerAddr(1); got != addrOf(s3) {
 		t.Fatalf("Addr(1): got %v, want %v", got, addrOf(s3))
 	}
-	if _, ok := b.Addr(103); ok {
+	if _, ok := b.peerAddr(103); ok {
 		t.Fatal("Addr(103): the rebound provisional peer still exists")
 	}
 	if err := b.Send(1, []byte("to new addr")); err != nil {
@@ -106,10 +107,10 @@ func TestPeerHookErrors(t *testing.T) {
 	other := listen(t)
 	defer other.Close()
 	for name, err := range map[string]error{
-		"Confirm":     b.Confirm(7),
-		"Forget":      b.Forget(7),
-		"RebindTo":    b.Rebind(7, 1),
-		"RebindFrom":  b.Rebind(1, 7),
+		"Confirm":     b.confirm(7),
+		"Forget":      b.forget(7),
+		"RebindTo":    b.rebind(7, 1),
+		"RebindFrom":  b.rebind(1, 7),
 		"SendUnknown": b.Send(7, nil),
 	} {
 		var ue *transport.UnknownPeerError
@@ -117,22 +118,22 @@ func TestPeerHookErrors(t *testing.T) {
 			t.Errorf("%s: got %v, want *UnknownPeerError for peer 7", name, err)
 		}
 	}
-	aAddr, _ := b.Addr(1)
-	if err := b.Bind(5, aAddr); !errors.Is(err, ErrAddrInUse) {
-		t.Errorf("Bind to a used address: got %v, want ErrAddrInUse", err)
+	aAddr, _ := b.peerAddr(1)
+	if err := b.bind(5, aAddr); !errors.Is(err, errAddrInUse) {
+		t.Errorf("bind to a used address: got %v, want errAddrInUse", err)
 	}
-	if err := b.Bind(5, addrOf(other)); err != nil {
-		t.Errorf("Bind(5): %v", err)
+	if err := b.bind(5, addrOf(other)); err != nil {
+		t.Errorf("bind(5): %v", err)
 	}
-	if err := b.Bind(5, addrOf(other)); err != nil {
-		t.Errorf("Bind(5) again to the same address: %v", err)
+	if err := b.bind(5, addrOf(other)); err != nil {
+		t.Errorf("bind(5) again to the same address: %v", err)
 	}
 	b.Close()
 	for name, err := range map[string]error{
-		"Bind":    b.Bind(6, addrOf(other)),
-		"Confirm": b.Confirm(1),
-		"Rebind":  b.Rebind(1, 5),
-		"Forget":  b.Forget(1),
+		"Bind":    b.bind(6, addrOf(other)),
+		"Confirm": b.confirm(1),
+		"Rebind":  b.rebind(1, 5),
+		"Forget":  b.forget(1),
 	} {
 		if !errors.Is(err, transport.ErrClosed) {
 			t.Errorf("%s after Close: got %v, want ErrClosed", name, err)
@@ -142,22 +143,22 @@ func TestPeerHookErrors(t *testing.T) {
 
 // TestUnboundPeer walks peers whose address is unknown at New (the zero
 // Addr): a send to one is dropped without an error, the first datagram
-// from a new address arrives under a provisional ID, and Rebind gives the
+// from a new address arrives under a provisional ID, and rebind gives the
 // peer that address, as the session's endpoint does at first contact; a
-// second unbound peer gets its address from Bind.
+// second unbound peer gets its address from bind.
 func TestUnboundPeer(t *testing.T) {
 	b, err := New(listen(t), Config{Peers: []Peer{{ID: 1}, {ID: 2}}, AcceptUnknown: true, FirstUnknown: 100})
 	if err != nil {
 		t.Fatalf("New with unbound peers: %v", err)
 	}
 	t.Cleanup(func() { b.Close() })
-	if addr, ok := b.Addr(1); !ok || addr.IsValid() {
+	if addr, ok := b.peerAddr(1); !ok || addr.IsValid() {
 		t.Fatalf("Addr(1) = %v, %v; want the zero address, true", addr, ok)
 	}
 	if err := b.Send(1, []byte("lost")); err != nil {
 		t.Fatalf("Send to an unbound peer: %v, want nil", err)
 	}
-	if st := b.Stats(); st.DroppedUnbound != 1 || st.DatagramsOut != 0 || st.WriteErrors != 0 {
+	if st := b.snapshot(); st.DroppedUnbound != 1 || st.DatagramsOut != 0 || st.WriteErrors != 0 {
 		t.Fatalf("after a send to an unbound peer: DroppedUnbound %d, DatagramsOut %d, WriteErrors %d; want 1, 0, 0",
 			st.DroppedUnbound, st.DatagramsOut, st.WriteErrors)
 	}
@@ -168,13 +169,13 @@ func TestUnboundPeer(t *testing.T) {
 	defer s1.Close()
 	rawSend(t, s1, b, "hello")
 	expectFrom(t, b, "hello", 100)
-	if err := b.Rebind(1, 100); err != nil {
-		t.Fatalf("Rebind(1, 100): %v", err)
+	if err := b.rebind(1, 100); err != nil {
+		t.Fatalf("rebind(1, 100): %v", err)
 	}
-	if got, _ := b.Addr(1); got != addrOf(s1) {
+	if got, _ := b.peerAddr(1); got != addrOf(s1) {
 		t.Fatalf("Addr(1) = %v, want %v", got, addrOf(s1))
 	}
-	if st := b.Stats(); st.Provisional != 0 {
+	if st := b.snapshot(); st.Provisional != 0 {
 		t.Fatalf("Provisional = %d after the rebind, want 0", st.Provisional)
 	}
 	if err := b.Send(1, []byte("welcome")); err != nil {
@@ -189,8 +190,8 @@ func TestUnboundPeer(t *testing.T) {
 	// Peer 2 is still unbound; a matchmaker's answer binds it.
 	s2 := listen(t)
 	defer s2.Close()
-	if err := b.Bind(2, addrOf(s2)); err != nil {
-		t.Fatalf("Bind(2): %v", err)
+	if err := b.bind(2, addrOf(s2)); err != nil {
+		t.Fatalf("bind(2): %v", err)
 	}
 	if err := b.Send(2, []byte("hi")); err != nil {
 		t.Fatal(err)
@@ -198,7 +199,7 @@ func TestUnboundPeer(t *testing.T) {
 	if got := rawRecv(t, s2); got != "hi" {
 		t.Fatalf("s2 got %q, want \"hi\"", got)
 	}
-	if st := b.Stats(); st.DroppedUnbound != 1 {
+	if st := b.snapshot(); st.DroppedUnbound != 1 {
 		t.Errorf("DroppedUnbound = %d, want 1", st.DroppedUnbound)
 	}
 }
@@ -222,7 +223,7 @@ func TestOrphanedProvisionalPeers(t *testing.T) {
 	defer player.Close()
 	rawSend(t, player, b, "hello")
 	waitArrived(t, b, orphans+1)
-	st := b.Stats()
+	st := b.snapshot()
 	if st.DroppedUnknown != 0 || st.EvictedUnknown != 1 || st.Provisional != orphans {
 		t.Fatalf("DroppedUnknown %d, EvictedUnknown %d, Provisional %d; want 0, 1, %d", st.DroppedUnknown, st.EvictedUnknown, st.Provisional, orphans)
 	}
@@ -241,5 +242,40 @@ func TestOrphanedProvisionalPeers(t *testing.T) {
 	}
 	if len(got) == 0 || got[len(got)-1] != "hello" {
 		t.Fatalf("queued %q, want the player's hello last", got)
+	}
+}
+
+// TestPeersHook checks the peer table that internal/connhook hands the
+// session's endpoint: its Forget and Rebind are the Conn's.
+func TestPeersHook(t *testing.T) {
+	_, b := newPair(t, Config{}, Config{AcceptUnknown: true, FirstUnknown: 100})
+	p, ok := connhook.UDPPeers(b)
+	if !ok {
+		t.Fatal("UDPPeers(*Conn): not ok")
+	}
+	if _, ok := connhook.UDPPeers(struct{ transport.Conn }{b}); ok {
+		t.Fatal("UDPPeers of another Conn type: ok")
+	}
+	s1, s2 := listen(t), listen(t)
+	defer s1.Close()
+	defer s2.Close()
+	rawSend(t, s1, b, "x")
+	expectFrom(t, b, "x", 100)
+	if err := p.Forget(100); err != nil {
+		t.Fatalf("Forget(100): %v", err)
+	}
+	if _, ok := b.peerAddr(100); ok {
+		t.Fatal("peer 100 is still known after Forget")
+	}
+	rawSend(t, s2, b, "y")
+	expectFrom(t, b, "y", 101)
+	if err := p.Rebind(1, 101); err != nil {
+		t.Fatalf("Rebind(1, 101): %v", err)
+	}
+	if got, _ := b.peerAddr(1); got != addrOf(s2) {
+		t.Fatalf("peer 1 at %v after Rebind, want %v", got, addrOf(s2))
+	}
+	if err := p.Forget(7); !errors.Is(err, transport.ErrUnknownPeer) {
+		t.Fatalf("Forget(7): got %v, want ErrUnknownPeer", err)
 	}
 }

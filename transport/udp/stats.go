@@ -1,8 +1,8 @@
 package udp
 
-// Stats are a Conn's counters since New. Byte counts are UDP payload
-// bytes, without IP and UDP headers.
-type Stats struct {
+// stats are a Conn's counters since New. Byte counts are UDP payload
+// bytes, without IP and UDP headers. The package's tests read them.
+type stats struct {
 	// DatagramsIn and BytesIn count datagrams put in the receive queue,
 	// including those later dropped because the queue was full.
 	DatagramsIn, BytesIn uint64
@@ -33,6 +33,6 @@ type Stats struct {
 
 // Arrived returns every datagram the socket delivered to the Conn, kept
 // or dropped: DatagramsIn + DroppedOversize + DroppedUnknown.
-func (s Stats) Arrived() uint64 {
+func (s stats) Arrived() uint64 {
 	return s.DatagramsIn + s.DroppedOversize + s.DroppedUnknown
 }

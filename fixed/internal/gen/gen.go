@@ -102,18 +102,6 @@ func sin(x *big.Float) *big.Float {
 	}
 }
 
-// e returns Euler's number by its series.
-func e() *big.Float {
-	sum := newF()
-	term := fromInt(1)
-	eps := newF().SetMantExp(fromInt(1), -prec-8)
-	for k := int64(1); term.Cmp(eps) >= 0; k++ {
-		sum.Add(sum, term)
-		term.Quo(term, fromInt(k))
-	}
-	return sum
-}
-
 // round returns x·2^shift rounded to the nearest integer, ties toward +∞.
 // It fails if the value is within 2^-100 of a tie, where 320 bits of
 // working precision could not be trusted to round correctly.
@@ -178,16 +166,8 @@ func Generate() ([]byte, error) {
 	w("// The values below are computed with math/big at %d bits and rounded to\n", prec)
 	w("// nearest, ties toward +∞. Regenerate with go generate.\n\n")
 
-	w("// Pi is π rounded to the nearest F.\nconst Pi F = %s\n\n", lit(p, 32))
-	w("// TwoPi is 2π rounded to the nearest F.\nconst TwoPi F = %s\n\n", lit(twoPi, 32))
-	w("// HalfPi is π/2 rounded to the nearest F.\nconst HalfPi F = %s\n\n", lit(halfPi, 32))
-	w("// E is Euler's number e rounded to the nearest F.\nconst E F = %s\n\n", lit(e(), 32))
-	w("// Sqrt2 is √2 rounded to the nearest F.\nconst Sqrt2 F = %s\n\n", lit(sqrtF(fromInt(2)), 32))
-
 	w("const (\n")
 	w("\t// piQ40 is π·2^40.\n\tpiQ40 = %s\n", lit(p, 40))
-	w("\t// twoPiQ60 is 2π·2^60.\n\ttwoPiQ60 = %s\n", lit(twoPi, 60))
-	w("\t// invTwoPiQ64 is 2^64/(2π).\n\tinvTwoPiQ64 = %s\n", lit(newF().Quo(fromInt(1), twoPi), 64))
 	w("\t// sinSteps is the number of sinTable steps per quarter turn.\n\tsinSteps = %d\n", SinSteps)
 	w("\t// sinFracBits is the number of fractional bits of a sinTable entry.\n\tsinFracBits = %d\n", SinFracBits)
 	w("\t// atanSteps is the number of atanTable steps over ratios [0, 1].\n\tatanSteps = %d\n", AtanSteps)

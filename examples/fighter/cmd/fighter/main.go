@@ -29,7 +29,7 @@
 // that lost the other during the match says so and exits with status 1:
 // the match did not end together. -replay FILE writes a replay of the
 // match (package replay), with a checksum every second, that
-// replay.Open and Replay.Verify check.
+// replay.Open and replay.VerifyData check.
 package main
 
 import (
@@ -165,10 +165,11 @@ func runSim(o *options, w io.Writer) error {
 	}
 	printWinner(w, &r.Peers[0].Final)
 	if o.replay != "" {
-		if err := replay.WriteFile(o.replay, r.Replay); err != nil {
+		data := r.Replay.Bytes()
+		if err := replay.WriteFile(o.replay, data); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "replay: %s, %d bytes\n", o.replay, len(r.Replay.Bytes()))
+		fmt.Fprintf(w, "replay: %s, %d bytes\n", o.replay, len(data))
 	}
 	fmt.Fprintf(w, "virtual time %v, wall time %v (%.0f frames/s per peer)\n",
 		r.VirtualTime.Round(time.Millisecond), wall.Round(time.Millisecond), float64(o.frames)/wall.Seconds())

@@ -103,10 +103,11 @@ func runPlayer(o *options, w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if err := replay.WriteFile(o.replay, rec); err != nil {
+		data := rec.Bytes()
+		if err := replay.WriteFile(o.replay, data); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "replay: %s, %d bytes\n", o.replay, len(rec.Bytes()))
+		fmt.Fprintf(w, "replay: %s, %d bytes\n", o.replay, len(data))
 	}
 	if s.Counts.Desyncs > 0 {
 		return fmt.Errorf("%d desyncs", s.Counts.Desyncs)
@@ -182,7 +183,7 @@ func runSpectator(o *options, w io.Writer) error {
 		return err
 	}
 	if r.Frames < o.frames {
-		return fmt.Errorf("the stream ended (%v) after %d of %d frames", r.Reason, r.Frames, o.frames)
+		return fmt.Errorf("the stream ended (%+v) after %d of %d frames", r.Lost, r.Frames, o.frames)
 	}
 	fmt.Fprintf(w, "fighter: spectator of %s, %d frames, seed %d\n", o.peer, r.Frames, o.seed)
 	fmt.Fprintf(w, "checksum: final %#016x\n", r.Checksum)

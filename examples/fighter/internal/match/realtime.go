@@ -72,7 +72,9 @@ type SpectatorResult struct {
 	Frames   int           // frames replayed
 	Checksum uint64        // state.Checksum of the state after the last frame
 	Final    fighter.State // the state after the last frame
-	Reason   core.EndReason
+	// Lost is how the stream ended: the host left (Left, with its
+	// Reason), went silent, or dropped the spectator (core.LeaveDropped).
+	Lost core.PeerLostEvent
 }
 
 // RunSpectator replays host's match over conn until it has replayed frames
@@ -97,8 +99,8 @@ func RunSpectator(conn transport.Conn, host transport.Addr, token uint64, frames
 			return nil, err
 		}
 		for _, ev := range sp.Events() {
-			if e, ok := ev.(core.StreamEndedEvent); ok {
-				res.Reason = e.Reason
+			if e, ok := ev.(core.PeerLostEvent); ok {
+				res.Lost = e
 			}
 		}
 		clk.Wait()

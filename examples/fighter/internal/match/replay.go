@@ -5,31 +5,23 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/examples/fighter"
-	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/replay"
 	"github.com/rollstep/rollstep/state"
 )
 
 // ReplayConfig returns the replay configuration of a fighter match seeded
-// with seed: the game build, the match digest, a checksum every second.
-func ReplayConfig(seed uint64) (replay.Config, error) {
-	d, err := wire.DigestOf[fighter.Input](2, TickRate, 1, GameID)
-	if err != nil {
-		return replay.Config{}, err
-	}
-	return replay.Config{Game: GameID, Match: d, Seed: seed, ChecksumInterval: TickRate}, nil
+// with seed: the game build, two players at TickRate, a checksum every
+// second.
+func ReplayConfig(seed uint64) replay.Config {
+	return replay.Config{Game: GameID, Players: 2, TickRate: TickRate, Seed: seed, ChecksumInterval: TickRate}
 }
 
 // Replay returns a replay of the peer's match: every frame's confirmed
 // inputs, recorded by its Recorder. Call it once Done. It checks that the
 // replay's final state is the one the session confirmed.
 func (p *Peer) Replay(seed uint64) (*replay.Recorder[fighter.State, fighter.Input], error) {
-	cfg, err := ReplayConfig(seed)
-	if err != nil {
-		return nil, err
-	}
 	initial := fighter.New(seed)
-	rec, err := replay.NewRecorder[fighter.State, fighter.Input](cfg, fighter.Game{}, &initial)
+	rec, err := replay.NewRecorder[fighter.State, fighter.Input](ReplayConfig(seed), fighter.Game{}, &initial)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -152,7 +151,7 @@ func playSim(o *options, w io.Writer) error {
 	}
 	fmt.Fprintf(w, "checksum %#016x (all peers agree)\n", r.Peers[0].Checksum)
 	if o.replay != "" {
-		if err := replay.WriteFile(o.replay, bytes.NewReader(r.Replay)); err != nil {
+		if err := replay.WriteFile(o.replay, r.Replay); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "replay: %d bytes in %s\n", len(r.Replay), o.replay)

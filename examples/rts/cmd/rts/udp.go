@@ -128,7 +128,7 @@ func hostUDP(o *options, w io.Writer, sess *lockstep.Session[rts.State, rts.Comm
 		}
 		if f := sess.Frame(); f >= fed {
 			err := sess.AddLocalInput(core.PlayerHandle(o.player), bot.Next(sess.State()))
-			if err != nil && !errors.Is(err, core.ErrInputDiscarded) && !errors.Is(err, rollstep.ErrQueueFull) {
+			if err != nil && !errors.Is(err, rollstep.ErrInputDiscarded) && !errors.Is(err, rollstep.ErrQueueFull) {
 				return err
 			}
 			fed = f + 1
@@ -201,7 +201,7 @@ func writeReplay(o *options, w io.Writer, host *rts.Host) error {
 	if host.Err != nil {
 		return host.Err
 	}
-	if err := replay.WriteFile(o.replay, host.Rec); err != nil {
+	if err := replay.WriteFile(o.replay, host.Rec.Bytes()); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "replay: %d turns in %s\n", host.Rec.Frames(), o.replay)

@@ -1,0 +1,36 @@
+package arena
+
+// AppendRaw appends the canonical bytes of *s to dst, without the snapshot
+// header that Encode writes, and returns the extended slice. It is for small
+// values sent many times, such as a player's input in every packet, where
+// both sides already agree on the type. It allocates only if dst lacks
+// capacity (Size[S]() bytes). Like Encode it panics with the
+// *ValidationError if S is not arena-serializable; validate S first.
+func AppendRaw[S any](dst []byte, s *S) []byte {
+	mustLayout[S]()
+	return append(dst, bytesOf(s)...)
+}
+
+// DecodeRaw sets *s from b, which must be exactly Size[S]() canonical bytes
+// as AppendRaw writes them. It returns the *ValidationError if S is not
+// arena-serializable, a *TruncatedError or *TrailingError when b has the
+// wrong length, and a *BoolError when a bool field holds a byte other than 0
+// or 1; on any error *s is unchanged. DecodeRaw never panics and does not
+// allocate.
+func DecodeRaw[S any](b []byte, s *S) error {
+	l, err := LayoutOf[S]()
+	if err != nil {
+		return err
+	}
+	switch size := l.root.size; {
+	case len(b) < size:
+		return &TruncatedError{Need: size, Have: len(b)}
+	case len(b) > size:
+		return &TrailingError{Extra: len(b) - size}
+	}
+	if err := l.checkBools(b); err != nil {
+		return err
+	}
+	copyBytes(bytesOf(s), b)
+	return nil
+}

@@ -1,0 +1,34 @@
+// Package connhook reaches, for the rest of this module, what the Conns of
+// transport/udp and transport/dtls do not export. transport/udp sets
+// UDPPeers, through which the session's endpoint manages the provisional
+// peers of a udp.Conn; transport/dtls sets DTLSStatsOf, which the module's
+// tests read. Each package sets its hooks when it is initialised, so a
+// hook is nil in a program that does not link its package (and then no
+// Conn of that package exists).
+package connhook
+
+import "github.com/rollstep/rollstep/transport"
+
+// Peers manages the peer table of a Conn that maps network addresses to
+// Addrs and lets the layer above vouch for them: a transport/udp Conn
+// with Config.AcceptUnknown, or with peers whose address is not known yet.
+type Peers interface {
+	// Forget removes peer id, static or provisional. Later datagrams from
+	// its address count as from an unknown source; datagrams already
+	// queued keep the Addr they arrived under. It returns a
+	// *transport.UnknownPeerError if id is not known.
+	Forget(id transport.Addr) error
+	// Rebind moves peer id to the address of peer from and forgets from:
+	// a datagram that arrived under provisional peer from authenticated as
+	// peer id (its NAT mapping changed, or its address was not known). It
+	// returns a *transport.UnknownPeerError if either peer is unknown.
+	Rebind(id, from transport.Addr) error
+}
+
+// UDPPeers returns the peer table of c when c is a *udp.Conn, and false
+// for any other Conn. transport/udp sets it.
+var UDPPeers func(c transport.Conn) (Peers, bool)
+
+// DTLSStatsOf returns the counters of c when c is a *dtls.Conn, and false
+// for any other Conn. transport/dtls sets it.
+var DTLSStatsOf func(c transport.Conn) (DTLSStats, bool)
