@@ -73,7 +73,7 @@ type TimesyncConfig = timesync.Config
 // every peer, whatever its mode: the handshake compares them and refuses a
 // peer that differs, naming the field. NewSession copies the slices.
 type Config struct {
-	// Mode picks the policy; modeUnset is refused.
+	// Mode picks the policy; the zero Mode is refused.
 	Mode Mode
 
 	// Players is the number of players in the match, 1 to

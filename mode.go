@@ -7,8 +7,8 @@ type Mode int
 
 // The modes.
 const (
-	// modeUnset is the zero Mode; NewSession refuses it.
-	modeUnset Mode = iota
+	// The zero Mode is unset; NewSession refuses it.
+	_ Mode = iota
 	// Lockstep waits for every input of a turn before running it (D ≥ 1,
 	// W = 0): package lockstep.
 	Lockstep

@@ -28,12 +28,12 @@ const piF F = 13493037705
 // reason returns the reason of an error from Parse or UnmarshalText,
 // errSyntax or errRange, and its position; nil if err is not a
 // *parseError that wraps ErrParse.
-func reason(err error) (error, int) {
+func reason(err error) (int, error) {
 	var pe *parseError
 	if !errors.As(err, &pe) || !errors.Is(err, ErrParse) {
-		return nil, 0
+		return 0, nil
 	}
-	return pe.reason, pe.pos
+	return pe.pos, pe.reason
 }
 
 func TestParseValid(t *testing.T) {
@@ -104,7 +104,7 @@ func TestParseErrors(t *testing.T) {
 		{"1e999999999999", 0, errRange},
 	} {
 		got, err := Parse(c.in)
-		why, pos := reason(err)
+		pos, why := reason(err)
 		if why == nil {
 			t.Errorf("Parse(%q) = %v, %v; want an error wrapping ErrParse", c.in, got, err)
 			continue
@@ -115,7 +115,7 @@ func TestParseErrors(t *testing.T) {
 		var u F = 7
 		if err := u.UnmarshalText([]byte(c.in)); u != 7 {
 			t.Errorf("UnmarshalText(%q) changed its receiver to %v", c.in, u)
-		} else if why, pos := reason(err); why != c.err || pos != c.pos {
+		} else if pos, why := reason(err); why != c.err || pos != c.pos {
 			t.Errorf("UnmarshalText(%q) = %v (pos %d); want %v at %d", c.in, err, pos, c.err, c.pos)
 		}
 	}
@@ -221,7 +221,7 @@ func TestStringRoundTrip(t *testing.T) {
 
 // isRange reports whether err is a range error from Parse.
 func isRange(err error) bool {
-	why, _ := reason(err)
+	_, why := reason(err)
 	return why == errRange
 }
 
