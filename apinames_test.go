@@ -107,22 +107,7 @@ func countFile(f *ast.File) int {
 }
 
 // exportedRecv reports whether a method's receiver type is exported.
-func exportedRecv(e ast.Expr) bool {
-	for {
-		switch x := e.(type) {
-		case *ast.StarExpr:
-			e = x.X
-		case *ast.IndexExpr:
-			e = x.X
-		case *ast.IndexListExpr:
-			e = x.X
-		case *ast.Ident:
-			return x.IsExported()
-		default:
-			return false
-		}
-	}
-}
+func exportedRecv(e ast.Expr) bool { return ast.IsExported(recvName(e)) }
 
 // modulePath is the import path of the module whose root is the
 // directory of this file.
