@@ -33,8 +33,10 @@ func TestDropAfterTimeout(t *testing.T) {
 				Config{TurnPeriod: 50 * ms})
 			for i, l := range tt.latency {
 				a, b := m.peers[i].conn.ID(), m.peers[dead].conn.ID()
-				if err := m.net.SetLinks(a, b, sim.LinkConfig{Latency: sim.Latency{Base: l}}); err != nil {
-					t.Fatal(err)
+				for _, ends := range [][2]transport.Addr{{a, b}, {b, a}} {
+					if err := m.net.SetLink(ends[0], ends[1], sim.LinkConfig{Latency: sim.Latency{Base: l}}); err != nil {
+						t.Fatal(err)
+					}
 				}
 			}
 			m.run(5 * time.Second)

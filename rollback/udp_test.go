@@ -7,19 +7,20 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/simlink"
 	"github.com/rollstep/rollstep/internal/testenv"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
 	"github.com/rollstep/rollstep/transport/udp"
 )
 
-// shapedConn applies a sim.Shaper to the datagrams a real Conn sends, on
+// shapedConn applies a simlink.Shaper (transport/sim's link model) to the datagrams a real Conn sends, on
 // the real clock, as cmd/rollstep proxy does between two sockets: each
 // datagram is dropped, or held until its arrival time and then sent. The
 // held datagrams leave when the game loop next calls Send or Receive.
 type shapedConn struct {
 	transport.Conn
-	shaper *sim.Shaper
+	shaper simlink.Shaper
 	clock  func() time.Duration
 	held   []heldDatagram
 }
@@ -93,7 +94,7 @@ func playUDP(t *testing.T, link sim.LinkConfig) {
 		if err != nil {
 			t.Fatalf("udp.New: %v", err)
 		}
-		shaper, err := sim.NewShaper(link, 9, transport.Addr(i), transport.Addr(1-i))
+		shaper, err := simlink.NewShaper(link, 9, transport.Addr(i), transport.Addr(1-i))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -147,7 +148,7 @@ func playUDP(t *testing.T, link sim.LinkConfig) {
 func TestRealUDPLoopback(t *testing.T) { playUDP(t, sim.LinkConfig{}) }
 
 // TestRealUDPShaped adds the impairments cmd/rollstep proxy
-// applies (the same sim.Shaper): 50 ms one way and 5 % loss.
+// applies (the same simlink.Shaper): 50 ms one way and 5 % loss.
 func TestRealUDPShaped(t *testing.T) {
 	playUDP(t, sim.LinkConfig{Latency: sim.Latency{Base: 50 * time.Millisecond}, Loss: 0.05})
 }

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"strings"
 	"time"
 
+	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
@@ -40,7 +43,7 @@ func registerLinkFlags(fs *flag.FlagSet, defaultLatency string) *linkFlags {
 // refuse to silently override what -latency already says.
 func (lf *linkFlags) link(set map[string]bool) (sim.LinkConfig, error) {
 	var c sim.LinkConfig
-	l, err := sim.ParseLatency(*lf.latency)
+	l, err := parseLatency(*lf.latency)
 	if err != nil {
 		return c, fmt.Errorf("-latency: %w", err)
 	}
@@ -51,10 +54,10 @@ func (lf *linkFlags) link(set map[string]bool) (sim.LinkConfig, error) {
 		l.Jitter = *lf.jitter
 	}
 	if set["spike"] {
-		if !l.Spike.IsZero() {
+		if l.Spike != (sim.Spike{}) {
 			return c, fmt.Errorf("-spike %s: -latency %q already has a spike", *lf.spike, *lf.latency)
 		}
-		if l.Spike, err = sim.ParseSpike(*lf.spike); err != nil {
+		if l.Spike, err = parseSpike(*lf.spike); err != nil {
 			return c, fmt.Errorf("-spike: %w", err)
 		}
 	}
@@ -79,4 +82,114 @@ func visited(fs *flag.FlagSet) map[string]bool {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	return set
+}
+
+// jitterSeparators are the spellings of ± that parseLatency accepts; the
+// first is the one sim.Latency.String writes.
+var jitterSeparators = []string{"±", "~", "+-"}
+
+// spikeKeyword introduces a spike in the text form of a latency.
+const spikeKeyword = "spike"
+
+// errSyntax is matched by the errors of parseLatency and parseSpike for
+// text that is not in the form they read.
+var errSyntax = errors.New("invalid syntax")
+
+// parseLatency parses a latency profile written as BASE, BASE±JITTER (also
+// BASE~JITTER or BASE+-JITTER), optionally followed by the word "spike"
+// and a spike in the form parseSpike reads, each part a
+// time.ParseDuration string: "50ms", "50ms±10ms",
+// "50ms~10ms spike 400ms/600ms/2s". sim.Latency.String is its inverse. Its
+// error quotes the text and matches errSyntax for malformed text, or
+// transport.ErrInvalidConfig (a *transport.ConfigError) for a profile
+// that a sim.Network refuses.
+func parseLatency(s string) (sim.Latency, error) {
+	fields := strings.Fields(s)
+	var l sim.Latency
+	switch {
+	case len(fields) == 3 && fields[1] == spikeKeyword:
+		sp, err := parseSpikeText(fields[2])
+		if err != nil {
+			return sim.Latency{}, fmt.Errorf("%q: %w", s, err)
+		}
+		l.Spike = sp
+	case len(fields) != 1:
+		return sim.Latency{}, fmt.Errorf("%q: %w: want BASE or BASE±JITTER, optionally followed by \"spike H/S/P\"", s, errSyntax)
+	}
+	base, jitter, hasJitter := fields[0], "", false
+	for _, sep := range jitterSeparators {
+		if b, j, ok := strings.Cut(fields[0], sep); ok {
+			base, jitter, hasJitter = b, j, true
+			break
+		}
+	}
+	var err error
+	if l.Base, err = parseDuration(base); err != nil {
+		return sim.Latency{}, fmt.Errorf("%q: %w", s, err)
+	}
+	if hasJitter {
+		if l.Jitter, err = parseDuration(jitter); err != nil {
+			return sim.Latency{}, fmt.Errorf("%q: %w", s, err)
+		}
+	}
+	if err := checkLink(sim.LinkConfig{Latency: l}); err != nil {
+		return sim.Latency{}, fmt.Errorf("%q: %w", s, err)
+	}
+	return l, nil
+}
+
+// parseSpike parses a spike written as H/S/P, three time.ParseDuration
+// strings: the one-way latency during a spike, its length and its period,
+// as in "400ms/600ms/2s". sim.Spike.String is its inverse. Its error
+// quotes the text and matches errSyntax for text that is not three
+// durations (such as "400ms" alone), or transport.ErrInvalidConfig for a
+// spike that a sim.Network refuses, or whose period is zero.
+func parseSpike(s string) (sim.Spike, error) {
+	sp, err := parseSpikeText(s)
+	if err != nil {
+		return sim.Spike{}, fmt.Errorf("%q: %w", s, err)
+	}
+	return sp, nil
+}
+
+// parseSpikeText is parseSpike without the quoted input. Unlike a
+// sim.Network it rejects the zero spike, whose period is zero.
+func parseSpikeText(s string) (sim.Spike, error) {
+	parts := strings.Split(s, "/")
+	if len(parts) != 3 {
+		return sim.Spike{}, fmt.Errorf("%w: want H/S/P (height/length/period), e.g. 400ms/600ms/2s", errSyntax)
+	}
+	var d [3]time.Duration
+	for i, p := range parts {
+		v, err := parseDuration(p)
+		if err != nil {
+			return sim.Spike{}, err
+		}
+		d[i] = v
+	}
+	sp := sim.Spike{Height: d[0], Length: d[1], Period: d[2]}
+	if sp.Period <= 0 {
+		return sim.Spike{}, &transport.ConfigError{Field: "sim.LinkConfig.Latency.Spike.Period", Reason: sp.Period.String() + " is not positive"}
+	}
+	return sp, checkLink(sim.LinkConfig{Latency: sim.Latency{Spike: sp}})
+}
+
+// parseDuration parses one trimmed duration, wrapping failures in
+// errSyntax.
+func parseDuration(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil {
+		return 0, fmt.Errorf("%w: %v", errSyntax, err)
+	}
+	return d, nil
+}
+
+// checkLink returns the *transport.ConfigError with which a sim.Network
+// refuses l, or nil.
+func checkLink(l sim.LinkConfig) error {
+	n, err := sim.New(sim.Config{})
+	if err != nil {
+		return err
+	}
+	return n.SetLink(0, 1, l)
 }

@@ -141,7 +141,7 @@ flags:
 		return o, fmt.Errorf("-max-clients %d: want at least 1", o.cfg.MaxClients)
 	}
 	o.link.Bandwidth, o.link.QueueLimit = *bandwidth, *queue
-	if err := o.link.Validate(); err != nil {
+	if err := checkLink(o.link); err != nil {
 		return o, err
 	}
 	switch o.dir {

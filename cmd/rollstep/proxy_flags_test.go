@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/cmd/rollstep/internal/udpproxy"
+	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
@@ -91,13 +92,13 @@ func TestParseProxyFlagsErrors(t *testing.T) {
 		{name: "LossNaN", args: with("-loss", "NaN"), want: "-loss NaN: want a probability"},
 		{name: "Dup", args: with("-dup", "2"), want: "-dup 2: want a probability"},
 		{name: "Reorder", args: with("-reorder", "-1"), want: "-reorder -1: want a probability"},
-		{name: "SpikeOnePart", args: with("-spike", "400ms"), want: "-spike: ", is: sim.ErrSyntax},
-		{name: "SpikeTwoParts", args: with("-spike", "400ms/600ms"), want: "want H/S/P", is: sim.ErrSyntax},
-		{name: "SpikeLongerThanPeriod", args: with("-spike", "400ms/3s/2s"), is: sim.ErrSpikeLength},
-		{name: "SpikeZeroPeriod", args: with("-spike", "400ms/0s/0s"), is: sim.ErrSpikePeriod},
+		{name: "SpikeOnePart", args: with("-spike", "400ms"), want: "-spike: ", is: errSyntax},
+		{name: "SpikeTwoParts", args: with("-spike", "400ms/600ms"), want: "want H/S/P", is: errSyntax},
+		{name: "SpikeLongerThanPeriod", args: with("-spike", "400ms/3s/2s"), is: transport.ErrInvalidConfig},
+		{name: "SpikeZeroPeriod", args: with("-spike", "400ms/0s/0s"), is: transport.ErrInvalidConfig},
 		{name: "SpikeTwice", args: with("-latency", "1ms spike 1s/1s/2s", "-spike", "1s/1s/2s"), want: "already has a spike"},
-		{name: "LatencySyntax", args: with("-latency", "fast"), want: "-latency: ", is: sim.ErrSyntax},
-		{name: "JitterAboveBase", args: with("-latency", "10ms", "-jitter", "20ms"), is: sim.ErrRange},
+		{name: "LatencySyntax", args: with("-latency", "fast"), want: "-latency: ", is: errSyntax},
+		{name: "JitterAboveBase", args: with("-latency", "10ms", "-jitter", "20ms"), is: transport.ErrInvalidConfig},
 		{name: "JitterTwice", args: with("-latency", "50ms±10ms", "-jitter", "5ms"), want: "already has a jitter"},
 		{name: "ReorderDelay", args: with("-reorder-delay", "0s"), want: "-reorder-delay 0s: want a positive duration"},
 		{name: "NegativeBandwidth", args: with("-bandwidth", "-5"), want: "-bandwidth -5"},

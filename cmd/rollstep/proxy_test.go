@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep/internal/simlink"
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
@@ -156,8 +157,8 @@ func TestProxyEndToEnd(t *testing.T) {
 	// The fates, predicted with the Shaper the proxy uses: the Up
 	// direction is link 0 → 1 and the Down direction link 1 → 0.
 	link := sim.LinkConfig{Latency: sim.Latency{Base: base, Jitter: jitter}, Loss: loss, Duplicate: dup, Reorder: reorder, ReorderDelay: 20 * time.Millisecond}
-	upShaper, _ := sim.NewShaper(link, seed, 0, 1)
-	downShaper, _ := sim.NewShaper(link, seed, 1, 0)
+	upShaper, _ := simlink.NewShaper(link, seed, 0, 1)
+	downShaper, _ := simlink.NewShaper(link, seed, 1, 0)
 	copies := make([]int, n) // copies of datagram i the echo server gets
 	atServer := 0
 	for i := range n {

@@ -160,7 +160,7 @@ func TestHostile(t *testing.T) {
 		}
 		m.run(m.net.Now()+200*time.Millisecond, time.Millisecond)
 		st := m.nodes[1].ep.Stats()
-		// The inbox holds at most 1024 (sim.DefaultInboxLimit); the rest
+		// The inbox holds at most 1024 (sim.Config.InboxLimit's default); the rest
 		// were dropped by the network, not by the endpoint.
 		if st.Unknown != 1024 || st.UnknownBytes != 1024*wire.HelloSize {
 			t.Errorf("Unknown = %d (%d bytes), want 1024 (%d bytes)", st.Unknown, st.UnknownBytes, 1024*wire.HelloSize)

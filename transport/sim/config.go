@@ -3,14 +3,15 @@ package sim
 import (
 	"strconv"
 	"time"
+
+	"github.com/rollstep/rollstep/transport"
 )
 
-// DefaultInboxLimit is the number of arrived, unreceived datagrams an
-// endpoint holds when Config.InboxLimit is zero.
-const DefaultInboxLimit = 1024
+// defaultInboxLimit is Config.InboxLimit's default.
+const defaultInboxLimit = 1024
 
 // Config configures a Network. The zero value is valid: seed 0, perfect
-// links (no delay, loss or cap) and DefaultInboxLimit.
+// links (no delay, loss or cap) and inboxes of 1024 datagrams.
 type Config struct {
 	// Seed determines every random choice of the network. Two networks
 	// with the same Config that receive the same sequence of calls deliver
@@ -21,7 +22,7 @@ type Config struct {
 	Link LinkConfig
 	// InboxLimit is how many arrived datagrams an endpoint holds before
 	// further arrivals are dropped (and counted as dropped on their link),
-	// like a socket receive buffer. Zero means DefaultInboxLimit.
+	// like a socket receive buffer. Zero means 1024.
 	InboxLimit int
 }
 
@@ -55,8 +56,8 @@ type LinkConfig struct {
 	// Reorder is the probability in [0, 1] that a datagram that is not
 	// lost is held back by ReorderDelay outside the link's FIFO order.
 	Reorder float64
-	// ReorderDelay is the extra delay of a reordered datagram. It must be
-	// positive when Reorder is.
+	// ReorderDelay is the extra delay of a reordered datagram, at most 24
+	// hours. It must be positive when Reorder is.
 	ReorderDelay time.Duration
 	// Bandwidth caps the link at this many bytes per second, counting
 	// transport.HeaderOverhead per datagram; zero means no cap. A datagram
@@ -70,24 +71,21 @@ type LinkConfig struct {
 	QueueLimit int
 }
 
-// Validate returns nil if c is valid and a *ConfigError otherwise. It does
-// not modify c.
-func (c *Config) Validate() error {
+// validate returns nil if c is valid and a *transport.ConfigError naming
+// the field of a sim.Config otherwise. It does not modify c.
+func (c *Config) validate() error {
 	if c.InboxLimit < 0 {
-		return &ConfigError{Field: "InboxLimit", Value: strconv.Itoa(c.InboxLimit), Err: ErrRange}
+		return configError("sim.Config.InboxLimit", strconv.Itoa(c.InboxLimit)+" is negative")
 	}
-	return c.Link.validate("Link")
+	return c.Link.validate("sim.Config.Link")
 }
 
-// Validate returns nil if c is valid and a *ConfigError otherwise: the
-// errors of Latency.Validate for each profile, ErrScheduleOrder for
-// unordered steps, and ErrRange for a probability outside [0, 1], a
-// negative bandwidth or queue limit, or a ReorderDelay that is negative,
-// above MaxLatency, or zero while Reorder is positive. It does not modify
-// c.
-func (c *LinkConfig) Validate() error { return c.validate("LinkConfig") }
-
-// validate is Validate with field as the name of c in messages.
+// validate returns nil if c is valid and a *transport.ConfigError
+// otherwise, naming the field as a field of field (such as
+// "sim.LinkConfig"): the errors of Latency.validate for each profile, and
+// those of unordered steps, a probability outside [0, 1], a negative
+// bandwidth or queue limit, or a ReorderDelay that is negative, above 24
+// hours, or zero while Reorder is positive. It does not modify c.
 func (c *LinkConfig) validate(field string) error {
 	if err := c.Latency.validate(field + ".Latency"); err != nil {
 		return err
@@ -100,22 +98,28 @@ func (c *LinkConfig) validate(field string) error {
 		v    float64
 	}{{"Loss", c.Loss}, {"Duplicate", c.Duplicate}, {"Reorder", c.Reorder}} {
 		if !(p.v >= 0 && p.v <= 1) {
-			return &ConfigError{Field: field + "." + p.name, Value: strconv.FormatFloat(p.v, 'g', -1, 64), Err: ErrRange}
+			return configError(field+"."+p.name, strconv.FormatFloat(p.v, 'g', -1, 64)+" is not a probability in [0, 1]")
 		}
 	}
 	if err := checkDuration(field+".ReorderDelay", c.ReorderDelay); err != nil {
 		return err
 	}
 	if c.Reorder > 0 && c.ReorderDelay == 0 {
-		return &ConfigError{Field: field + ".ReorderDelay", Value: "0s (Reorder > 0)", Err: ErrRange}
+		return configError(field+".ReorderDelay", "0s while Reorder is "+strconv.FormatFloat(c.Reorder, 'g', -1, 64)+": it must be positive")
 	}
 	if c.Bandwidth < 0 {
-		return &ConfigError{Field: field + ".Bandwidth", Value: strconv.FormatInt(c.Bandwidth, 10), Err: ErrRange}
+		return configError(field+".Bandwidth", strconv.FormatInt(c.Bandwidth, 10)+" is negative")
 	}
 	if c.QueueLimit < 0 {
-		return &ConfigError{Field: field + ".QueueLimit", Value: strconv.Itoa(c.QueueLimit), Err: ErrRange}
+		return configError(field+".QueueLimit", strconv.Itoa(c.QueueLimit)+" is negative")
 	}
 	return nil
+}
+
+// configError returns a *transport.ConfigError for field, which names the
+// package's type, as in "sim.LinkConfig.Loss".
+func configError(field, reason string) error {
+	return &transport.ConfigError{Field: field, Reason: reason}
 }
 
 // clone returns a copy of c that shares no memory with it.

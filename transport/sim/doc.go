@@ -50,13 +50,14 @@
 //
 // # Shaping real traffic
 //
-// The decision is made by a Shaper, one per directed link, which reads no
-// clock: given a send time and a size it returns a Fate, drop or arrive
-// at a time, maybe twice. cmd/rollstep proxy runs the same Shaper over
-// real UDP sockets with a real clock, so a loopback test of real
-// processes sees the impairments a Network would apply, and NewShaper
-// with the same seed and link endpoints makes the same decisions as the
-// corresponding link of a Network.
+// The decision is made by one model per directed link, which reads no
+// clock: given a send time and a size it decides to drop the datagram or
+// when it arrives, maybe twice. cmd/rollstep proxy runs the same model
+// over real UDP sockets with a real clock, so a loopback test of real
+// processes sees the impairments a Network would apply: with the same
+// seed and link endpoints it makes the same decisions as the
+// corresponding link of a Network. The model is not part of this
+// package's API.
 //
 // # Latency profiles
 //
@@ -64,7 +65,8 @@
 // optional periodic spike "400ms/600ms/2s": for datagrams sent during the
 // first 600 ms of every 2 s period, counted from time zero, the one-way
 // latency is 400 ms. A LinkConfig.Schedule switches profiles at given
-// virtual times. ParseLatency and ParseSpike read the text forms.
+// virtual times. Latency.String and Spike.String write these text forms,
+// which the -latency and -spike flags of cmd/rollstep read.
 //
 // # Counters
 //

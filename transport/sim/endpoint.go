@@ -19,10 +19,6 @@ var _ transport.Conn = (*Endpoint)(nil)
 // Receive reports for datagrams from e.
 func (e *Endpoint) ID() transport.Addr { return e.id }
 
-// Pending returns the number of datagrams that have arrived at e and not
-// been received.
-func (e *Endpoint) Pending() int { return e.in.n }
-
 // Send copies p and sends it to the endpoint to, as transport.Conn
 // specifies. It never retains p. Sending to a closed endpoint or over a cut
 // link succeeds and the datagram is dropped; sending to an ID that no

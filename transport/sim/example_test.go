@@ -36,15 +36,12 @@ func Example() {
 	// delivered: 1 datagram, 33 bytes
 }
 
-// A periodic spike, as the CLI's -spike H/S/P flag gives it, on a link with
-// a 50 ms base latency: datagrams sent in the first 600 ms of every 2 s take
-// 400 ms, and later ones queue behind them.
-func ExampleParseSpike() {
-	spike, err := sim.ParseSpike("400ms/600ms/2s")
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println(spike.Height, spike.Length, spike.Period)
+// A periodic spike on a link with a 50 ms base latency: datagrams sent in
+// the first 600 ms of every 2 s take 400 ms, and later ones queue behind
+// them. Its String form is the one the CLI's -spike H/S/P flag reads.
+func ExampleSpike() {
+	spike := sim.Spike{Height: 400 * time.Millisecond, Length: 600 * time.Millisecond, Period: 2 * time.Second}
+	fmt.Println(spike)
 
 	net, _ := sim.New(sim.Config{Link: sim.LinkConfig{Latency: sim.Latency{Base: 50 * time.Millisecond, Spike: spike}}})
 	a, b := net.NewEndpoint(), net.NewEndpoint()
@@ -72,31 +69,17 @@ func ExampleParseSpike() {
 		}
 	}
 
-	_, err = sim.ParseSpike("400ms")
-	fmt.Println(errors.Is(err, sim.ErrSyntax))
-	_, err = sim.ParseSpike("400ms/3s/2s")
-	fmt.Println(errors.Is(err, sim.ErrSpikeLength))
+	_, err := sim.New(sim.Config{Link: sim.LinkConfig{Latency: sim.Latency{Spike: sim.Spike{Height: time.Second, Length: 3 * time.Second, Period: 2 * time.Second}}}})
+	fmt.Println(errors.Is(err, transport.ErrInvalidConfig))
+	fmt.Println(err)
 	// Output:
-	// 400ms 600ms 2s
+	// 400ms/600ms/2s
 	// sent at 0ms, arrived at 400ms
 	// sent at 500ms, arrived at 900ms
 	// sent at 700ms, arrived at 900ms
 	// sent at 1500ms, arrived at 1.55s
 	// true
-	// true
-}
-
-// ParseLatency reads the profiles the CLI accepts.
-func ExampleParseLatency() {
-	for _, s := range []string{"50ms", "50ms±10ms", "50ms~10ms spike 400ms/600ms/2s", "5ms±10ms"} {
-		l, err := sim.ParseLatency(s)
-		fmt.Println(l, err)
-	}
-	// Output:
-	// 50ms <nil>
-	// 50ms±10ms <nil>
-	// 50ms±10ms spike 400ms/600ms/2s <nil>
-	// 0s sim: ParseLatency "5ms±10ms": Latency.Jitter = 10ms (base 5ms): value out of range
+	// transport: invalid config: sim.Config.Link.Latency.Spike.Length: 3s exceeds Period 2s
 }
 
 // A partition drops datagrams both ways until it heals.
@@ -107,13 +90,17 @@ func ExampleNetwork_Partition() {
 	a.Send(b.ID(), []byte("lost"))
 	b.Send(a.ID(), []byte("lost"))
 	net.RunUntilIdle()
-	fmt.Println(a.Pending(), b.Pending(), net.Stats(a.ID(), b.ID()).Dropped.Packets)
+	buf := make([]byte, transport.MaxDatagram)
+	_, _, okA, _ := a.Receive(buf)
+	_, _, okB, _ := b.Receive(buf)
+	fmt.Println(okA, okB, net.Stats(a.ID(), b.ID()).Dropped.Packets)
 
 	net.Heal()
 	a.Send(b.ID(), []byte("arrives"))
 	net.RunUntilIdle()
-	fmt.Println(a.Pending(), b.Pending())
+	n, _, ok, _ := b.Receive(buf)
+	fmt.Println(ok, string(buf[:n]))
 	// Output:
-	// 0 0 1
-	// 0 1
+	// false false 1
+	// true arrives
 }

@@ -5,13 +5,13 @@ import (
 	"time"
 )
 
-// MaxLatency bounds every duration in a latency profile, so that arrival
-// times cannot overflow.
-const MaxLatency = 24 * time.Hour
+// maxLatency bounds every duration in a latency profile (and
+// LinkConfig.ReorderDelay), so that arrival times cannot overflow.
+const maxLatency = 24 * time.Hour
 
 // Latency is a one-way latency profile: the delay between the moment a
 // datagram is sent (after any bandwidth queue) and its arrival. The zero
-// value is a link with no delay.
+// value is a link with no delay. Every duration in it is at most 24 hours.
 type Latency struct {
 	// Base is the latency when there is no spike.
 	Base time.Duration
@@ -45,38 +45,36 @@ type Step struct {
 	Latency Latency
 }
 
-// IsZero reports whether s is the zero Spike, that is, no spike.
-func (s Spike) IsZero() bool { return s == Spike{} }
+// isZero reports whether s is the zero Spike, that is, no spike.
+func (s Spike) isZero() bool { return s == Spike{} }
 
-// Validate returns nil if s is zero or a valid spike, and a *ConfigError
-// otherwise: ErrRange for a negative or too large height, ErrSpikePeriod
-// for a period that is not positive, ErrSpikeLength for a length that is
-// not positive or exceeds the period.
-func (s Spike) Validate() error { return s.validate("Spike") }
-
-// validate is Validate with field as the name of s in messages.
+// validate returns nil if s is zero or a valid spike, and a
+// *transport.ConfigError naming the field of field otherwise: for a
+// negative or too large height, a period that is not positive, or a
+// length that is not positive or exceeds the period.
 func (s Spike) validate(field string) error {
-	if s.IsZero() {
+	if s.isZero() {
 		return nil
 	}
 	if err := checkDuration(field+".Height", s.Height); err != nil {
 		return err
 	}
 	if s.Period <= 0 {
-		return &ConfigError{Field: field + ".Period", Value: s.Period.String(), Err: ErrSpikePeriod}
+		return configError(field+".Period", s.Period.String()+" is not positive")
 	}
-	if s.Length <= 0 || s.Length > s.Period {
-		return &ConfigError{Field: field + ".Length", Value: s.Length.String() + " (period " + s.Period.String() + ")", Err: ErrSpikeLength}
+	switch {
+	case s.Length <= 0:
+		return configError(field+".Length", s.Length.String()+" is not positive")
+	case s.Length > s.Period:
+		return configError(field+".Length", s.Length.String()+" exceeds Period "+s.Period.String())
 	}
 	return nil
 }
 
-// Validate returns nil if l is a valid profile and a *ConfigError
-// otherwise: ErrRange for a negative duration, one above MaxLatency, or
-// Jitter > Base, and the Spike errors described at Spike.Validate.
-func (l Latency) Validate() error { return l.validate("Latency") }
-
-// validate is Validate with field as the name of l in messages.
+// validate returns nil if l is a valid profile and a
+// *transport.ConfigError naming the field of field otherwise: for a
+// negative duration, one above maxLatency, or Jitter > Base, and the
+// errors of Spike.validate.
 func (l Latency) validate(field string) error {
 	if err := checkDuration(field+".Base", l.Base); err != nil {
 		return err
@@ -85,15 +83,18 @@ func (l Latency) validate(field string) error {
 		return err
 	}
 	if l.Jitter > l.Base {
-		return &ConfigError{Field: field + ".Jitter", Value: l.Jitter.String() + " (base " + l.Base.String() + ")", Err: ErrRange}
+		return configError(field+".Jitter", l.Jitter.String()+" exceeds Base "+l.Base.String())
 	}
 	return l.Spike.validate(field + ".Spike")
 }
 
-// checkDuration returns ErrRange unless 0 ≤ d ≤ MaxLatency.
+// checkDuration reports an error unless 0 ≤ d ≤ maxLatency.
 func checkDuration(field string, d time.Duration) error {
-	if d < 0 || d > MaxLatency {
-		return &ConfigError{Field: field, Value: d.String(), Err: ErrRange}
+	switch {
+	case d < 0:
+		return configError(field, d.String()+" is negative")
+	case d > maxLatency:
+		return configError(field, d.String()+" exceeds the maximum of 24h")
 	}
 	return nil
 }
@@ -103,8 +104,11 @@ func checkDuration(field string, d time.Duration) error {
 func validateSchedule(field string, steps []Step) error {
 	for i, st := range steps {
 		f := field + "[" + strconv.Itoa(i) + "]"
-		if st.At < 0 || (i > 0 && st.At <= steps[i-1].At) {
-			return &ConfigError{Field: f + ".At", Value: st.At.String(), Err: ErrScheduleOrder}
+		switch {
+		case st.At < 0:
+			return configError(f+".At", st.At.String()+" is negative")
+		case i > 0 && st.At <= steps[i-1].At:
+			return configError(f+".At", st.At.String()+" does not come after the previous step's "+steps[i-1].At.String())
 		}
 		if err := st.Latency.validate(f + ".Latency"); err != nil {
 			return err

@@ -35,18 +35,19 @@ type linkKey struct {
 	from, to transport.Addr
 }
 
-// link is the state of one directed link: the Shaper that decides the
+// link is the state of one directed link: the shaper that decides the
 // fate of its datagrams, and its counters. Links are never deleted, so
 // flights may point at them.
 type link struct {
-	shaper Shaper
+	shaper shaper
 	stats  LinkStats
 }
 
-// New returns an empty network at virtual time zero, or the *ConfigError
-// of cfg.Validate. It keeps a copy of cfg.
+// New returns an empty network at virtual time zero, or a
+// *transport.ConfigError (matching transport.ErrInvalidConfig) naming the
+// field of cfg that is invalid. It keeps a copy of cfg.
 func New(cfg Config) (*Network, error) {
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
 	n := &Network{
@@ -56,7 +57,7 @@ func New(cfg Config) (*Network, error) {
 		links:      make(map[linkKey]*link),
 	}
 	if n.inboxLimit == 0 {
-		n.inboxLimit = DefaultInboxLimit
+		n.inboxLimit = defaultInboxLimit
 	}
 	return n, nil
 }
@@ -109,33 +110,19 @@ func (n *Network) Next() (time.Duration, bool) {
 	return n.flights.peek().at, true
 }
 
-// InFlight returns the number of datagrams sent but not yet delivered or
-// dropped.
-func (n *Network) InFlight() int { return len(n.flights.items) }
-
 // SetLink configures the directed link from → to, replacing Config.Link for
-// it, or returns the *ConfigError of cfg.Validate. It keeps a copy of cfg.
-// Datagrams already in flight keep the fate decided when they were sent.
-// The endpoints need not exist yet.
+// it, or returns a *transport.ConfigError (matching
+// transport.ErrInvalidConfig) naming the field of cfg that is invalid. It
+// keeps a copy of cfg. Datagrams already in flight keep the fate decided
+// when they were sent, and the link keeps its FIFO order and bandwidth
+// queue: a datagram sent after the change does not overtake one sent
+// before it. The endpoints need not exist yet.
 func (n *Network) SetLink(from, to transport.Addr, cfg LinkConfig) error {
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.validate("sim.LinkConfig"); err != nil {
 		return err
 	}
-	n.link(from, to).shaper.cfg = cfg.clone()
+	n.link(from, to).shaper.setConfig(cfg)
 	return nil
-}
-
-// SetLinks configures both directed links between a and b, as SetLink.
-func (n *Network) SetLinks(a, b transport.Addr, cfg LinkConfig) error {
-	if err := n.SetLink(a, b, cfg); err != nil {
-		return err
-	}
-	return n.SetLink(b, a, cfg)
-}
-
-// Link returns a copy of the configuration of the directed link from → to.
-func (n *Network) Link(from, to transport.Addr) LinkConfig {
-	return n.link(from, to).shaper.Config()
 }
 
 // link returns the state of from → to, creating it with the default

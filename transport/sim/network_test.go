@@ -77,8 +77,8 @@ func TestEndpoint(t *testing.T) {
 			eps[0].Send(1, []byte("x"))
 		}
 		net.Advance(0)
-		if st := net.Stats(0, 1); eps[1].Pending() != 4 || st.Dropped.Packets != 2 {
-			t.Fatalf("got %d pending and %d dropped, want 4 and 2", eps[1].Pending(), st.Dropped.Packets)
+		if st := net.Stats(0, 1); eps[1].in.n != 4 || st.Dropped.Packets != 2 {
+			t.Fatalf("got %d pending and %d dropped, want 4 and 2", eps[1].in.n, st.Dropped.Packets)
 		}
 	})
 	t.Run("InboxGrowsInOrder", func(t *testing.T) {
@@ -113,13 +113,13 @@ func TestVirtualTime(t *testing.T) {
 		if at, ok := net.Next(); !ok || at != 30*time.Millisecond {
 			t.Fatalf("Next: got (%v, %v), want (30ms, true)", at, ok)
 		}
-		if net.InFlight() != 1 {
-			t.Fatalf("InFlight: got %d, want 1", net.InFlight())
+		if len(net.flights.items) != 1 {
+			t.Fatalf("InFlight: got %d, want 1", len(net.flights.items))
 		}
 	})
 	t.Run("NotBeforeArrival", func(t *testing.T) {
 		net.Advance(30*time.Millisecond - 1)
-		if eps[1].Pending() != 0 {
+		if eps[1].in.n != 0 {
 			t.Fatal("datagram delivered 1ns early")
 		}
 	})
@@ -127,14 +127,14 @@ func TestVirtualTime(t *testing.T) {
 		before := net.Now()
 		net.Advance(-time.Second)
 		net.RunUntil(0)
-		if net.Now() != before || eps[1].Pending() != 0 {
+		if net.Now() != before || eps[1].in.n != 0 {
 			t.Fatalf("Now: got %v, want %v unchanged", net.Now(), before)
 		}
 	})
 	t.Run("AtArrival", func(t *testing.T) {
 		net.Advance(1)
-		if net.Now() != 30*time.Millisecond || eps[1].Pending() != 1 {
-			t.Fatalf("at %v: %d pending, want 1 at 30ms", net.Now(), eps[1].Pending())
+		if net.Now() != 30*time.Millisecond || eps[1].in.n != 1 {
+			t.Fatalf("at %v: %d pending, want 1 at 30ms", net.Now(), eps[1].in.n)
 		}
 	})
 	t.Run("Saturates", func(t *testing.T) {
@@ -152,13 +152,13 @@ func TestSetLink(t *testing.T) {
 		t.Fatal(err)
 	}
 	schedule[0].At = 5 * time.Second // the caller's slice is not retained
-	if got := net.Link(0, 1).Schedule[0].At; got != time.Second {
+	if got := net.link(0, 1).shaper.cfg.Schedule[0].At; got != time.Second {
 		t.Fatalf("schedule step: got %v, want 1s (copied by SetLink)", got)
 	}
-	if err := net.SetLinks(0, 1, LinkConfig{Loss: 2}); !errors.Is(err, ErrRange) {
-		t.Fatalf("SetLinks with Loss 2: got %v, want ErrRange", err)
+	if err := net.SetLink(1, 0, LinkConfig{Loss: 2}); !errors.Is(err, transport.ErrInvalidConfig) {
+		t.Fatalf("SetLink with Loss 2: got %v, want transport.ErrInvalidConfig", err)
 	}
-	if got := net.Link(1, 0).Loss; got != 0 {
-		t.Fatalf("Loss after a rejected SetLinks: got %v, want 0", got)
+	if got := net.link(1, 0).shaper.cfg.Loss; got != 0 {
+		t.Fatalf("Loss after a rejected SetLink: got %v, want 0", got)
 	}
 }

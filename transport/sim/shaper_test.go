@@ -8,22 +8,24 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep/internal/simlink"
 	"github.com/rollstep/rollstep/transport"
 )
 
-// newTestShaper returns NewShaper(cfg, seed, 0, 1), failing the test on a
-// bad config.
-func newTestShaper(t testing.TB, cfg LinkConfig, seed uint64) *Shaper {
+// newTestShaper returns the shaper of link 0 → 1 under seed, failing the
+// test on a bad config.
+func newTestShaper(t testing.TB, cfg LinkConfig, seed uint64) *shaper {
 	t.Helper()
-	s, err := NewShaper(cfg, seed, 0, 1)
-	if err != nil {
-		t.Fatalf("NewShaper: %v", err)
+	if err := cfg.validate("sim.LinkConfig"); err != nil {
+		t.Fatalf("validate: %v", err)
 	}
-	return s
+	s := newShaper(cfg, seed, 0, 1)
+	return &s
 }
 
-// TestShaperMatchesNetwork is a differential test: a Shaper for link
-// from → to, fed the send times and sizes of that link's traffic, predicts
+// TestShaperMatchesNetwork is a differential test: the Shaper that
+// internal/simlink makes for link from → to (as cmd/rollstep proxy does),
+// fed the send times and sizes of that link's traffic, predicts
 // every arrival of a Network with the same seed, to the nanosecond and in
 // number of copies, while other links carry traffic too.
 func TestShaperMatchesNetwork(t *testing.T) {
@@ -48,7 +50,7 @@ func TestShaperMatchesNetwork(t *testing.T) {
 					want = append(want, fmt.Sprintf("op=%d at=%v", r.op, r.at))
 				}
 			}
-			s, err := NewShaper(tc.link, seed, 2, 1)
+			s, err := simlink.NewShaper(tc.link, seed, 2, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -123,18 +125,18 @@ func TestShaperDeterministicLatency(t *testing.T) {
 	ms := time.Millisecond
 	for _, tc := range []struct {
 		now  time.Duration
-		want Fate
+		want simlink.Fate
 	}{
-		{0, Fate{At: 150 * ms}},            // leaves at 100 ms
-		{10 * ms, Fate{At: 250 * ms}},      // waits for the first: leaves at 200 ms
-		{20 * ms, Fate{Drop: DropQueue}},   // 180 queued + 100 > 250
-		{5 * ms, Fate{Drop: DropQueue}},    // taken as 20 ms: time never goes back
-		{150 * ms, Fate{At: 350 * ms}},     // 50 bytes still queued: fits
-		{time.Second, Fate{At: 1150 * ms}}, // idle link again
-		{time.Second, Fate{At: 1250 * ms}}, // same instant, queued behind
-		{1100 * ms, Fate{At: 1350 * ms}},   // 100 queued + 100 fits under 250
-		{1100 * ms, Fate{Drop: DropQueue}}, // 200 queued + 100 does not
-		{10 * time.Second, Fate{At: 10150 * ms}},
+		{0, simlink.Fate{At: 150 * ms}},                    // leaves at 100 ms
+		{10 * ms, simlink.Fate{At: 250 * ms}},              // waits for the first: leaves at 200 ms
+		{20 * ms, simlink.Fate{Drop: simlink.DropQueue}},   // 180 queued + 100 > 250
+		{5 * ms, simlink.Fate{Drop: simlink.DropQueue}},    // taken as 20 ms: time never goes back
+		{150 * ms, simlink.Fate{At: 350 * ms}},             // 50 bytes still queued: fits
+		{time.Second, simlink.Fate{At: 1150 * ms}},         // idle link again
+		{time.Second, simlink.Fate{At: 1250 * ms}},         // same instant, queued behind
+		{1100 * ms, simlink.Fate{At: 1350 * ms}},           // 100 queued + 100 fits under 250
+		{1100 * ms, simlink.Fate{Drop: simlink.DropQueue}}, // 200 queued + 100 does not
+		{10 * time.Second, simlink.Fate{At: 10150 * ms}},
 	} {
 		if got := s.Decide(tc.now, 72); got != tc.want {
 			t.Fatalf("Decide(%v): got %+v, want %+v", tc.now, got, tc.want)
@@ -163,46 +165,34 @@ func TestShaperSetConfig(t *testing.T) {
 	if f := s.Decide(0, 10); f.At != 100*time.Millisecond {
 		t.Fatalf("first: got %v, want 100ms", f.At)
 	}
-	if err := s.SetConfig(LinkConfig{Loss: 2}); !errors.Is(err, ErrRange) {
-		t.Fatalf("SetConfig(Loss 2): got %v, want ErrRange", err)
-	}
-	if err := s.SetConfig(LinkConfig{Latency: Latency{Base: 10 * time.Millisecond}}); err != nil {
-		t.Fatal(err)
-	}
+	s.setConfig(LinkConfig{Latency: Latency{Base: 10 * time.Millisecond}})
 	// The FIFO order survives the change: the faster link does not let the
 	// next datagram overtake the one in flight.
 	if f := s.Decide(time.Millisecond, 10); f.At != 100*time.Millisecond {
-		t.Fatalf("after SetConfig: got %v, want 100ms (FIFO)", f.At)
+		t.Fatalf("after setConfig: got %v, want 100ms (FIFO)", f.At)
 	}
-	if got := s.Config().Latency.Base; got != 10*time.Millisecond {
-		t.Fatalf("Config: got base %v, want 10ms", got)
+	if got := s.cfg.Latency.Base; got != 10*time.Millisecond {
+		t.Fatalf("cfg: got base %v, want 10ms", got)
 	}
 }
 
 func TestNewShaperInvalid(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		cfg  LinkConfig
-		want error
+		name  string
+		cfg   LinkConfig
+		field string
 	}{
-		{"NegativeLoss", LinkConfig{Loss: -0.1}, ErrRange},
-		{"ReorderWithoutDelay", LinkConfig{Reorder: 0.1}, ErrRange},
-		{"SpikeLength", LinkConfig{Latency: Latency{Spike: Spike{Height: 1, Length: 3, Period: 2}}}, ErrSpikeLength},
+		{"NegativeLoss", LinkConfig{Loss: -0.1}, "sim.LinkConfig.Loss"},
+		{"ReorderWithoutDelay", LinkConfig{Reorder: 0.1}, "sim.LinkConfig.ReorderDelay"},
+		{"SpikeLength", LinkConfig{Latency: Latency{Spike: Spike{Height: 1, Length: 3, Period: 2}}}, "sim.LinkConfig.Latency.Spike.Length"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := NewShaper(tc.cfg, 1, 0, 1)
-			if s != nil || !errors.Is(err, tc.want) {
-				t.Fatalf("got %v, %v; want nil, %v", s, err, tc.want)
+			s, err := simlink.NewShaper(tc.cfg, 1, 0, 1)
+			var ce *transport.ConfigError
+			if s != nil || !errors.Is(err, transport.ErrInvalidConfig) || !errors.As(err, &ce) || ce.Field != tc.field {
+				t.Fatalf("got %v, %v; want nil and a *transport.ConfigError for %s", s, err, tc.field)
 			}
 		})
-	}
-}
-
-func TestDropReasonString(t *testing.T) {
-	for r, want := range map[DropReason]string{DropNone: "none", DropCut: "cut", DropLoss: "loss", DropQueue: "queue", 9: "DropReason(9)"} {
-		if got := r.String(); got != want {
-			t.Errorf("%d: got %q, want %q", r, got, want)
-		}
 	}
 }
 

@@ -2,7 +2,7 @@
 // it forwards datagrams between clients and one upstream address over
 // real sockets, and applies to them the impairments of transport/sim —
 // latency profiles with jitter and spikes, loss, duplication, reordering,
-// a bandwidth cap with a queue limit — decided by the same sim.Shaper
+// a bandwidth cap with a queue limit — decided by the same simlink.Shaper
 // that the virtual-time network uses, from a seed. The kernel of the
 // development machines has no netem; this is the substitute for tests of
 // real processes on loopback.
@@ -17,7 +17,7 @@
 //
 //   - Scheduler is the core. It reads no clock and does no I/O: Submit
 //     takes the time a datagram was received and decides its fate with the
-//     direction's sim.Shaper; Next says when the earliest survivor is due;
+//     direction's simlink.Shaper; Next says when the earliest survivor is due;
 //     Pop hands over what is due at a given time. Tests drive it on any
 //     clock and check exact arrival times and counts for a seed.
 //   - Proxy is the driver. It owns the sockets and the only clock

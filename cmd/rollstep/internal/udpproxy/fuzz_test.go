@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/rollstep/rollstep/internal/simlink"
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
@@ -22,7 +23,7 @@ import (
 // everything due as the driver does, jumping to Next as the driver's
 // timer does, and Discard; at the end it drains the queue. It asserts:
 //
-//   - the fate of every datagram is the one a sim.Shaper with the same
+//   - the fate of every datagram is the one a simlink.Shaper with the same
 //     link and seed decides (link 0 → 1 for Up, 1 → 0 for Down), except
 //     that one that would take the queue above MaxInFlight payload bytes
 //     or MaxQueued datagrams is dropped as DropQueue;
@@ -85,11 +86,11 @@ func FuzzSchedule(f *testing.F) {
 		up, down := fuzzLink(links), fuzzLink(links[min(len(links), 12):])
 		s, err := NewScheduler(up, down, seed)
 		require.NoError(t, err)
-		tu, err := sim.NewShaper(up, seed, 0, 1)
+		tu, err := simlink.NewShaper(up, seed, 0, 1)
 		require.NoError(t, err)
-		td, err := sim.NewShaper(down, seed, 1, 0)
+		td, err := simlink.NewShaper(down, seed, 1, 0)
 		require.NoError(t, err)
-		m := &schedModel{t: t, s: s, twins: [2]*sim.Shaper{tu, td}, buf: make([]byte, readBuffer), lastIdx: -1}
+		m := &schedModel{t: t, s: s, twins: [2]simlink.Shaper{tu, td}, buf: make([]byte, readBuffer), lastIdx: -1}
 		for n := 0; len(ops) > 0 && n < 1<<16 && len(m.sent) < 1<<19; n++ {
 			op := ops[0]
 			ops = ops[1:]
@@ -208,8 +209,8 @@ func fuzzLink(b []byte) sim.LinkConfig {
 type schedModel struct {
 	t     *testing.T
 	s     *Scheduler
-	twins [2]*sim.Shaper // decide as the Scheduler's shapers should
-	buf   []byte         // the caller's buffer, reused as the driver does
+	twins [2]simlink.Shaper // decide as the Scheduler's shapers should
+	buf   []byte            // the caller's buffer, reused as the driver does
 	now   time.Duration
 
 	sent    []sentDatagram
@@ -253,9 +254,9 @@ func (m *schedModel) submit(dir Direction, count, size int, client byte) {
 		st := &m.stats[dir]
 		st.Received.add(size)
 		switch {
-		case want.Drop == sim.DropQueue:
+		case want.Drop == simlink.DropQueue:
 			st.Overflow.add(size)
-		case want.Drop != sim.DropNone:
+		case want.Drop != simlink.DropNone:
 			st.Lost.add(size)
 		default:
 			copies := 1
@@ -263,7 +264,7 @@ func (m *schedModel) submit(dir Direction, count, size int, client byte) {
 				copies = 2
 			}
 			if m.bytes[Up]+m.bytes[Down]+copies*size > MaxInFlight || m.count[Up]+m.count[Down]+copies > MaxQueued {
-				want = sim.Fate{Drop: sim.DropQueue}
+				want = simlink.Fate{Drop: simlink.DropQueue}
 				st.Overflow.add(size)
 				break
 			}

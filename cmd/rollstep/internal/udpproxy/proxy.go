@@ -123,7 +123,7 @@ const ClientIdle = 30 * time.Second
 
 // New validates cfg, resolves the upstream address and binds the listen
 // socket, so that Addr is known before Run. It returns ErrNoUpstream,
-// ErrMaxClients, the *sim.ConfigError of an invalid link, or the error of
+// ErrMaxClients, the *transport.ConfigError of an invalid link, or the error of
 // resolving or binding.
 func New(cfg Config) (*Proxy, error) {
 	switch {

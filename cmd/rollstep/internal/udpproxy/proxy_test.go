@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
@@ -197,7 +198,7 @@ func TestNewErrors(t *testing.T) {
 	}{
 		{"NoUpstream", Config{}, ErrNoUpstream},
 		{"MaxClients", Config{Upstream: "127.0.0.1:9", MaxClients: -1}, ErrMaxClients},
-		{"Link", Config{Upstream: "127.0.0.1:9", Down: sim.LinkConfig{Loss: 3}}, sim.ErrRange},
+		{"Link", Config{Upstream: "127.0.0.1:9", Down: sim.LinkConfig{Loss: 3}}, transport.ErrInvalidConfig},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if p, err := New(tc.cfg); p != nil || !errors.Is(err, tc.want) {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/rollstep/rollstep/internal/simlink"
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
@@ -85,7 +86,7 @@ type Delivery struct {
 	Payload []byte
 }
 
-// Scheduler is the clock-free core of the proxy: one sim.Shaper per
+// Scheduler is the clock-free core of the proxy: one simlink.Shaper per
 // direction decides the fate of every datagram when it is submitted, and
 // the datagrams that survive wait in a queue ordered by arrival time, ties
 // going to the one submitted first. It reads no clock, does no I/O and
@@ -93,7 +94,7 @@ type Delivery struct {
 // test drives it on any clock it likes. A Scheduler is not safe for
 // concurrent use.
 type Scheduler struct {
-	shapers [2]*sim.Shaper
+	shapers [2]simlink.Shaper
 	queue   deliveryHeap
 	seq     uint64
 	stats   [2]DirStats
@@ -119,31 +120,31 @@ const MaxQueued = 1 << 18
 // whose Down direction by down. The client side is peer 0 and the upstream
 // peer 1 of a sim.Network whose Config.Seed is seed: the Up shaper decides
 // as that network's link 0 → 1 and the Down shaper as its link 1 → 0. It
-// returns the *sim.ConfigError of an invalid configuration.
+// returns the *transport.ConfigError of an invalid configuration.
 func NewScheduler(up, down sim.LinkConfig, seed uint64) (*Scheduler, error) {
-	u, err := sim.NewShaper(up, seed, 0, 1)
+	u, err := simlink.NewShaper(up, seed, 0, 1)
 	if err != nil {
 		return nil, err
 	}
-	d, err := sim.NewShaper(down, seed, 1, 0)
+	d, err := simlink.NewShaper(down, seed, 1, 0)
 	if err != nil {
 		return nil, err
 	}
-	return &Scheduler{shapers: [2]*sim.Shaper{u, d}}, nil
+	return &Scheduler{shapers: [2]simlink.Shaper{u, d}}, nil
 }
 
 // Submit decides the fate of payload, received at time now and travelling
 // in direction dir on behalf of client, and queues a copy of it (or two)
 // if it is to arrive. It returns the fate. Submit does not retain payload.
 // Times are on the caller's clock and should not go backwards; see
-// sim.Shaper.Decide.
-func (s *Scheduler) Submit(now time.Duration, dir Direction, client int, payload []byte) sim.Fate {
+// simlink.Shaper.Decide.
+func (s *Scheduler) Submit(now time.Duration, dir Direction, client int, payload []byte) simlink.Fate {
 	st := &s.stats[dir]
 	st.Received.add(len(payload))
 	f := s.shapers[dir].Decide(now, len(payload))
 	switch f.Drop {
-	case sim.DropNone:
-	case sim.DropQueue:
+	case simlink.DropNone:
+	case simlink.DropQueue:
 		st.Overflow.add(len(payload))
 		return f
 	default:
@@ -156,7 +157,7 @@ func (s *Scheduler) Submit(now time.Duration, dir Direction, client int, payload
 	}
 	if s.bytes+copies*len(payload) > MaxInFlight || len(s.queue)+copies > MaxQueued {
 		st.Overflow.add(len(payload))
-		return sim.Fate{Drop: sim.DropQueue}
+		return simlink.Fate{Drop: simlink.DropQueue}
 	}
 	p := append([]byte(nil), payload...)
 	s.push(Delivery{At: f.At, Dir: dir, Client: client, Payload: p})

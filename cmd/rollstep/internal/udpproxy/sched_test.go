@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep/internal/simlink"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
 )
@@ -54,7 +55,7 @@ func drain(t *testing.T, s *Scheduler) string {
 
 // TestSchedulerExact pins the deliveries of a seeded run on an injected
 // clock: twelve datagrams sent 10 ms apart over 50±10 ms with loss,
-// duplication and reordering. The times are the ones sim.Shaper decides
+// duplication and reordering. The times are the ones simlink.Shaper decides
 // for seed 1 (see TestShaperExact in transport/sim).
 func TestSchedulerExact(t *testing.T) {
 	link := sim.LinkConfig{
@@ -234,8 +235,8 @@ func TestNewSchedulerInvalid(t *testing.T) {
 		{"Down", sim.LinkConfig{}, sim.LinkConfig{Duplicate: -1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := NewScheduler(tc.up, tc.down, 0); !errors.Is(err, sim.ErrRange) {
-				t.Fatalf("got %v, want sim.ErrRange", err)
+			if _, err := NewScheduler(tc.up, tc.down, 0); !errors.Is(err, transport.ErrInvalidConfig) {
+				t.Fatalf("got %v, want transport.ErrInvalidConfig", err)
 			}
 		})
 	}
@@ -268,11 +269,11 @@ func TestSchedulerInFlightBound(t *testing.T) {
 	if _, ok := s.Pop(2 * time.Minute); !ok {
 		t.Fatal("nothing due after two minutes")
 	}
-	if f := s.Submit(2*time.Minute, Down, 0, p); f.Drop != sim.DropNone {
+	if f := s.Submit(2*time.Minute, Down, 0, p); f.Drop != simlink.DropNone {
 		t.Fatalf("after a delivery: fate %+v, want queued", f)
 	}
 	s.Discard()
-	if f := s.Submit(2*time.Minute, Up, 0, p); f.Drop != sim.DropNone || s.Len() != 1 {
+	if f := s.Submit(2*time.Minute, Up, 0, p); f.Drop != simlink.DropNone || s.Len() != 1 {
 		t.Fatalf("after Discard: fate %+v, %d queued; want queued, 1", f, s.Len())
 	}
 }

@@ -1,9 +1,10 @@
-package sim_test
+package simlink_test
 
 import (
 	"fmt"
 	"time"
 
+	"github.com/rollstep/rollstep/internal/simlink"
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
@@ -13,7 +14,7 @@ import (
 // 72-byte datagrams (100 bytes with IP and UDP headers) sent together.
 func ExampleShaper() {
 	link := sim.LinkConfig{Latency: sim.Latency{Base: 50 * time.Millisecond}, Bandwidth: 1000, QueueLimit: 250}
-	s, err := sim.NewShaper(link, 1, 0, 1)
+	s, err := simlink.NewShaper(link, 1, 0, 1)
 	if err != nil {
 		panic(err)
 	}
