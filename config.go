@@ -50,22 +50,6 @@ type Peer struct {
 	Players []core.PlayerHandle // the players whose inputs it produces
 }
 
-// StreamConfig tunes the stream to spectators: Delay holds every frame
-// back this many frames after it is confirmed, so a spectator cannot relay
-// what it sees to a player in time to matter; MaxLag drops a spectator
-// that lags more frames (0 means ten seconds of frames). The session
-// never waits for a spectator.
-type StreamConfig = stream.Config
-
-// TimesyncConfig tunes timesync, which runs wherever the session predicts
-// (Rollback and Auto): Window is the number of frames averaged per
-// recommendation (0: one second of frames, at most 1024); MinAdvantage
-// the average advantage in frames from which waiting is recommended (0:
-// 2); MaxWait bounds the frames one recommendation asks to wait (0: 8);
-// Manual makes the session only report core.TimesyncEvents, which the game
-// applies with Session.Wait; Disable turns timesync off.
-type TimesyncConfig = timesync.Config
-
 // Config configures a session of any mode. Mode, Peers and (for a playing
 // peer) Local must be set; every other zero field means the default its
 // comment gives, which may depend on the mode. The match fields (Players,
@@ -87,11 +71,15 @@ type Config struct {
 	// Spectators lists the addresses of spectators the session streams
 	// confirmed frames to (rollback.NewSpectator plays the stream of any
 	// mode). A spectator never holds the match back. With spectators the
-	// input log keeps at least Spectate.MaxLag + Spectate.Delay + 128
+	// input log keeps at least SpectatorMaxLag + SpectatorDelay + 128
 	// frames, so LogRange may hold more than LogRetention.
 	Spectators []transport.Addr
-	// Spectate tunes the stream to spectators.
-	Spectate StreamConfig
+	// SpectatorDelay holds every frame back this many frames after it is
+	// confirmed before it is streamed, so that a spectator cannot relay
+	// what it sees to a player in time to matter; at most 65536.
+	// SpectatorMaxLag drops a spectator that lags more frames behind; 0
+	// means ten seconds of frames, at most 262144.
+	SpectatorDelay, SpectatorMaxLag int
 
 	// TickRate is the frames (in Lockstep, turns) per second at game
 	// speed 100 %; 0 means 10 (turns) in Lockstep and 60
@@ -125,13 +113,13 @@ type Config struct {
 	Prediction  int
 	DelayBudget time.Duration
 
-	// HoldInputs makes Lockstep and Auto inputs state-style, as Rollback's
-	// always are: AddLocalInput sets the input the player holds and every
-	// frame uses the newest. By default Lockstep and Auto inputs are
-	// command-style: queued, one per frame, the zero I when none is
-	// queued, at most MaxQueuedInputs waiting (0 means
-	// 32).
-	HoldInputs      bool
+	// Inputs is how AddLocalInput's inputs reach frames: Held (a pad's
+	// state, the newest used every frame) or Queued (orders, one per
+	// frame); 0 means Held in Rollback and Queued in Lockstep and Auto.
+	// It is this peer's choice: peers of one match may differ.
+	// MaxQueuedInputs bounds the Queued inputs waiting per player; 0 means
+	// 32.
+	Inputs          InputStyle
 	MaxQueuedInputs int
 	// ResendInterval is how often a stalled session repeats its messages
 	// (a running one sends every Update that ran a frame); 0 means half a
@@ -165,11 +153,19 @@ type Config struct {
 	// Game identifies the game build in the handshake digest:
 	// core.GameVersion("fighter 1.4") makes one from a version string.
 	Game [16]byte
-	// Timesync tunes the frame-advantage balancing of Rollback and Auto: a
-	// peer that runs ahead of another gets the other's inputs later in its
-	// own frames, so it predicts further and rolls back deeper; it waits a
-	// few frames instead. Lockstep needs none (it never runs ahead).
-	Timesync TimesyncConfig
+	// Timesync balances the frame advantage in Rollback and Auto: a peer
+	// that runs ahead of another gets the other's inputs later in its own
+	// frames, so it predicts further and rolls back deeper; it waits a few
+	// frames instead. Lockstep needs none (it never runs ahead).
+	// TimesyncWindow is the number of frames averaged per recommendation
+	// (0: one second of frames, at most 1024); MinAdvantage the average
+	// advantage in frames from which waiting is recommended (0: 2);
+	// MaxWait bounds the frames one recommendation asks to wait (0: 8).
+	// ManualTimesync makes the session only report core.TimesyncEvents,
+	// which the game applies with Session.Wait; NoTimesync turns timesync
+	// off.
+	TimesyncWindow, MinAdvantage, MaxWait int
+	ManualTimesync, NoTimesync            bool
 
 	// Transport configures the connection: Token, timeouts (a peer silent
 	// for DisconnectTimeout is dropped at an agreed frame) and Rand.
@@ -251,10 +247,12 @@ func (c Config) withDefaults() Config {
 	if c.MaxCatchUp == 0 && c.Mode == Rollback {
 		c.MaxCatchUp = max(time.Second, c.TurnPeriod)
 	}
-	if c.Spectate.MaxLag == 0 && c.TurnPeriod > 0 {
-		c.Spectate.MaxLag = max(1, int(10*time.Second/c.TurnPeriod))
+	if c.SpectatorMaxLag == 0 && c.TurnPeriod > 0 {
+		c.SpectatorMaxLag = max(1, int(10*time.Second/c.TurnPeriod))
 	}
-	c.Timesync.Fill(perSecond)
+	ts := c.timesync()
+	ts.Fill(perSecond)
+	c.TimesyncWindow, c.MinAdvantage, c.MaxWait = ts.Window, ts.MinAdvantage, ts.MaxWait
 	c.Local = append([]core.PlayerHandle(nil), c.Local...)
 	peers := make([]Peer, len(c.Peers))
 	for i, p := range c.Peers {
@@ -304,7 +302,7 @@ func (c Config) engineConfig() (Config, engine.Config, error) {
 		cc.Prediction = d.Prediction
 	}
 	if len(d.Spectators) > 0 {
-		cc.LogRetention = min(max(cc.LogRetention, d.Spectate.MaxLag+d.Spectate.Delay+2*stream.Run), maxLogRetention)
+		cc.LogRetention = min(max(cc.LogRetention, d.SpectatorMaxLag+d.SpectatorDelay+2*stream.Run), maxLogRetention)
 	}
 	if err := cc.Validate(); err != nil {
 		return c, engine.Config{}, err
@@ -324,7 +322,7 @@ func validTransport(t transport.Config) error {
 }
 
 // held reports whether inputs are state-style.
-func (c *Config) held() bool { return c.HoldInputs || c.Mode == Rollback }
+func (c *Config) held() bool { return c.Inputs == Held || (c.Inputs == 0 && c.Mode == Rollback) }
 
 // check reports the first field of d (c with defaults) out of range.
 func (d *Config) check(c Config) error {
@@ -342,6 +340,8 @@ func (d *Config) check(c Config) error {
 		return bad("TurnPeriod", "%v is under 1ms", d.TurnPeriod)
 	case d.TicksPerTurn < 1 || d.TicksPerTurn > 64:
 		return bad("TicksPerTurn", "%d is outside 1..64", d.TicksPerTurn)
+	case d.Inputs > Queued:
+		return bad("Inputs", "%d is neither Held nor Queued", d.Inputs)
 	case d.Mode == Lockstep && d.Prediction != 0:
 		return bad("Prediction", "must be 0 in lockstep mode, which never predicts (Auto predicts beyond its delay budget)")
 	case d.Prediction < 0 || d.Prediction > 64:
@@ -374,14 +374,16 @@ func (d *Config) check(c Config) error {
 		return bad("Peers", "is empty: a match needs a remote peer")
 	case len(d.Spectators) > maxSpectators:
 		return bad("Spectators", "%d exceed %d", len(d.Spectators), maxSpectators)
-	case d.Spectate.Delay < 0 || d.Spectate.Delay > 1<<16:
-		return bad("Spectate.Delay", "%d is outside 0..65536", d.Spectate.Delay)
-	case d.Spectate.MaxLag < 1 || d.Spectate.MaxLag > 1<<18:
-		return bad("Spectate.MaxLag", "%d is outside 1..262144", d.Spectate.MaxLag)
-	case d.Timesync.Window < 1 || d.Timesync.Window > 1024:
-		return bad("Timesync.Window", "%d is outside 1..1024", d.Timesync.Window)
-	case d.Timesync.MinAdvantage < 1 || d.Timesync.MaxWait < 1:
-		return bad("Timesync", "MinAdvantage %d and MaxWait %d must be positive", d.Timesync.MinAdvantage, d.Timesync.MaxWait)
+	case d.SpectatorDelay < 0 || d.SpectatorDelay > 1<<16:
+		return bad("SpectatorDelay", "%d is outside 0..65536", d.SpectatorDelay)
+	case d.SpectatorMaxLag < 1 || d.SpectatorMaxLag > 1<<18:
+		return bad("SpectatorMaxLag", "%d is outside 1..262144", d.SpectatorMaxLag)
+	case d.TimesyncWindow < 1 || d.TimesyncWindow > 1024:
+		return bad("TimesyncWindow", "%d is outside 1..1024", d.TimesyncWindow)
+	case d.MinAdvantage < 1:
+		return bad("MinAdvantage", "%d is not positive", d.MinAdvantage)
+	case d.MaxWait < 1:
+		return bad("MaxWait", "%d is not positive", d.MaxWait)
 	}
 	field := func(i int) string {
 		if i < len(d.Peers) {
@@ -402,4 +404,9 @@ func (d *Config) check(c Config) error {
 		}
 	}
 	return nil
+}
+
+// timesync returns the timesync settings of c.
+func (c *Config) timesync() timesync.Config {
+	return timesync.Config{Window: c.TimesyncWindow, MinAdvantage: c.MinAdvantage, MaxWait: c.MaxWait, Manual: c.ManualTimesync, Disable: c.NoTimesync}
 }

@@ -93,8 +93,8 @@
 // inputs are predicted as the zero I, and a frame the engine fills when D
 // rises carries the zero I, so no command is ever applied twice.
 //
-// Held, or state-style (always in Rollback, in the other modes with
-// Config.HoldInputs): an input is what the player holds, such as a stick
+// Held, or state-style (Rollback's default, and in any mode with
+// Config.Inputs Held): an input is what the player holds, such as a stick
 // and its buttons. AddLocalInput sets it, once per rendered frame before
 // Update, and every frame schedules the newest. Remote inputs are
 // predicted by repeating the last one, and a filled
@@ -167,9 +167,9 @@
 // events (core.DesyncEvent, core.DesyncFieldsEvent naming the fields that
 // differ, core.EquivocationEvent, core.DisconnectEvent,
 // core.EffectsDroppedEvent, core.PauseEvent, core.SpeedEvent),
-// core.DelayEvent when D or W changes, core.SpectatorJoinedEvent and
-// core.SpectatorLeftEvent, and core.TimesyncEvent where the session predicts
-// (with Config.Timesync.Manual the game applies it with Wait; see package
+// core.DelayEvent when D or W changes, core.SpectatorEvent when a
+// spectator joins or goes, and core.TimesyncEvent where the session predicts
+// (with Config.ManualTimesync the game applies it with Wait; see package
 // rollback).
 // At most 4096 are kept between two calls; the rest are counted in
 // Stats.DroppedEvents.
@@ -188,15 +188,17 @@
 // # Stats
 //
 // Stats returns the session's counters, one type in every mode: the
-// engine's (Engine: rollbacks, frames simulated again, desyncs, and per
-// peer the round trip and traffic), the current D and W (Delay, Prediction), the frames run and played (Frames,
-// Played), the current frame period (Period), the stalls (Stall,
-// StalledFrames, LastStall, MaxStall, and PeerStall per peer), the frames
-// timesync waited (Waited, Timesync), the step times (StepTime,
-// SlowestStep), the input queue (Queued, Requeued), the spectators, and
-// the pause state and speed; its slices are the caller's. Peer returns
-// what the connection knows of one peer (transport.PeerStats: its state,
-// when it was last heard, send errors, dropped datagrams).
+// current frame and the frames played (Frame, Played), the pause state
+// and speed, the current D and W (Delay, Prediction), the rollbacks and
+// the frames simulated again, the checksums compared and the desyncs
+// found, the current frame period (Period), the stalls (Stall,
+// StalledFrames, LastStall, MaxStall), the frames timesync waited
+// (Waited, Timesync), the step times (StepTime, SlowestStep), the input
+// queue (Queued, Requeued), per peer (Peers, indexed by core.PeerID) its
+// state in the life cycle, when it was last heard, the round trip, the
+// frames it runs ahead, the traffic, the rollbacks it caused and the
+// stalls it caused, and per spectator whether it joined and what it
+// acknowledged. Its slices are the caller's.
 //
 // # Pause and game speed
 //
@@ -224,11 +226,11 @@
 // # Spectators
 //
 // A session streams its confirmed frames to the addresses in
-// Config.Spectators, Config.Spectate.Delay frames late if asked, so that a
+// Config.Spectators, Config.SpectatorDelay frames late if asked, so that a
 // spectator cannot relay what it sees to a player in time to matter. The
 // spectators are extra peers of the session's Conn that never hold the
-// match back: one that lags more than Spectate.MaxLag frames is dropped
-// (core.SpectatorLeftEvent with Dropped). rollback.NewSpectator plays the
+// match back: one that lags more than SpectatorMaxLag frames is dropped
+// (core.SpectatorEvent with Dropped). rollback.NewSpectator plays the
 // stream of a session of any mode, pauses and speed changes included.
 //
 // # Replays

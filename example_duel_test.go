@@ -34,7 +34,7 @@ func Example_duel() {
 		net, _ := sim.New(sim.Config{Seed: 1, Link: sim.LinkConfig{Latency: sim.Latency{Base: 40 * time.Millisecond}}})
 		conns, peers := []*sim.Endpoint{net.NewEndpoint(), net.NewEndpoint()}, []*rollstep.Session[Duel, Pad]{}
 		for i, conn := range conns {
-			cfg := rollstep.Config{Mode: mode, TickRate: 60, HoldInputs: true, Local: []core.PlayerHandle{core.PlayerHandle(i)},
+			cfg := rollstep.Config{Mode: mode, TickRate: 60, Inputs: rollstep.Held, Local: []core.PlayerHandle{core.PlayerHandle(i)},
 				Peers: []rollstep.Peer{{Addr: conns[1-i].ID(), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}}, Game: core.GameVersion("duel 1")}
 			s, err := rollstep.NewSession(cfg, core.GameFunc[Duel, Pad](step), Duel{X: [2]int32{0, 9}, HP: [2]int32{50, 50}}, conn)
 			if err != nil {

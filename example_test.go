@@ -40,7 +40,7 @@ func Example() {
 				Local:   []core.PlayerHandle{core.PlayerHandle(i)},
 				Peers:   []rollstep.Peer{{Addr: conns[1-i].ID(), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
 				// The button is held state, as rollback inputs always are.
-				HoldInputs: mode != rollstep.Rollback,
+				Inputs: rollstep.Held,
 			}
 			cfg.Transport.Rand = rand.NewChaCha8([32]byte{byte(i)})
 			s, err := rollstep.NewSession(cfg, core.GameFunc[Score, Press](score), Score{}, conns[i])
@@ -64,7 +64,7 @@ func Example() {
 		}
 		a, b := sessions[0], sessions[1]
 		fmt.Printf("%-8v points %d/%d, desyncs %d\n", mode, a.State().Points, b.State().Points,
-			a.Stats().Engine.Desyncs+b.Stats().Engine.Desyncs)
+			a.Stats().Desyncs+b.Stats().Desyncs)
 	}
 	// Output:
 	// lockstep points 62/62, desyncs 0
@@ -88,7 +88,7 @@ func Example_mixedModes() {
 	}
 	var sessions []*rollstep.Session[Score, Press]
 	for i, mode := range modes {
-		cfg := rollstep.Config{Mode: mode, TickRate: 60, Local: []core.PlayerHandle{core.PlayerHandle(i)}, HoldInputs: true}
+		cfg := rollstep.Config{Mode: mode, TickRate: 60, Local: []core.PlayerHandle{core.PlayerHandle(i)}, Inputs: rollstep.Held}
 		for j := range modes {
 			if j != i {
 				cfg.Peers = append(cfg.Peers, rollstep.Peer{Addr: conns[j].ID(), Players: []core.PlayerHandle{core.PlayerHandle(j)}})
@@ -114,7 +114,7 @@ func Example_mixedModes() {
 		}
 	}
 	for i, s := range sessions {
-		fmt.Printf("%-8v frame %d, points %d, ended %v, desyncs %d\n", modes[i], s.Frame(), s.State().Points, s.Ended(), s.Stats().Engine.Desyncs)
+		fmt.Printf("%-8v frame %d, points %d, ended %v, desyncs %d\n", modes[i], s.Frame(), s.State().Points, s.Ended(), s.Stats().Desyncs)
 	}
 	// Output:
 	// rollback frame 240, points 355, ended true, desyncs 0

@@ -20,15 +20,15 @@ func TestEveryModeTakesEveryMatchField(t *testing.T) {
 		t.Run(mode.String(), func(t *testing.T) {
 			net, err := sim.New(sim.Config{Seed: 9, Link: sim.LinkConfig{Latency: sim.Latency{Base: 20 * ms}}})
 			require.NoError(t, err)
-			peers := newPeers(t, net, Config{Mode: mode, TurnPeriod: 35 * ms, TicksPerTurn: 2, HoldInputs: true})
+			peers := newPeers(t, net, Config{Mode: mode, TurnPeriod: 35 * ms, TicksPerTurn: 2, Inputs: Held})
 			var now time.Duration
 			play(t, net, peers, &now, 5*time.Second, 5*ms)
 			st := peers[0].sess.Stats()
 			require.Equal(t, 35*ms, st.Period, "pacing period")
 			steps := agree(t, peers)
-			require.Greater(t, st.Frames, int64(100), "frames run")
+			require.Greater(t, st.Frame, core.Frame(100), "frames run")
 			// Step ran twice per frame: the game's own step counter says so.
-			require.Equal(t, 2*st.Frames, int64(peers[0].sess.State().Frame), fmt.Sprintf("steps of %d frames (%d agreed)", st.Frames, steps))
+			require.Equal(t, 2*int64(st.Frame), int64(peers[0].sess.State().Frame), fmt.Sprintf("steps of %d frames (%d agreed)", st.Frame, steps))
 		})
 	}
 }
@@ -41,7 +41,7 @@ func TestChecksumOfConfirmedFrames(t *testing.T) {
 		t.Run(mode.String(), func(t *testing.T) {
 			net, err := sim.New(sim.Config{Seed: 5, Link: sim.LinkConfig{Latency: sim.Latency{Base: 30 * ms}, Loss: 0.05}})
 			require.NoError(t, err)
-			peers := newPeers(t, net, Config{Mode: mode, TickRate: 50, ChecksumInterval: 2, HoldInputs: true})
+			peers := newPeers(t, net, Config{Mode: mode, TickRate: 50, ChecksumInterval: 2, Inputs: Held})
 			var now time.Duration
 			play(t, net, peers, &now, 12*time.Second, 5*ms)
 			c0, ok0 := peers[0].sess.ConfirmedFrame()
@@ -77,7 +77,7 @@ func TestStatsAreTheCallers(t *testing.T) {
 	before := peers[0].sess.Stats()
 	play(t, net, peers, &now, 2*time.Second, 5*ms)
 	after := peers[0].sess.Stats()
-	sent := after.Engine.Peers[0].BytesSent - before.Engine.Peers[0].BytesSent
-	require.NotZero(t, before.Engine.Peers[0].BytesSent)
+	sent := after.Peers[0].BytesSent - before.Peers[0].BytesSent
+	require.NotZero(t, before.Peers[0].BytesSent)
 	require.Greater(t, sent, uint64(1000), "bytes sent in the second second")
 }

@@ -93,7 +93,7 @@ func TestAddLogReplaysPausesAndTicks(t *testing.T) {
 			// agree compares by frame; a paused match has fewer Steps
 			// than frames, so compare the confirmed Steps here.
 			for i, p := range peers {
-				if n := p.sess.Stats().Engine.Desyncs; n != 0 {
+				if n := p.sess.Stats().Desyncs; n != 0 {
 					t.Fatalf("peer %d: %d desyncs", i, n)
 				}
 			}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/testenv"
+	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
@@ -24,7 +25,7 @@ func TestMixedModesInOneMatch(t *testing.T) {
 	modes := []Mode{Rollback, Lockstep, Auto}
 	peers := newPeersN(t, net, 3, Config{TickRate: 60}, func(i int, c *Config) {
 		c.Mode = modes[i]
-		c.HoldInputs = modes[i] != Rollback
+		c.Inputs = Held
 	})
 	var now time.Duration
 	for now < 120*time.Second && agreedEnd(peers) < 3000 {
@@ -39,8 +40,8 @@ func TestMixedModesInOneMatch(t *testing.T) {
 		t.Fatalf("largest W: rollback peer %d, lockstep peer %d; want > 0 and 0", peers[0].maxW, peers[1].maxW)
 	}
 	for i, p := range peers {
-		for _, ps := range p.sess.Stats().Engine.Peers {
-			if !ps.Connected {
+		for _, ps := range p.sess.Stats().Peers {
+			if ps.State != transport.StateConnected {
 				t.Fatalf("peer %d lost a peer: %+v", i, ps)
 			}
 		}
@@ -51,7 +52,8 @@ func TestMixedModesInOneMatch(t *testing.T) {
 func agreedEnd(peers []*gPeer) int {
 	end := 1 << 30
 	for _, p := range peers {
-		end = min(end, int(p.sess.Stats().Engine.ConfirmedEnd))
+		f, _ := p.sess.ConfirmedFrame() // -1 before frame 0 is
+		end = min(end, int(f)+1)
 	}
 	return end
 }
@@ -71,7 +73,7 @@ func TestMixedModesUnderCommands(t *testing.T) {
 	modes := []Mode{Rollback, Lockstep, Auto, Rollback}
 	peers := newPeersN(t, net, 4, Config{TickRate: 60}, func(i int, c *Config) {
 		c.Mode = modes[i]
-		c.HoldInputs = modes[i] != Rollback
+		c.Inputs = Held
 	})
 	frames := testenv.Pick(3000, 30000)
 	var now time.Duration
@@ -104,8 +106,8 @@ func TestMixedModesUnderCommands(t *testing.T) {
 	}
 	for i, p := range peers {
 		st := p.sess.Stats()
-		if st.Engine.Desyncs != 0 || st.Engine.Checksums == 0 {
-			t.Fatalf("peer %d: %d desyncs in %d checksums", i, st.Engine.Desyncs, st.Engine.Checksums)
+		if st.Desyncs != 0 || st.Checksums == 0 {
+			t.Fatalf("peer %d: %d desyncs in %d checksums", i, st.Desyncs, st.Checksums)
 		}
 	}
 }

@@ -21,6 +21,24 @@ const (
 	Auto
 )
 
+// InputStyle is how AddLocalInput's inputs reach frames (Config.Inputs).
+// The zero value means the mode's default: Held in Rollback, Queued in
+// Lockstep and Auto.
+type InputStyle uint8
+
+// The input styles.
+const (
+	// Held inputs are state-style: AddLocalInput sets the input the
+	// player holds, such as a pad's buttons, and every frame uses the
+	// newest. A game calls it once per rendered frame.
+	Held InputStyle = iota + 1
+	// Queued inputs are command-style: AddLocalInput queues one, such as
+	// an order, each frame takes the oldest queued input, or the zero I
+	// when none is queued, and at most Config.MaxQueuedInputs wait. A game
+	// calls it whenever the player acts.
+	Queued
+)
+
 var modeNames = [...]string{"unknown", "lockstep", "rollback", "auto"}
 
 // String returns the mode's name, such as "lockstep".

@@ -47,7 +47,7 @@ func (r *ring[T]) pop() {
 type local[I comparable] struct {
 	player core.PlayerHandle
 	inputs ring[I]
-	held   I // the newest input, with Config.HoldInputs
+	held   I // the newest input, with Held inputs
 }
 
 // predictNone is the engine's Predictor for command-style inputs: the

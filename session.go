@@ -32,25 +32,16 @@ var (
 	// was refused; its text, like the core.RefusedEvent, names the field
 	// the peers differ in.
 	ErrRefused = errors.New("rollstep: handshake refused")
-	// ErrNotStarted is returned by Wait before the match started.
-	ErrNotStarted = errors.New("rollstep: match not started")
 	// ErrInvalidConfig is matched by every *ConfigError.
 	ErrInvalidConfig = engine.ErrInvalidConfig
 	// ErrNotLocal is returned for a player that is not one of the
 	// session's local players.
 	ErrNotLocal = engine.ErrNotLocal
-	// ErrInputDiscarded is returned by AddLocalInput when the frame the
-	// input would apply to already has the player's input (it was called
-	// twice in one frame, or D was lowered): the first input stands. It is
-	// expected and harmless; games usually ignore it.
-	ErrInputDiscarded = engine.ErrInputDiscarded
 	// ErrOutOfRange is matched by the errors of setters given a value
-	// outside its bounds (SetSpeed, Wait), and of EndAt for a frame the
-	// session has already simulated.
+	// outside its bounds (SetSpeed), of EndAt for a frame the session has
+	// already simulated, and of ReadLog and ReadSteps for a frame that is
+	// not confirmed yet or that the input log no longer retains.
 	ErrOutOfRange = engine.ErrOutOfRange
-	// ErrFrameNotLogged is returned by ReadLog and ReadSteps for a frame
-	// that is not confirmed yet or that the input log no longer retains.
-	ErrFrameNotLogged = engine.ErrFrameNotLogged
 )
 
 // maxQueuedEvents bounds the events kept for a caller that does not drain
@@ -184,8 +175,8 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 		s.locals = append(s.locals, l)
 	}
 	s.rx.s = s
-	s.ts = timesync.New(c.Timesync, c.TurnPeriod, len(c.Peers))
-	s.stream.Init(c.Players, len(c.Spectators), c.Spectate, len(c.Peers), s.event)
+	s.ts = timesync.New(c.timesync(), c.TurnPeriod, len(c.Peers))
+	s.stream.Init(c.Players, len(c.Spectators), stream.Config{Delay: c.SpectatorDelay, MaxLag: c.SpectatorMaxLag}, len(c.Peers), s.event)
 	return s, nil
 }
 
@@ -193,7 +184,7 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 // Auto by default), it is queued: each frame takes the oldest queued input
 // of every local player, or the zero I when none is queued, and schedules
 // it D frames ahead, so a game adds inputs whenever the player acts.
-// State-style (Rollback, or Config.HoldInputs), it sets the input p holds,
+// State-style (Rollback, or Config.Inputs Held), it sets the input p holds,
 // and every frame schedules the newest: a game calls it once per rendered
 // frame with the device state, before Update. The value is copied. It
 // returns ErrNotLocal for a player that is not local, ErrQueueFull
@@ -258,24 +249,28 @@ func (s *Session[S, I]) SetSpeed(p core.PlayerHandle, percent int) error {
 }
 
 // Wait asks the session to skip the next frames frame periods, as a
-// core.TimesyncEvent recommends when Config.Timesync.Manual is set. The skipped
-// periods are not caught up later. It returns ErrNotStarted before the
-// match started and ErrClosed after Close.
+// core.TimesyncEvent recommends when Config.ManualTimesync is set. The skipped
+// periods are not caught up later. Asked before the match started, the
+// wait begins once it has. It returns ErrClosed after Close.
 func (s *Session[S, I]) Wait(frames int) error {
 	if s.closed {
 		return ErrClosed
-	}
-	if !s.started {
-		return ErrNotStarted
 	}
 	s.waitLeft = min(s.waitLeft+max(frames, 0), maxWait) // an absurd request cannot overflow the wait
 	return nil
 }
 
-// SetPredictor replaces the engine's predictor of remote inputs: by
-// default, repeating the last input, for state-style inputs and the zero input for
-// command-style ones; nil restores the default.
-func (s *Session[S, I]) SetPredictor(p core.Predictor[I]) { s.eng.SetPredictor(p) }
+// SetPredictor replaces the guess the session makes of a remote player's
+// input for a frame whose real input has not arrived: by default the last
+// input for state-style inputs and the zero input for command-style ones;
+// nil restores the default. p gets the player, the frame, the player's
+// newest known input last, for frame lastFrame (lastFrame < frame), and
+// known, false when no input of the player is known yet (last is then the
+// zero I). p must be a pure function of its arguments: the session calls
+// it again when it re-simulates. Peers may use different predictors.
+func (s *Session[S, I]) SetPredictor(p func(player core.PlayerHandle, frame core.Frame, last I, lastFrame core.Frame, known bool) I) {
+	s.eng.SetPredictor(p)
+}
 
 // State returns the game state after frame Frame()-1 as of the latest
 // Update. It is a copy owned by the session: rendering may read it, and a
@@ -331,7 +326,7 @@ func (s *Session[S, I]) Checksum(f core.Frame) (sum uint64, ok bool) { return s.
 //     core.RefusedEvent, core.InterruptedEvent, core.ResumedEvent,
 //     core.PeerLostEvent (dropped after the timeout, or left) and
 //     core.SplitEvent (a lost peer heard again); for a spectator
-//     core.SpectatorJoinedEvent and core.SpectatorLeftEvent; where the
+//     core.SpectatorEvent; where the
 //     session predicts, core.TimesyncEvent.
 func (s *Session[S, I]) Events() []core.Event {
 	ev := s.events
@@ -373,7 +368,7 @@ func (s *Session[S, I]) LogRange() (start, end core.Frame) { return s.eng.LogRan
 // inputs, else the held one), or core.InputDisconnected with the zero
 // value from the agreed disconnect frame of a player on. When the game was
 // never paused and TicksPerTurn is 1 the log's frames replay the match;
-// record ReadSteps otherwise. It returns ErrFrameNotLogged outside
+// record ReadSteps otherwise. It returns an error matching ErrOutOfRange outside
 // LogRange, does not allocate when dst has room, and works after Close.
 func (s *Session[S, I]) ReadLog(f core.Frame, dst []core.Input[I]) ([]core.Input[I], error) {
 	return s.eng.ReadLog(f, dst)
@@ -384,7 +379,7 @@ func (s *Session[S, I]) ReadLog(f core.Frame, dst []core.Input[I]) ([]core.Input
 // a paused frame and TicksPerTurn otherwise (the first is what ReadLog
 // returns, the others the zero I). One replay frame per group (the replay
 // package's Recorder.AddLog does this) reproduces any match. It returns
-// ErrFrameNotLogged outside LogRange.
+// an error matching ErrOutOfRange outside LogRange.
 func (s *Session[S, I]) ReadSteps(f core.Frame, dst []core.Input[I]) ([]core.Input[I], error) {
 	return s.eng.ReadSteps(f, dst)
 }

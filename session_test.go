@@ -2,6 +2,7 @@ package rollstep
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -110,10 +111,11 @@ func agree(t *testing.T, peers []*gPeer) core.Frame {
 	end := core.Frame(1 << 30)
 	for i, p := range peers {
 		st := p.sess.Stats()
-		if st.Engine.Desyncs != 0 {
-			t.Fatalf("peer %d: %d desyncs", i, st.Engine.Desyncs)
+		if st.Desyncs != 0 {
+			t.Fatalf("peer %d: %d desyncs", i, st.Desyncs)
 		}
-		end = min(end, st.Engine.ConfirmedEnd)
+		f, _ := p.sess.ConfirmedFrame()
+		end = min(end, f+1)
 	}
 	for f := range int(end) {
 		for i, p := range peers[1:] {
@@ -136,7 +138,7 @@ func TestAutoSwitchesMode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	peers := newPeers(t, net, Config{Mode: Auto, HoldInputs: true})
+	peers := newPeers(t, net, Config{Mode: Auto, Inputs: Held})
 	var now time.Duration
 	phase := func(end time.Duration) (d, w, maxW int) {
 		for _, p := range peers {
@@ -170,7 +172,7 @@ func TestLockstepAndAutoInOneMatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	peers := newPeers(t, net, Config{HoldInputs: true, TickRate: 60}, func(i int, c *Config) {
+	peers := newPeers(t, net, Config{Inputs: Held, TickRate: 60}, func(i int, c *Config) {
 		c.Mode = []Mode{Lockstep, Auto}[i]
 	})
 	var now time.Duration
@@ -183,15 +185,20 @@ func TestLockstepAndAutoInOneMatch(t *testing.T) {
 	}
 }
 
-// TestModes runs a short match in each mode through the root package.
+// TestModes runs a short match in each mode, with each input style,
+// through the root package.
 func TestModes(t *testing.T) {
-	for _, mode := range []Mode{Lockstep, Rollback, Auto} {
-		t.Run(mode.String(), func(t *testing.T) {
+	for _, tc := range []struct {
+		mode   Mode
+		inputs InputStyle
+	}{{Lockstep, Held}, {Rollback, Held}, {Auto, Held}, {Lockstep, Queued}, {Rollback, Queued}, {Auto, Queued}} {
+		mode := tc.mode
+		t.Run(fmt.Sprintf("%v/%d", mode, tc.inputs), func(t *testing.T) {
 			net, err := sim.New(sim.Config{Seed: 4, Link: sim.LinkConfig{Latency: sim.Latency{Base: 40 * ms, Jitter: 10 * ms}, Loss: 0.05}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			peers := newPeers(t, net, Config{Mode: mode, HoldInputs: mode != Rollback})
+			peers := newPeers(t, net, Config{Mode: mode, Inputs: tc.inputs})
 			var now time.Duration
 			play(t, net, peers, &now, 10*time.Second, 4*ms)
 			if got := peers[0].sess.Stats().Mode; got != mode {
@@ -200,8 +207,8 @@ func TestModes(t *testing.T) {
 			if f := agree(t, peers); f < 50 {
 				t.Fatalf("only %d frames confirmed", f)
 			}
-			if got := peers[0].sess.Stats().Mode; got != mode {
-				t.Fatalf("Mode() = %v", got)
+			if st := peers[0].sess.Stats(); mode == Rollback && st.Rollbacks == 0 {
+				t.Fatalf("no rollback in %d frames: prediction went untested", st.Frame)
 			}
 			for _, p := range peers {
 				if err := p.sess.Close(); err != nil {
@@ -231,6 +238,9 @@ func TestConfigErrors(t *testing.T) {
 		{"negative effect limit", func(c *Config) { c.Mode, c.MaxEffectsPerFrame = Auto, -1 }, ErrInvalidConfig},
 		{"lockstep table", func(c *Config) { c.Mode, c.Players = Lockstep, 3 }, ErrInvalidConfig},
 		{"rollback table", func(c *Config) { c.Mode, c.Players = Rollback, 3 }, ErrInvalidConfig},
+		{"input style", func(c *Config) { c.Mode, c.Inputs = Rollback, Queued+1 }, ErrInvalidConfig},
+		{"timesync wait", func(c *Config) { c.Mode, c.MaxWait = Rollback, -1 }, ErrInvalidConfig},
+		{"spectator delay", func(c *Config) { c.Mode, c.SpectatorDelay = Auto, -1 }, ErrInvalidConfig},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

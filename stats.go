@@ -1,11 +1,13 @@
 package rollstep
 
 import (
-	"slices"
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/endpoint"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/internal/stream"
+	"github.com/rollstep/rollstep/transport"
 )
 
 // SpectatorStats describes one spectator of a session: whether its
@@ -23,18 +25,31 @@ type Stats struct {
 	// handshake finished (or, with Config.SoloStart, timed out), and frame
 	// 0 may run.
 	Started bool
-	// Engine holds the engine's counters: frames, rollbacks, re-simulated
-	// frames, desyncs, and per peer RTT, frames ahead and the bytes and
-	// packets of the transport (transport.HeaderOverhead counted per
-	// datagram, as transport/sim does).
-	Engine core.Stats
-	// Spectators has one entry per Config.Spectators entry.
-	Spectators []SpectatorStats
-	// Delay and Prediction are the local players' current D and W.
-	Delay, Prediction int
-	// Frames is the number of frames run; Played the number in which the
-	// game stepped (not paused).
-	Frames, Played int64
+	// Frame is the next frame the session runs; Played is the number of
+	// frames run in which the game stepped (not paused).
+	Frame  core.Frame
+	Played int64
+	// Paused and Speed (percent) are the game's state at the current frame.
+	Paused bool
+	Speed  int
+	// Delay and Prediction are the local players' current D and W;
+	// SyncTest the sync-test distance in effect (0 when off).
+	Delay, Prediction, SyncTest int
+
+	// Rollbacks counts the loads of a saved state to re-simulate from,
+	// ResimFrames the frames they re-simulated, and RollbackDepth the
+	// rollbacks by depth (frames re-simulated; the last bucket holds 16
+	// and deeper). SyncTestFrames counts the frames the sync test
+	// re-simulated.
+	Rollbacks, ResimFrames uint64
+	RollbackDepth          [17]uint64
+	SyncTestFrames         uint64
+	// Checksums counts the confirmed frames checksummed and Desyncs the
+	// peers found desynced; SkippedReports the peers' checksum reports
+	// that never arrived before the peer stopped resending them (heavy
+	// loss).
+	Checksums, Desyncs, SkippedReports uint64
+
 	// Period is the current frame period: the configured one·100/speed,
 	// or the slowest reported step time if longer.
 	Period time.Duration
@@ -45,9 +60,6 @@ type Stats struct {
 	Stall               time.Duration
 	StalledFrames       uint64
 	LastStall, MaxStall time.Duration
-	// PeerStall[i] is the time spent waiting for core.PeerID i's inputs
-	// (a wait for two peers counts for both).
-	PeerStall []time.Duration
 	// Waited is the number of frame periods timesync (or Wait) made the
 	// session skip; Timesync is the newest window's core.TimesyncEvent, valid
 	// if HasTimesync, even with Wait 0.
@@ -57,36 +69,98 @@ type Stats struct {
 	// StepTime is this machine's step time per frame as reported to the
 	// peers; SlowestStep the largest report of any player.
 	StepTime, SlowestStep time.Duration
+
 	// Queued is the most command-style inputs waiting in one local
-	// player's queue (AddLocalInput) for a frame to take them.
-	Queued int
-	// Requeued counts command-style inputs the engine discarded because
-	// their frame already had one, queued again for the next frame.
-	Requeued uint64
+	// player's queue (AddLocalInput) for a frame to take them. Requeued
+	// counts command-style inputs the session could not give their frame
+	// (it already had one), queued again for the next frame; Discarded the
+	// inputs the session could not schedule because their frame already
+	// had the player's input (after D was lowered, or a held input the
+	// frame did not need).
+	Queued              int
+	Requeued, Discarded uint64
+	// BadMessages counts the messages from peers that the session
+	// rejected, and Equivocations the inputs a peer sent that contradict
+	// one it sent before.
+	BadMessages, Equivocations uint64
 	// DroppedEvents counts events lost because Events was not called.
 	DroppedEvents uint64
-	// Paused and Speed (percent) are the game's state at the current frame.
-	Paused bool
-	Speed  int
+	// Buffered is, for a spectator (package rollback), the frames received
+	// and not played yet; a session leaves it 0.
+	Buffered int
+
+	// Peers has one entry per remote peer, indexed by core.PeerID.
+	Peers []PeerStats
+	// Spectators has one entry per Config.Spectators entry.
+	Spectators []SpectatorStats
 }
 
-// Stats returns the session's counters. Its slices (Engine.Peers,
-// PeerStall, Spectators) are the caller's: a later call does not change
-// them, so two readings can be compared, at the cost of three small
-// allocations per call.
+// PeerStats describes one remote peer of a session.
+type PeerStats struct {
+	Addr  transport.Addr      // the peer's address on the Conn
+	State transport.PeerState // where it is in its life cycle
+	// LastHeard is when its newest valid packet arrived, if Heard.
+	LastHeard time.Duration
+	Heard     bool
+	// RTT and Jitter are the smoothed round trip and its deviation, valid
+	// once RTTSamples round trips were measured; delay control and
+	// timesync act on them.
+	RTT, Jitter time.Duration
+	RTTSamples  int
+	// FramesAhead is the peer's frame minus ours when its last message
+	// arrived; InputLead how many frames before it was needed its newest
+	// input arrived (negative: late, so predicted). Held is the frames of
+	// its players' inputs we hold and Acked the frames of our local
+	// players' inputs it acknowledged (the fewest over the players).
+	FramesAhead, InputLead, Held, Acked core.Frame
+	// Desynced reports that a checksum of the peer differed from ours.
+	Desynced bool
+	// Rollbacks counts the rollbacks the peer's late or corrected inputs
+	// caused, ResimFrames the frames they re-simulated and RollbackDepth
+	// them by depth. One rollback is charged to one peer: the one whose
+	// input made the earliest frame wrong (the lowest core.PeerID on a
+	// tie), so summed over the peers they equal the session's.
+	Rollbacks, ResimFrames uint64
+	RollbackDepth          [17]uint64
+	// Stall is the time frames waited for this peer's inputs (a wait for
+	// two peers counts for both).
+	Stall time.Duration
+	// The bytes and datagrams to and from the peer, with
+	// transport.HeaderOverhead counted per datagram (as transport/sim
+	// does).
+	BytesSent, BytesReceived, PacketsSent, PacketsReceived uint64
+	// SendErrors counts the transient send failures (an unreachable
+	// network, a refused port), which the protocol retries; Dropped counts
+	// the datagrams from the peer's address that were not valid packets
+	// of the match (another token, malformed, replayed, early or stale).
+	SendErrors, Dropped uint64
+}
+
+// Stats returns the session's counters. Its slices (Peers, Spectators)
+// are the caller's: a later call does not change them, so two readings
+// can be compared, at the cost of two small allocations per call.
 func (s *Session[S, I]) Stats() Stats {
 	st := s.stats
 	st.Mode = s.cfg.Mode
 	st.Started = s.started
-	st.Engine = s.eng.Stats()
-	s.ep.FillStats(&st.Engine)
-	st.Engine.Peers = slices.Clone(st.Engine.Peers)
+	es := s.eng.Stats()
+	copyEngineStats(&st, &es)
+	st.Peers = make([]PeerStats, len(s.cfg.Peers))
+	for i := range st.Peers {
+		p := &st.Peers[i]
+		if i < len(es.Peers) {
+			copyEnginePeer(p, &es.Peers[i])
+		}
+		if ps, ok := s.ep.Peer(core.PeerID(i)); ok {
+			copyEndpointPeer(p, &ps)
+		}
+		p.Stall = s.peerStall[i]
+	}
 	st.Period = s.pacer.Period()
 	st.Stall = s.pacer.Stalled() - s.waitTime // timesync's waits are no stall
 	if s.syncWait {
 		st.Stall -= s.pacer.Stalled() - s.waitFrom
 	}
-	st.PeerStall = slices.Clone(s.peerStall)
 	st.Timesync, st.HasTimesync = s.lastSync, s.hasSync
 	st.Spectators = s.stream.Stats(nil)
 	st.Delay, st.Prediction = s.delayNow(), s.eng.Prediction()
@@ -94,9 +168,35 @@ func (s *Session[S, I]) Stats() Stats {
 	st.SlowestStep = s.slowestStep()
 	ctl := s.eng.Control()
 	st.Paused, st.Speed = ctl.Paused, ctl.Speed
-	st.Frames, st.Played = int64(s.eng.Frame()), int64(ctl.Played)
+	st.Played = int64(ctl.Played)
 	for i := range s.locals {
 		st.Queued = max(st.Queued, s.locals[i].inputs.n)
 	}
 	return st
+}
+
+// copyEngineStats copies the engine's counters a game sees into st.
+func copyEngineStats(st *Stats, es *engine.Stats) {
+	st.Frame, st.SyncTest = es.Frame, es.SyncTest
+	st.Rollbacks, st.ResimFrames, st.RollbackDepth = es.Rollbacks, es.ResimFrames, es.RollbackDepth
+	st.SyncTestFrames = es.SyncTestFrames
+	st.Checksums, st.Desyncs, st.SkippedReports = es.Checksums, es.Desyncs, es.SkippedReports
+	st.Discarded, st.BadMessages, st.Equivocations = es.DiscardedInputs, es.BadMessages, es.Equivocations
+}
+
+// copyEnginePeer copies the engine's counters of one peer into p.
+func copyEnginePeer(p *PeerStats, e *engine.PeerStats) {
+	p.FramesAhead, p.InputLead, p.Held, p.Acked = e.FramesAhead, e.InputLead, e.Held, e.Acked
+	p.Desynced = e.Desynced
+	p.Rollbacks, p.ResimFrames, p.RollbackDepth = e.Rollbacks, e.ResimFrames, e.RollbackDepth
+}
+
+// copyEndpointPeer copies the connection's view of one peer into p.
+func copyEndpointPeer(p *PeerStats, e *endpoint.PeerStats) {
+	p.Addr, p.State, p.Heard, p.LastHeard = e.Addr, e.State, e.Heard, e.LastHeard
+	p.RTT, p.Jitter, p.RTTSamples = e.RTT, e.Jitter, e.RTTSamples
+	p.BytesSent, p.PacketsSent = e.WireBytesSent(), e.PacketsSent
+	p.BytesReceived, p.PacketsReceived = e.WireBytesReceived(), e.PacketsReceived
+	p.SendErrors = e.SendErrors
+	p.Dropped = e.Dropped()
 }

@@ -1,9 +1,7 @@
 package rollstep
 
 import (
-	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/endpoint"
-	"github.com/rollstep/rollstep/transport"
 )
 
 // ErrHandshakeTimeout is matched by the error Update returns, unless
@@ -12,8 +10,3 @@ import (
 // at all). A refused handshake matches ErrRefused instead, and its text
 // names the field the peers disagree on.
 var ErrHandshakeTimeout = endpoint.ErrHandshakeTimeout
-
-// Peer returns what the connection knows of remote peer p: its state in
-// the life cycle, when it was last heard, the round trip, send errors and
-// dropped datagrams. ok is false if p is not a peer of the match.
-func (s *Session[S, I]) Peer(p core.PeerID) (transport.PeerStats, bool) { return s.ep.Summary(p) }

@@ -205,7 +205,7 @@ func (s *Session[S, I]) addLocal() bool {
 			if queued {
 				l.inputs.pop()
 			}
-		case ErrInputDiscarded:
+		case engine.ErrInputDiscarded:
 			switch {
 			case queued && in == zero:
 				l.inputs.pop() // it carries nothing: the frame already has an input
@@ -298,7 +298,7 @@ func (r *receiver[S, I]) Receive(now time.Duration, from core.PeerID, m *engine.
 
 // syncing reports whether timesync runs: wherever the session predicts,
 // unless disabled.
-func (s *Session[S, I]) syncing() bool { return s.cfg.Prediction > 0 && !s.cfg.Timesync.Disable }
+func (s *Session[S, I]) syncing() bool { return s.cfg.Prediction > 0 && !s.cfg.NoTimesync }
 
 // timesyncFrame samples the advantage over every connected peer after a
 // frame and, at the end of a window, acts on the recommendation.
@@ -319,7 +319,7 @@ func (s *Session[S, I]) timesyncFrame(now time.Duration) {
 			s.event(ev)
 		}
 		if ev.Applied {
-			s.waitLeft = min(s.waitLeft+ev.Wait, s.cfg.Timesync.MaxWait)
+			s.waitLeft = min(s.waitLeft+ev.Wait, s.cfg.MaxWait)
 		}
 	}
 }

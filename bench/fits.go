@@ -39,8 +39,8 @@ import (
 //   - max-W: the largest window that fits (see Fit.MaxWindow).
 //
 // It fails the benchmark with b.Fatalf, naming the numbers, when the
-// worst frame exceeds the budget, when opts is invalid (an
-// *OptionsError), and when the inputs cannot force rollbacks
+// worst frame exceeds the budget, when opts is invalid
+// (ErrInvalidOptions), and when the inputs cannot force rollbacks
 // (ErrNoRollback). Engines are built with the game's initial state; the
 // state then evolves under the generated inputs for as many frames as the
 // benchmark runs, so inputs should keep a match going (a round that ends

@@ -92,8 +92,8 @@ func BenchmarkLockstepUpload(b *testing.B) {
 			}
 			bytes := net.Outbound(conns[0].ID()).Sent.Bytes - sent0
 			turns := sess[0].Frame() - f0
-			if turns == 0 || sess[0].Stats().Engine.Desyncs != 0 {
-				b.Fatalf("%d turns, %d desyncs", turns, sess[0].Stats().Engine.Desyncs)
+			if turns == 0 || sess[0].Stats().Desyncs != 0 {
+				b.Fatalf("%d turns, %d desyncs", turns, sess[0].Stats().Desyncs)
 			}
 			b.ReportMetric(float64(bytes)/(now-t0).Seconds(), "upload-B/s")
 			b.ReportMetric(float64(bytes)/float64(turns), "B/turn")

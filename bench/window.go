@@ -7,24 +7,22 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 )
 
-// Defaults of WindowOptions.
+// The defaults of WindowOptions' zero fields, and the largest window.
 const (
-	// DefaultWindow is the prediction window W when WindowOptions.Window
-	// is 0: rollback's default.
-	DefaultWindow = 8
-	// DefaultTickRate is the frame rate when WindowOptions.TickRate is 0.
-	DefaultTickRate = 60
-	// DefaultPercentile is the percentile of frame times taken as the
-	// worst frame when WindowOptions.Percentile is 0.
-	DefaultPercentile = 99
-	// MaxWindow is the largest prediction window the engine accepts; the
-	// max-W metric is capped at it.
-	MaxWindow = 64
+	defaultWindow     = 8  // rollback's default prediction window
+	defaultTickRate   = 60 // frames per second
+	defaultPercentile = 99
+	// maxWindow is the largest prediction window the engine accepts;
+	// the max-W metric is capped at it.
+	maxWindow = 64
 )
 
-// ErrInvalidOptions is matched by every *OptionsError.
+// ErrInvalidOptions is matched (errors.Is) by the error MeasureWindow
+// returns for a bad WindowOptions field or a nil argument; the message
+// names the field and its value.
 var ErrInvalidOptions = errors.New("bench: invalid options")
 
 // ErrNoRollback is returned by MeasureWindow when the input generator
@@ -32,30 +30,17 @@ var ErrInvalidOptions = errors.New("bench: invalid options")
 // so no prediction can be wrong and the worst case cannot be forced.
 var ErrNoRollback = errors.New("bench: inputs cannot force a rollback")
 
-// OptionsError reports a bad WindowOptions field, with the value.
-type OptionsError struct {
-	Field  string // the WindowOptions field at fault
-	Reason string // what is wrong, with the values
-}
-
-// Error implements error.
-func (e *OptionsError) Error() string {
-	return "bench: invalid options: " + e.Field + ": " + e.Reason
-}
-
-// Is reports whether target is ErrInvalidOptions.
-func (e *OptionsError) Is(target error) bool { return target == ErrInvalidOptions }
-
 // WindowOptions configures FitsWindow and MeasureWindow. The zero value
 // is valid: W = 8 at 60 Hz, two players, no reserve, the 99th percentile.
 type WindowOptions struct {
-	// Window is the prediction window W to check; 0 means DefaultWindow.
+	// Window is the prediction window W to check, in 1..64; 0 means 8,
+	// rollback's default.
 	Window int
-	// TickRate is the simulation rate in frames per second; 0 means
-	// DefaultTickRate.
+	// TickRate is the simulation rate in frames per second, in 1..1000;
+	// 0 means 60.
 	TickRate int
 	// Players is the number of players; player 0 is local and the others
-	// are remote. 0 means 2.
+	// are remote, in 2..core.MaxPlayers. 0 means 2.
 	Players int
 	// Reserve is the fraction of the frame, in [0, 1), kept for
 	// everything but simulation: rendering, audio, input. 0.5 leaves the
@@ -65,37 +50,38 @@ type WindowOptions struct {
 	// to Reserve.
 	ReserveTime time.Duration
 	// Percentile of the per-frame times that is the worst frame, in
-	// (0, 100]; 0 means DefaultPercentile. 100 is the maximum.
+	// (0, 100]; 0 means 99. 100 is the maximum.
 	Percentile float64
-	// ChecksumInterval is core.Config.ChecksumInterval; 0 means 1,
-	// like a session. The checksums are part of the library's work.
+	// ChecksumInterval is core.Config.ChecksumInterval, not negative;
+	// 0 means 1, like a session. The checksums are part of the library's
+	// work.
 	ChecksumInterval int
 }
 
 // withDefaults returns o with zero fields set to their defaults, or an
-// *OptionsError.
+// error matching ErrInvalidOptions that names the bad field.
 func (o WindowOptions) withDefaults() (WindowOptions, error) {
 	if o.Window == 0 {
-		o.Window = DefaultWindow
+		o.Window = defaultWindow
 	}
 	if o.TickRate == 0 {
-		o.TickRate = DefaultTickRate
+		o.TickRate = defaultTickRate
 	}
 	if o.Players == 0 {
 		o.Players = 2
 	}
 	if o.Percentile == 0 {
-		o.Percentile = DefaultPercentile
+		o.Percentile = defaultPercentile
 	}
 	if o.ChecksumInterval == 0 {
 		o.ChecksumInterval = 1
 	}
 	bad := func(field, format string, args ...any) (WindowOptions, error) {
-		return o, &OptionsError{Field: field, Reason: fmt.Sprintf(format, args...)}
+		return o, invalid(field, format, args...)
 	}
 	switch {
-	case o.Window < 1 || o.Window > MaxWindow:
-		return bad("Window", "%d is outside 1..%d", o.Window, MaxWindow)
+	case o.Window < 1 || o.Window > maxWindow:
+		return bad("Window", "%d is outside 1..%d", o.Window, maxWindow)
 	case o.TickRate < 1 || o.TickRate > 1000:
 		return bad("TickRate", "%d is outside 1..1000", o.TickRate)
 	case o.Players < 2 || o.Players > core.MaxPlayers:
@@ -114,6 +100,12 @@ func (o WindowOptions) withDefaults() (WindowOptions, error) {
 			o.Reserve, o.frame(), o.ReserveTime)
 	}
 	return o, nil
+}
+
+// invalid returns an error matching ErrInvalidOptions that names the
+// field at fault and what is wrong with it.
+func invalid(field, format string, args ...any) error {
+	return fmt.Errorf("%w: %s: %s", ErrInvalidOptions, field, fmt.Sprintf(format, args...))
 }
 
 func (o WindowOptions) frame() time.Duration { return time.Second / time.Duration(o.TickRate) }
@@ -137,7 +129,8 @@ type Fit struct {
 	Headroom   float64       // Budget / Worst: above 1 the window fits
 	// MaxWindow is the largest W whose worst frame fits the budget,
 	// assuming the cost grows with the W+1 frames simulated: Budget ÷
-	// (Worst ÷ (W+1)) − 1, capped at MaxWindow. The load and the fixed
+	// (Worst ÷ (W+1)) − 1, capped at 64, the largest window the engine
+	// accepts. The load and the fixed
 	// per-frame work are counted per simulated frame, so it errs low.
 	// −1 means not even one step per frame fits.
 	MaxWindow int
@@ -172,7 +165,7 @@ type window[S any, I comparable] struct {
 	o   WindowOptions
 	r   *rig[S, I]
 	h   hist
-	st0 core.Stats
+	st0 engine.Stats
 }
 
 func newWindow[S any, I comparable](game core.Game[S, I], initial *S, inputs InputFunc[I], opts WindowOptions) (*window[S, I], error) {
@@ -181,7 +174,7 @@ func newWindow[S any, I comparable](game core.Game[S, I], initial *S, inputs Inp
 		return nil, err
 	}
 	if game == nil || initial == nil || inputs == nil {
-		return nil, &OptionsError{Field: "arguments", Reason: "game, initial state and inputs must not be nil"}
+		return nil, invalid("arguments", "game, initial state and inputs must not be nil")
 	}
 	r, err := newRig(game, initial, inputs, o.Players, o.Window, o.Window, o.TickRate, o.ChecksumInterval, false)
 	if err != nil {
@@ -213,7 +206,7 @@ func (w *window[S, I]) verdict() (Fit, error) {
 	worst := max(float64(f.Worst), 1)
 	f.Headroom = float64(f.Budget) / worst
 	perFrame := worst / float64(w.o.Window+1)
-	f.MaxWindow = int(math.Min(math.Floor(float64(f.Budget)/perFrame)-1, MaxWindow))
+	f.MaxWindow = int(math.Min(math.Floor(float64(f.Budget)/perFrame)-1, maxWindow))
 	return f, nil
 }
 

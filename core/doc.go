@@ -1,7 +1,7 @@
 // Package core is the vocabulary a rollstep game is written in: the Game
 // a session steps, the Input values it steps it with and their
 // InputStatus, Frame and PlayerHandle, the Effects a Step emits, the
-// Events a session raises and the engine's Stats.
+// Events a session raises.
 //
 // A game implements Game (or wraps a function in GameFunc): Step advances
 // the state by one frame from one input per player, in handle order, and

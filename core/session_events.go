@@ -7,15 +7,13 @@ import "time"
 // engine never does).
 
 // LeaveReason says why a peer left a match (PeerLostEvent). The zero
-// value, LeaveUnknown, is never sent.
+// value is never sent.
 type LeaveReason uint8
 
 // The leave reasons.
 const (
-	// LeaveUnknown is the zero LeaveReason; it is never sent.
-	LeaveUnknown LeaveReason = iota
 	// LeaveQuit: the player quit.
-	LeaveQuit
+	LeaveQuit LeaveReason = iota + 1
 	// LeaveTimeout: the sender stopped hearing from the receiver.
 	LeaveTimeout
 	// LeaveDesync: the sender detected a desync and ends the session.
@@ -99,18 +97,14 @@ type TimesyncEvent struct {
 	Applied     bool   // the session waits by itself (not manual)
 }
 
-// SpectatorJoinedEvent reports that spectator Spectator (an index into
-// the session's Spectators) completed its handshake and is being streamed
-// to.
-type SpectatorJoinedEvent struct {
-	Spectator int // index into the session's Spectators
-}
-
-// SpectatorLeftEvent reports that the session stopped streaming to a
-// spectator: Dropped when it fell more than the stream's MaxLag frames
-// behind (Lag), otherwise because it disconnected or left.
-type SpectatorLeftEvent struct {
+// SpectatorEvent reports that spectator Spectator (an index into the
+// session's Spectators) completed its handshake and is being streamed to
+// (Joined), or that the session stopped streaming to it: Dropped when it
+// fell more than the session's SpectatorMaxLag frames behind (Lag),
+// otherwise because it disconnected or left.
+type SpectatorEvent struct {
 	Spectator int   // index into the session's Spectators
+	Joined    bool  // it joined; otherwise it is gone
 	Dropped   bool  // dropped for being too far behind
 	Lag       Frame // how far behind it was when dropped
 }
@@ -148,15 +142,14 @@ type MatchEndedEvent struct {
 	Frame Frame // the first frame not played
 }
 
-func (MatchEndedEvent) isEvent()      {}
-func (ConnectedEvent) isEvent()       {}
-func (RefusedEvent) isEvent()         {}
-func (StartedEvent) isEvent()         {}
-func (InterruptedEvent) isEvent()     {}
-func (ResumedEvent) isEvent()         {}
-func (SplitEvent) isEvent()           {}
-func (PeerLostEvent) isEvent()        {}
-func (TimesyncEvent) isEvent()        {}
-func (SpectatorJoinedEvent) isEvent() {}
-func (SpectatorLeftEvent) isEvent()   {}
-func (StallEvent) isEvent()           {}
+func (MatchEndedEvent) isEvent()  {}
+func (ConnectedEvent) isEvent()   {}
+func (RefusedEvent) isEvent()     {}
+func (StartedEvent) isEvent()     {}
+func (InterruptedEvent) isEvent() {}
+func (ResumedEvent) isEvent()     {}
+func (SplitEvent) isEvent()       {}
+func (PeerLostEvent) isEvent()    {}
+func (TimesyncEvent) isEvent()    {}
+func (SpectatorEvent) isEvent()   {}
+func (StallEvent) isEvent()       {}

@@ -14,16 +14,14 @@ type PeerID int
 // MaxPlayers is the largest number of players one match can have.
 const MaxPlayers = 16
 
-// InputStatus says where an input given to Step came from. The zero value,
-// InputUnknown, is never passed to Step.
+// InputStatus says where an input given to Step came from. The zero value
+// is never passed to Step.
 type InputStatus uint8
 
 const (
-	// InputUnknown is the zero value; the engine never passes it to Step.
-	InputUnknown InputStatus = iota
 	// InputConfirmed is the player's real input for the frame.
-	InputConfirmed
-	// InputPredicted is a guess made by the Predictor: the real input has
+	InputConfirmed InputStatus = iota + 1
+	// InputPredicted is a guess (see rollstep.Session.SetPredictor): the real input has
 	// not arrived, and the frame will be re-simulated if the guess was wrong.
 	InputPredicted
 	// InputDisconnected marks a player who left the match at or before this
@@ -32,7 +30,7 @@ const (
 	InputDisconnected
 	// InputFilled is a confirmed input the engine filled in because the
 	// player's D rose, skipping the frame: its Value is the player's
-	// previous input (the zero value with Config.FillZero). Every peer
+	// previous input (the zero value for queued, command-style inputs). Every peer
 	// sees the same status for the frame, so Step may treat it like a
 	// real input (state-style inputs: the player still holds the button)
 	// or like no input (command-style: a copy would repeat a command).
@@ -87,12 +85,3 @@ type GameFunc[S any, I comparable] func(s *S, inputs []Input[I], fx Effects)
 
 // Step calls f(s, inputs, fx).
 func (f GameFunc[S, I]) Step(s *S, inputs []Input[I], fx Effects) { f(s, inputs, fx) }
-
-// Predictor guesses a player's input for a frame whose real input has not
-// arrived. last is the player's newest known input, for frame lastFrame
-// (lastFrame < frame); known is false when no input of the player is known
-// yet, and then last is the zero value.
-//
-// A Predictor must be a pure function of its arguments: the engine calls it
-// again when it re-simulates and compares the answers.
-type Predictor[I comparable] func(player PlayerHandle, frame Frame, last I, lastFrame Frame, known bool) I

@@ -22,9 +22,9 @@ func TestAutoCommands(t *testing.T) {
 	f := m.check()
 	st := m.peers[0].sess.Stats()
 	t.Logf("%d turns, D=%d W=%d, rollbacks %d, resim %d, stall %v", f, st.Delay, st.Prediction,
-		st.Engine.Rollbacks, st.Engine.ResimFrames, st.Stall)
-	if st.Prediction == 0 || st.Engine.Rollbacks == 0 {
-		t.Fatalf("W=%d, %d rollbacks: auto mode never predicted", st.Prediction, st.Engine.Rollbacks)
+		st.Rollbacks, st.ResimFrames, st.Stall)
+	if st.Prediction == 0 || st.Rollbacks == 0 {
+		t.Fatalf("W=%d, %d rollbacks: auto mode never predicted", st.Prediction, st.Rollbacks)
 	}
 	if f < 60*17 {
 		t.Fatalf("only %d turns in 20 s at 60 per second", f)

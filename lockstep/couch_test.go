@@ -89,7 +89,7 @@ func TestReadLog(t *testing.T) {
 			t.Fatalf("turn %d: logs %v and %v", f, a, b)
 		}
 	}
-	if _, err := m.peers[0].sess.ReadLog(end+100, nil); !errors.Is(err, rollstep.ErrFrameNotLogged) {
+	if _, err := m.peers[0].sess.ReadLog(end+100, nil); !errors.Is(err, rollstep.ErrOutOfRange) {
 		t.Fatalf("ReadLog past the end: %v", err)
 	}
 }

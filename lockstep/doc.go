@@ -44,7 +44,7 @@
 // queued, so a game calls AddLocalInput whenever the player gives an
 // order, and orders given faster than one a turn go out on the following
 // turns (at most Config.MaxQueuedInputs wait; Stats.Queued is the longest
-// queue). With Config.HoldInputs they are state-style instead, as in
+// queue). With Config.Inputs Held they are state-style instead, as in
 // Rollback mode: every turn takes the newest input given.
 //
 // # Adaptive delay
@@ -71,7 +71,7 @@
 //
 // A due turn whose inputs are missing stalls. The session counts the wait
 // per turn (*core.StallEvent, Stats.LastStall, Stats.StalledFrames,
-// Stats.MaxStall) and per peer waited for (Stats.PeerStall), and repeats
+// Stats.MaxStall) and per peer waited for (Stats.Peers[i].Stall), and repeats
 // its messages every Config.ResendInterval (a quarter of a turn, at most
 // 50 ms, by default).
 //
@@ -108,7 +108,7 @@
 // Inputs stay command-style by default, and predicted remote inputs are
 // the zero I.
 //
-// Auto mode runs timesync, as Rollback mode does (Config.Timesync; see
+// Auto mode runs timesync, as Rollback mode does (Config.TimesyncWindow and the fields after it; see
 // package rollback): a peer that runs ahead of another, say after its
 // process was frozen and caught up, waits a few turns instead of
 // predicting further, and rolling back deeper, than the link requires for
@@ -119,7 +119,7 @@
 //
 // A lockstep session streams its confirmed turns to Config.Spectators as
 // any session does (see package rollstep; a spectator that lags more than
-// Config.Spectate.MaxLag turns is dropped, core.SpectatorLeftEvent).
+// Config.SpectatorMaxLag turns is dropped, core.SpectatorEvent).
 // rollback.NewSpectator plays the stream: its TickRate is the turn rate
 // and its StepsPerFrame the TicksPerTurn.
 //

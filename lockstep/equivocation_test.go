@@ -133,8 +133,8 @@ func TestEquivocationReported(t *testing.T) {
 	if len(got) != 1 || got[0] != want {
 		t.Fatalf("peer 0: equivocation events %+v, want [%+v]", got, want)
 	}
-	if n := m.peers[0].sess.Stats().Engine.Equivocations; n != 1 {
-		t.Errorf("peer 0: Stats().Engine.Equivocations = %d, want 1", n)
+	if n := m.peers[0].sess.Stats().Equivocations; n != 1 {
+		t.Errorf("peer 0: Stats().Equivocations = %d, want 1", n)
 	}
 	for _, ev := range m.peers[1].events {
 		if e, ok := ev.(core.EquivocationEvent); ok {

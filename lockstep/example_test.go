@@ -71,7 +71,7 @@ func Example() {
 	}
 	for i, s := range sessions {
 		st := s.Stats()
-		fmt.Printf("peer %d: D=%d period=%v sum=%d desyncs=%d\n", i, st.Delay, st.Period, s.State().Sum, st.Engine.Desyncs)
+		fmt.Printf("peer %d: D=%d period=%v sum=%d desyncs=%d\n", i, st.Delay, st.Period, s.State().Sum, st.Desyncs)
 	}
 	// Output:
 	// peer 0: D=2 period=100ms sum=3 desyncs=0
@@ -121,7 +121,7 @@ func ExampleSession_ReadSteps() {
 	}
 	s := sessions[0]
 	st := s.Stats()
-	fmt.Printf("turns %d, played %d, replay frames %d\n", st.Frames, st.Played, rec.Frames())
+	fmt.Printf("turns %d, played %d, replay frames %d\n", st.Frame, st.Played, rec.Frames())
 	fmt.Printf("session %+v, replay %+v\n", *s.State(), *rec.State())
 	fmt.Println("verify:", replay.VerifyData(rec.Bytes(), build, core.Game[Counter, Order](game)))
 	// Output:
@@ -148,7 +148,7 @@ func ExampleConfig_spectators() {
 		}
 		if i == 0 { // the host of the stream
 			cfg.Spectators = []transport.Addr{watcher.ID()}
-			cfg.Spectate = rollstep.StreamConfig{Delay: 10}
+			cfg.SpectatorDelay = 10
 		}
 		cfg.Transport.Rand = rand.NewChaCha8([32]byte{byte(i)})
 		s, err := lockstep.NewSession(cfg, core.GameFunc[Counter, Order](step), Counter{}, conns[i])

@@ -67,7 +67,7 @@ func TestDropAfterTimeout(t *testing.T) {
 					t.Fatalf("peer %d: %+v, want one DisconnectEvent for player %d", i, got, dead)
 				}
 				at = append(at, got[0].Frame)
-				if p.sess.Stats().PeerStall[peerID(i, dead)] == 0 {
+				if p.sess.Stats().Peers[peerID(i, dead)].Stall == 0 {
 					t.Errorf("peer %d: no stall charged to the dead peer", i)
 				}
 			}
@@ -134,8 +134,8 @@ func TestPauseSameTurn(t *testing.T) {
 		}
 	}
 	st := m.peers[0].sess.Stats()
-	if st.Played >= st.Frames || st.Paused {
-		t.Fatalf("played %d of %d turns, paused %v", st.Played, st.Frames, st.Paused)
+	if st.Played >= int64(st.Frame) || st.Paused {
+		t.Fatalf("played %d of %d turns, paused %v", st.Played, st.Frame, st.Paused)
 	}
 	m.check()
 	t.Logf("paused at %d, resumed at %d", pauses[0][0].Frame, pauses[0][1].Frame)

@@ -190,8 +190,8 @@ func (m *match) check() core.Frame {
 			continue
 		}
 		st := p.sess.Stats()
-		if st.Engine.Desyncs != 0 {
-			m.t.Errorf("peer %d: %d desyncs", i, st.Engine.Desyncs)
+		if st.Desyncs != 0 {
+			m.t.Errorf("peer %d: %d desyncs", i, st.Desyncs)
 		}
 		if s := p.sess.State(); (s.Bad != 0 && !m.lossyCommands) || (p.predicts != 0 && !m.predicting) {
 			m.t.Errorf("peer %d: %d bad commands, %d predicted inputs", i, s.Bad, p.predicts)
@@ -220,7 +220,8 @@ func (m *match) check() core.Frame {
 	n := len(ref.sums)
 	for _, p := range m.peers {
 		if !p.dead {
-			n = min(n, len(p.sums), int(p.sess.Stats().Engine.ConfirmedEnd))
+			c, _ := p.sess.ConfirmedFrame()
+			n = min(n, len(p.sums), int(c)+1)
 		}
 	}
 	for i, p := range m.peers {

@@ -22,7 +22,7 @@ func TestLinkDropIsNotFatal(t *testing.T) {
 	require.NoError(t, err)
 	p.sess = s
 	m.run(6 * time.Second) // fails the test on any Update error
-	ps, _ := s.Peer(0)
+	ps := s.Stats().Peers[0]
 	require.NotZero(t, ps.SendErrors, "no send failed")
 	require.Greater(t, m.check(), core.Frame(60), "turns agreed")
 }

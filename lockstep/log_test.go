@@ -85,14 +85,14 @@ func rawCopies(s *Session[tState, tInput], from core.Frame, rec *replay.Recorder
 // Update, with a log much shorter than the match, reproduces every peer's
 // final state; one made from the envelopes merely stripped (what ReadLog
 // returned before) applies the copied commands again and does not. With
-// HoldInputs a copy is the held input, which the game gets too.
+// Held inputs a copy is the held input, which the game gets too.
 func TestReadLogReplaysTheMatch(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		cfg  Config
 	}{
 		{"commands", Config{}},
-		{"hold", Config{HoldInputs: true}},
+		{"hold", Config{Inputs: rollstep.Held}},
 		{"auto", Config{Prediction: 4}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -100,7 +100,7 @@ func TestReadLogReplaysTheMatch(t *testing.T) {
 			cfg.TurnPeriod, cfg.InputDelay, cfg.FixedDelay, cfg.LogRetention = 20*ms, 2, true, 8
 			m := newMatch(t, 2, 71, sim.LinkConfig{Latency: sim.Latency{Base: 15 * ms, Jitter: 5 * ms}}, cfg)
 			m.predicting = cfg.Prediction > 0
-			m.lossyCommands = cfg.HoldInputs // a held command repeats: tState counts it as bad
+			m.lossyCommands = cfg.Inputs == rollstep.Held // a held command repeats: tState counts it as bad
 			testReplayFromLog(t, m, cfg)
 		})
 	}
@@ -161,13 +161,13 @@ func testReplayFromLog(t *testing.T, m *match, cfg Config) {
 		}
 	}
 	same := state.Checksum(naive.State()) == state.Checksum(recs[0].State())
-	if same != cfg.HoldInputs {
-		t.Errorf("a replay with the filled turns copied reproduces the match: %v, want %v (%d copied inputs)", same, cfg.HoldInputs, copies)
+	if held := cfg.Inputs == rollstep.Held; same != held {
+		t.Errorf("a replay with the filled turns copied reproduces the match: %v, want %v (%d copied inputs)", same, held, copies)
 	}
 	t.Logf("%d turns, %d copied inputs, replay %d bytes", recs[0].Frames(), copies, len(recs[0].Bytes()))
 }
 
-// TestReadLogRange: an empty log without LogRetention, ErrFrameNotLogged
+// TestReadLogRange: an empty log without LogRetention, ErrOutOfRange
 // outside the range with dst unchanged, a range of at least LogRetention
 // turns ending at the current turn, and the bounds of LogRetention.
 func TestReadLogRange(t *testing.T) {
@@ -189,7 +189,7 @@ func TestReadLogRange(t *testing.T) {
 				continue
 			}
 			got, err := s.ReadLog(f, dst)
-			if !errors.Is(err, rollstep.ErrFrameNotLogged) || len(got) != 1 || got[0].Value.Seq != 9 {
+			if !errors.Is(err, rollstep.ErrOutOfRange) || len(got) != 1 || got[0].Value.Seq != 9 {
 				t.Fatalf("LogRetention %d: ReadLog(%d) outside %d..%d = %v, %v", keep, f, start, end, got, err)
 			}
 		}

@@ -33,7 +33,7 @@ func TestPaceLatencyBound(t *testing.T) {
 		t.Fatalf("turn period %v, want 150ms ±1ms", got)
 	}
 	st := m.peers[0].sess.Stats()
-	if st.StalledFrames == 0 || st.PeerStall[0] == 0 {
+	if st.StalledFrames == 0 || st.Peers[0].Stall == 0 {
 		t.Fatalf("no stall recorded: %+v", st)
 	}
 	m.check()

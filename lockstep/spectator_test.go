@@ -5,8 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rollstep/rollstep"
-
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/rollback"
 	"github.com/rollstep/rollstep/state"
@@ -44,7 +42,7 @@ func TestSpectatorWithStreamDelay(t *testing.T) {
 		m := newMatch(t, 2, 41, link, cfg, func(i int, c *Config) {
 			if i == 0 {
 				c.Spectators = []transport.Addr{2} // the network's next endpoint
-				c.Spectate = rollstep.StreamConfig{Delay: delay}
+				c.SpectatorDelay = delay
 			}
 		})
 		m.predicting, m.lossyCommands = w > 0, true
@@ -81,7 +79,7 @@ func TestSpectatorWithStreamDelay(t *testing.T) {
 		require.Greater(t, st[0].Acked, core.Frame(100))
 		joined := 0
 		for _, ev := range m.peers[0].events {
-			if _, ok := ev.(core.SpectatorJoinedEvent); ok {
+			if e, ok := ev.(core.SpectatorEvent); ok && e.Joined {
 				joined++
 			}
 		}
@@ -106,14 +104,14 @@ func TestSpectatorWithStreamDelay(t *testing.T) {
 // TestSpectatorNeverHoldsPlayersBack: a spectator that stops (its process
 // frozen) does not slow the lockstep match, as OpenRA's lagging observers
 // do: the players run every turn on time, and the host drops the
-// spectator once it lags Spectate.MaxLag turns (a SpectatorLeftEvent with
+// spectator once it lags SpectatorMaxLag turns (a SpectatorEvent with
 // Dropped), and stops streaming to it.
 func TestSpectatorNeverHoldsPlayersBack(t *testing.T) {
 	cfg := Config{TurnPeriod: 50 * ms}
 	m := newMatch(t, 2, 42, sim.LinkConfig{Latency: sim.Latency{Base: 20 * ms}}, cfg, func(i int, c *Config) {
 		if i == 0 {
 			c.Spectators = []transport.Addr{2}
-			c.Spectate = rollstep.StreamConfig{MaxLag: 40}
+			c.SpectatorMaxLag = 40
 		}
 	})
 	sp := newSpectator(t, m)
@@ -132,7 +130,7 @@ func TestSpectatorNeverHoldsPlayersBack(t *testing.T) {
 	require.True(t, st.Dropped && st.Left, "the frozen spectator was not dropped: %+v", st)
 	dropped := 0
 	for _, ev := range m.peers[0].events {
-		if e, ok := ev.(core.SpectatorLeftEvent); ok && e.Dropped {
+		if e, ok := ev.(core.SpectatorEvent); ok && e.Dropped {
 			dropped++
 		}
 	}

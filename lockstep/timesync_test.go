@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/transport/sim"
 	"github.com/stretchr/testify/require"
@@ -20,7 +19,7 @@ import (
 // session was before) the gap stays.
 func TestTimesyncInAuto(t *testing.T) {
 	gap := func(disable bool) (core.Frame, *match) {
-		m := frozenAuto(t, rollstep.TimesyncConfig{Disable: disable}, 10*time.Second)
+		m := frozenAuto(t, func(c *Config) { c.NoTimesync = disable }, 10*time.Second)
 		m.check()
 		// Both peers' turns at one moment: peer 1's advantage in turns.
 		return m.peers[1].sess.Frame() - m.peers[0].sess.Frame(), m
@@ -42,11 +41,11 @@ func TestTimesyncInAuto(t *testing.T) {
 	require.NotZero(t, waits, "no TimesyncEvent on the peer ahead")
 }
 
-// TestTimesyncManualInAuto: with Timesync.Manual an auto session reports
+// TestTimesyncManualInAuto: with ManualTimesync an auto session reports
 // the waits it recommends but does not wait by itself; Session.Wait
 // applies one, as in every mode that predicts.
 func TestTimesyncManualInAuto(t *testing.T) {
-	m := frozenAuto(t, rollstep.TimesyncConfig{Manual: true}, 5*time.Second)
+	m := frozenAuto(t, func(c *Config) { c.ManualTimesync = true }, 5*time.Second)
 	reported := 0
 	for _, ev := range m.peers[1].events {
 		if e, ok := ev.(core.TimesyncEvent); ok && e.Wait > 0 {
@@ -62,10 +61,11 @@ func TestTimesyncManualInAuto(t *testing.T) {
 	m.check()
 }
 
-// frozenAuto plays a 2-peer auto match with timesync ts in which peer 1's
+// frozenAuto plays a 2-peer auto match with timesync as set tunes it, in which peer 1's
 // process is frozen for a second after 2 s, then runs for after more.
-func frozenAuto(t *testing.T, ts rollstep.TimesyncConfig, after time.Duration) *match {
-	cfg := Config{TurnPeriod: 20 * ms, Prediction: 8, InputDelay: 1, DelayBudget: 20 * ms, Timesync: ts}
+func frozenAuto(t *testing.T, set func(*Config), after time.Duration) *match {
+	cfg := Config{TurnPeriod: 20 * ms, Prediction: 8, InputDelay: 1, DelayBudget: 20 * ms}
+	set(&cfg)
 	m := newMatch(t, 2, 43, sim.LinkConfig{Latency: sim.Latency{Base: 50 * ms}}, cfg)
 	m.predicting = true
 	m.run(2 * time.Second)

@@ -71,7 +71,7 @@ func TestRealUDP(t *testing.T) {
 	// The engine's per-peer byte counters come from the endpoint: over a
 	// real socket they must count what was sent and received.
 	for i, p := range peers {
-		st := p.sess.Stats().Engine.Peers[0]
+		st := p.sess.Stats().Peers[0]
 		ps := probe.Peer(p.sess, 0)
 		if st.BytesSent == 0 || st.PacketsSent == 0 || st.BytesReceived == 0 {
 			t.Errorf("peer %d: engine stats count %d B in %d packets sent, %d B received", i, st.BytesSent, st.PacketsSent, st.BytesReceived)

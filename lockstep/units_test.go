@@ -55,7 +55,7 @@ func unitsMatch(t *testing.T, count int, d time.Duration) (upload [2]float64, tu
 	}
 	for i := range 2 {
 		upload[i] = float64(net.Outbound(conns[i].ID()).Sent.Bytes) / d.Seconds()
-		if sess[i].Stats().Engine.Desyncs != 0 {
+		if sess[i].Stats().Desyncs != 0 {
 			t.Fatalf("peer %d desynced", i)
 		}
 	}

@@ -208,7 +208,7 @@ func TestRecorderRejectsBadInput(t *testing.T) {
 	for _, in := range [][]core.Input[move]{
 		{{Status: core.InputConfirmed}},
 		{{Status: core.InputConfirmed}, {Status: core.InputPredicted}},
-		{{Status: core.InputUnknown}, {Status: core.InputConfirmed}},
+		{{Status: 0}, {Status: core.InputConfirmed}},
 	} {
 		if err := r.Add(in); !hasPrefix(err, "replay: invalid input: ") {
 			t.Errorf("Add(%v) = %v, want an invalid input", in, err)

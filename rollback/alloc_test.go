@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/core"
 
 	"github.com/rollstep/rollstep/transport/sim"
@@ -15,7 +14,7 @@ import (
 // with spectators streaming, after warm-up, and reading the newest
 // logged frame into a buffer with room.
 func TestSteadyStateUpdateAllocatesNothing(t *testing.T) {
-	m, w := newWatched(t, 31, sim.LinkConfig{Latency: sim.Latency{Base: ms(40), Jitter: ms(5)}}, rollstep.StreamConfig{})
+	m, w := newWatched(t, 31, sim.LinkConfig{Latency: sim.Latency{Base: ms(40), Jitter: ms(5)}}, streamOpts{})
 	w.run(t, m, 3*time.Second)
 	now := m.net.Now()
 	logged := make([]core.Input[uint16], 0, 2)
@@ -40,7 +39,7 @@ func TestSteadyStateUpdateAllocatesNothing(t *testing.T) {
 	if allocs != 0 {
 		t.Errorf("steady-state Update allocates %v times per round, want 0", allocs)
 	}
-	if st := m.nodes[0].s.Stats(); st.Engine.Rollbacks == 0 {
+	if st := m.nodes[0].s.Stats(); st.Rollbacks == 0 {
 		t.Errorf("no rollback happened: the measurement missed the rollback path")
 	}
 	m.checkAgreement()

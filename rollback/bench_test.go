@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/transport/sim"
@@ -16,7 +17,7 @@ func BenchmarkSessionFrame(b *testing.B) {
 	m := newMatch(b, 2, 41, sim.LinkConfig{Latency: sim.Latency{Base: ms(50)}}, nil)
 	m.render = time.Second / 60
 	m.run(3 * time.Second)
-	before := [2]core.Stats{m.nodes[0].s.Stats().Engine, m.nodes[1].s.Stats().Engine}
+	before := [2]rollstep.Stats{m.nodes[0].s.Stats(), m.nodes[1].s.Stats()}
 	now := m.net.Now()
 	b.ReportAllocs()
 	n := 0
@@ -33,7 +34,7 @@ func BenchmarkSessionFrame(b *testing.B) {
 	}
 	var rb, rs uint64
 	for i, nd := range m.nodes {
-		st := nd.s.Stats().Engine
+		st := nd.s.Stats()
 		rb += st.Rollbacks - before[i].Rollbacks
 		rs += st.ResimFrames - before[i].ResimFrames
 	}

@@ -39,8 +39,8 @@
 // input for it has arrived (ConfirmedFrame); predicted frames may follow
 // it. A correction is applied before the next frame runs: the session loads
 // the state saved before the first wrong frame and simulates up to the
-// current one again (Stats.Engine counts rollbacks and the frames
-// simulated again).
+// current one again (Stats.Rollbacks and Stats.ResimFrames count the
+// rollbacks and the frames simulated again).
 //
 // The effects of a frame are delivered once: Effects returns the new ones
 // to play and those an earlier Update delivered that the new simulation no
@@ -65,13 +65,12 @@
 // frame the session estimates every peer's frame now from the newest one
 // reported, half the smoothed round trip and the time since it arrived,
 // and averages its advantage over a window (one second of frames by
-// default). When the average is at least Config.Timesync.MinAdvantage
+// default). When the average is at least Config.MinAdvantage
 // frames (2), it raises a core.TimesyncEvent naming the peer it is
-// furthest ahead of and the frames to wait, at most Timesync.MaxWait (8)
-// per window, and skips that many frame periods. With Timesync.Manual it
-// only raises the event, and the game applies it with Session.Wait (which
-// returns rollstep.ErrNotStarted before the match started);
-// Timesync.Disable turns it off. Skipped periods are not caught up, and
+// furthest ahead of and the frames to wait, at most MaxWait (8)
+// per window, and skips that many frame periods. With ManualTimesync it
+// only raises the event, and the game applies it with Session.Wait;
+// NoTimesync turns it off. Skipped periods are not caught up, and
 // they count in Stats.Waited, not as stalls; Stats.Timesync holds the
 // newest window's estimate. The arithmetic is in int64 nanoseconds, with
 // samples clamped to ±65536 frames, so a peer paused for hours overflows
@@ -90,8 +89,8 @@
 // never rolls back, so its Effects are final. It plays at the tick rate,
 // keeps SpectatorConfig.Buffer frames (2) unplayed to absorb jitter, and
 // catches up faster, at most MaxStepsPerUpdate (8) frames per Update, when
-// more have arrived. The host streams Config.Spectate.Delay frames late if
-// asked and never waits for a spectator: one more than Spectate.MaxLag
+// more have arrived. The host streams Config.SpectatorDelay frames late if
+// asked and never waits for a spectator: one more than SpectatorMaxLag
 // frames behind is dropped. Its Events use the session's life-cycle
 // vocabulary with the host as peer 0: core.ConnectedEvent and
 // core.StartedEvent once connected, the match's core.PauseEvent,

@@ -68,7 +68,7 @@ func Example() {
 	for i, s := range sessions {
 		f, _ := s.ConfirmedFrame()
 		st := s.Stats()
-		fmt.Printf("session %d: over 150 frames confirmed: %v, desyncs: %d, rolled back: %v\n", i, f > 150, st.Engine.Desyncs, st.Engine.Rollbacks > 0)
+		fmt.Printf("session %d: over 150 frames confirmed: %v, desyncs: %d, rolled back: %v\n", i, f > 150, st.Desyncs, st.Rollbacks > 0)
 	}
 	// Output:
 	// session 0 started

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/internal/probe"
 
@@ -74,7 +73,7 @@ func FuzzSpectatorAcks(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var frames [2]core.Frame
 		for run, forge := range []bool{false, true} {
-			m, w := newWatched(t, 5, sim.LinkConfig{}, rollstep.StreamConfig{})
+			m, w := newWatched(t, 5, sim.LinkConfig{}, streamOpts{})
 			w.run(t, m, 500*time.Millisecond)
 			host := m.nodes[0].s
 			for k := 0; k+4 <= len(data) && k < 4*64; k += 4 {

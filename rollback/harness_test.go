@@ -8,6 +8,7 @@ import (
 	"github.com/rollstep/rollstep"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/probe"
 	"github.com/rollstep/rollstep/state"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
@@ -179,9 +180,8 @@ func (m *match) checkAgreement() int {
 				m.t.Errorf("node %d: sync test failed at frame %d", i, e.Frame)
 			}
 		}
-		st := nd.s.Stats()
-		if st.Engine.LostCorrections != 0 || st.Engine.UncheckedFrames != 0 {
-			m.t.Errorf("node %d: LostCorrections %d, UncheckedFrames %d", i, st.Engine.LostCorrections, st.Engine.UncheckedFrames)
+		if st := probe.EngineStats(nd.s); st.LostCorrections != 0 || st.UncheckedFrames != 0 {
+			m.t.Errorf("node %d: LostCorrections %d, UncheckedFrames %d", i, st.LostCorrections, st.UncheckedFrames)
 		}
 		c, ok := nd.s.ConfirmedFrame()
 		if !ok {

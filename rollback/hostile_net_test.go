@@ -60,7 +60,7 @@ func TestHostileNetwork(t *testing.T) {
 			}
 			r := rand.New(rand.NewPCG(31, 7))
 			for _, ph := range hostile.Phases(sign, 8) {
-				before := m.nodes[0].s.Stats().Engine.StallTime
+				before := m.nodes[0].s.Stats().Stall
 				start := m.nodes[0].s.Frame()
 				end := m.net.Now() + phase
 				for now := m.net.Now() + m.render; now <= end; now += m.render {
@@ -73,7 +73,7 @@ func TestHostileNetwork(t *testing.T) {
 					}
 					m.step(now)
 				}
-				stall := m.nodes[0].s.Stats().Engine.StallTime - before
+				stall := m.nodes[0].s.Stats().Stall - before
 				played := m.nodes[0].s.Frame() - start
 				t.Logf("%s: %d frames, stall %v", ph.Name, played, stall.Round(time.Millisecond))
 				assert.LessOrEqual(t, stall, phase/15, "%s: stall", ph.Name)

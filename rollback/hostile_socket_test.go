@@ -152,9 +152,9 @@ func hostileSockets(t *testing.T, overDTLS bool) {
 				}
 			}
 		}
-		before, start := m.nodes[0].s.Stats().Engine.StallTime, m.nodes[0].s.Frame()
+		before, start := m.nodes[0].s.Stats().Stall, m.nodes[0].s.Frame()
 		m.play(phase, attack, func() bool { return false })
-		stall := m.nodes[0].s.Stats().Engine.StallTime - before
+		stall := m.nodes[0].s.Stats().Stall - before
 		played := m.nodes[0].s.Frame() - start
 		t.Logf("%s: %d datagrams, %d frames, stall %v, %d goroutines", ph.Name, sent, played, stall.Round(time.Millisecond), runtime.NumGoroutine())
 		// The attack runs once per tick of the wall-clock loop, which a

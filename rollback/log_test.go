@@ -53,7 +53,7 @@ func TestReadLogRecordsTheMatch(t *testing.T) {
 		}
 	}
 	m.checkAgreement()
-	if st := m.nodes[0].s.Stats(); st.Engine.Rollbacks == 0 {
+	if st := m.nodes[0].s.Stats(); st.Rollbacks == 0 {
 		t.Fatal("no rollback: the test proves nothing")
 	}
 	for i, nd := range m.nodes {
@@ -80,7 +80,7 @@ func TestReadLogRecordsTheMatch(t *testing.T) {
 }
 
 // TestReadLogRange: without LogRetention or spectators the log is empty;
-// outside the range ReadLog returns ErrFrameNotLogged and dst unchanged;
+// outside the range ReadLog returns ErrOutOfRange and dst unchanged;
 // spectators keep more than a small LogRetention; a negative or huge
 // LogRetention is refused.
 func TestReadLogRange(t *testing.T) {
@@ -112,7 +112,7 @@ func TestReadLogRange(t *testing.T) {
 			dst := []core.Input[uint16]{{Value: 9}}
 			for _, f := range []core.Frame{start - 1, end, -1} {
 				got, err := s.ReadLog(f, dst)
-				if !errors.Is(err, rollstep.ErrFrameNotLogged) || len(got) != 1 || got[0].Value != 9 {
+				if !errors.Is(err, rollstep.ErrOutOfRange) || len(got) != 1 || got[0].Value != 9 {
 					t.Fatalf("ReadLog(%d) outside %d..%d = %v, %v", f, start, end, got, err)
 				}
 			}

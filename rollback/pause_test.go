@@ -91,7 +91,7 @@ func TestPauseAndSpeed(t *testing.T) {
 		}
 	}
 	st := m.nodes[0].s.Stats()
-	require.NotZero(t, st.Engine.Rollbacks, "no rollback: the match did not predict")
+	require.NotZero(t, st.Rollbacks, "no rollback: the match did not predict")
 
 	require.ErrorIs(t, m.nodes[0].s.SetSpeed(0, 0), rollstep.ErrOutOfRange)
 	require.ErrorIs(t, m.nodes[0].s.Pause(1), rollstep.ErrNotLocal)

@@ -5,7 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
+	"github.com/rollstep/rollstep/internal/probe"
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
@@ -44,8 +45,8 @@ func TestPeersAgreeUnderImpairments(t *testing.T) {
 				n := m.checkAgreement()
 				st := m.nodes[0].s.Stats()
 				t.Logf("compared %d frames; node 0: rollbacks %d, resim %d, stall %v, D %d, waited %d",
-					n, st.Engine.Rollbacks, st.Engine.ResimFrames, st.Engine.StallTime, st.Delay, st.Waited)
-				if st.Engine.Checksums == 0 {
+					n, st.Rollbacks, st.ResimFrames, st.Stall, st.Delay, st.Waited)
+				if st.Checksums == 0 {
 					t.Errorf("no checksums exchanged")
 				}
 			})
@@ -65,13 +66,13 @@ func TestNoStallAt100msWithW8(t *testing.T) {
 	if !m.runUntil(120, 10*time.Second) {
 		t.Fatal("warm-up did not confirm frame 120")
 	}
-	var before [2]core.Stats
+	var before [2]engine.Stats
 	for i, nd := range m.nodes {
-		before[i] = nd.s.Stats().Engine
+		before[i] = probe.EngineStats(nd.s)
 	}
 	m.run(20 * time.Second)
 	for i, nd := range m.nodes {
-		st := nd.s.Stats().Engine
+		st := probe.EngineStats(nd.s)
 		if d := st.StallTime - before[i].StallTime; d != 0 {
 			t.Errorf("node %d stalled %v in steady state (%d calls)", i, d, st.StalledCalls-before[i].StalledCalls)
 		}

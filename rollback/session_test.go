@@ -154,7 +154,7 @@ func TestEffectsPlayOnceDespiteRollbacks(t *testing.T) {
 			t.Errorf("effect %+v played %d times, want %d", fe, live[fe], n)
 		}
 	}
-	if st := m.nodes[0].s.Stats().Engine; st.Rollbacks == 0 || len(want) == 0 {
+	if st := m.nodes[0].s.Stats(); st.Rollbacks == 0 || len(want) == 0 {
 		t.Errorf("no rollbacks (%d) or no effects (%d): the test proves nothing", st.Rollbacks, len(want))
 	}
 }
@@ -234,7 +234,7 @@ func TestDelayPolicyRaisesAndLowersD(t *testing.T) {
 	if len(seen) < 2 {
 		t.Errorf("delay events %v, want a rise and a fall", seen)
 	}
-	t.Logf("D went %v; discarded inputs %d", seen, m.nodes[0].s.Stats().Engine.DiscardedInputs)
+	t.Logf("D went %v; discarded inputs %d", seen, m.nodes[0].s.Stats().Discarded)
 	m.checkAgreement()
 }
 

@@ -78,6 +78,7 @@ type Spectator[S any, I comparable] struct {
 	play       []core.FrameEffect
 	events     []core.Event
 	spare      []core.Event
+	dropped    uint64 // events over the bound, lost
 }
 
 // NewSpectator returns a spectator of the host at cfg.Host over conn,
@@ -161,8 +162,8 @@ func (sp *Spectator[S, I]) Fraction() fixed.F { return sp.pacer.Fraction() }
 // Frame returns the next frame the spectator simulates.
 func (sp *Spectator[S, I]) Frame() core.Frame { return sp.eng.Frame() }
 
-// Buffered returns how many received frames are not simulated yet.
-func (sp *Spectator[S, I]) Buffered() int { return int(sp.held() - sp.eng.Frame()) }
+// buffered returns how many received frames are not simulated yet.
+func (sp *Spectator[S, I]) buffered() int { return int(sp.held() - sp.eng.Frame()) }
 
 // Ended reports whether the stream ended.
 func (sp *Spectator[S, I]) Ended() bool { return sp.ended }
@@ -187,19 +188,32 @@ func (sp *Spectator[S, I]) Events() []core.Event {
 	return ev
 }
 
-// Stats returns the replay engine's counters (Frames simulated, Stall
-// time waiting for the stream). Its Peers are internal and left empty;
-// see Host for the link to the host.
-func (sp *Spectator[S, I]) Stats() core.Stats {
-	st := sp.eng.Stats()
-	st.Peers = st.Peers[:0]
-	return st
-}
-
-// Host returns what the connection knows of the host: its state, when it
-// was last heard, the round trip, send errors and dropped datagrams.
-func (sp *Spectator[S, I]) Host() transport.PeerStats {
-	st, _ := sp.ep.Summary(0) // the host is peer 0
+// Stats returns the spectator's counters, in the type a session's have:
+// Mode Rollback, Started once the stream started, the Frame it plays
+// next and the frames Played, Paused and Speed as the match set them,
+// Buffered (the frames received and not played yet), the checksums
+// compared with the host's (Checksums, Desyncs), the stream's
+// BadMessages and DroppedEvents, and as Peers[0] what the connection
+// knows of the host: its state, when it was last heard, the round trip,
+// traffic, send errors and dropped datagrams. Its slice is the caller's.
+func (sp *Spectator[S, I]) Stats() rollstep.Stats {
+	es := sp.eng.Stats()
+	ctl := sp.eng.Control()
+	st := rollstep.Stats{
+		Mode: rollstep.Rollback, Started: sp.connected, Frame: es.Frame, Played: int64(ctl.Played),
+		Paused: ctl.Paused, Speed: ctl.Speed, Buffered: sp.buffered(),
+		Checksums: es.Checksums, Desyncs: es.Desyncs, BadMessages: es.BadMessages,
+		DroppedEvents: sp.dropped,
+		Peers:         make([]rollstep.PeerStats, 1),
+	}
+	if h, ok := sp.ep.Peer(0); ok { // the host is peer 0
+		p := &st.Peers[0]
+		p.Addr, p.State, p.Heard, p.LastHeard = h.Addr, h.State, h.Heard, h.LastHeard
+		p.RTT, p.Jitter, p.RTTSamples = h.RTT, h.Jitter, h.RTTSamples
+		p.BytesSent, p.PacketsSent = h.WireBytesSent(), h.PacketsSent
+		p.BytesReceived, p.PacketsReceived = h.WireBytesReceived(), h.PacketsReceived
+		p.SendErrors, p.Dropped = h.SendErrors, h.Dropped()
+	}
 	return st
 }
 
@@ -215,6 +229,8 @@ func (sp *Spectator[S, I]) Close() error {
 func (sp *Spectator[S, I]) event(ev core.Event) {
 	if len(sp.events) < 4096 { // bounded, as a session's
 		sp.events = append(sp.events, ev)
+	} else {
+		sp.dropped++
 	}
 }
 

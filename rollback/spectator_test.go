@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/state"
 	"github.com/rollstep/rollstep/transport/sim"
@@ -19,14 +18,17 @@ type watcher struct {
 	most   int // most frames simulated by one Update
 }
 
+// streamOpts are the Config's spectator fields a test sets.
+type streamOpts struct{ Delay, MaxLag int }
+
 // addSpectator configures node 0 to stream to a new endpoint and returns
 // the spectator on it. Call before newMatch builds node 0: use in cfg.
-func newWatched(t *testing.T, seed uint64, link sim.LinkConfig, stream rollstep.StreamConfig) (*match, *watcher) {
+func newWatched(t *testing.T, seed uint64, link sim.LinkConfig, stream streamOpts) (*match, *watcher) {
 	t.Helper()
 	m := newMatch(t, 2, seed, link, func(i int, c *Config) {
 		if i == 0 {
 			c.Spectators = append(c.Spectators, 2)
-			c.Spectate = stream
+			c.SpectatorDelay, c.SpectatorMaxLag = stream.Delay, stream.MaxLag
 		}
 	})
 	w := &watcher{conn: m.net.NewEndpoint()}
@@ -71,7 +73,7 @@ func (w *watcher) checkReplay(t *testing.T, m *match) {
 }
 
 func TestSpectatorReplaysConfirmedInputsWithDelay(t *testing.T) {
-	m, w := newWatched(t, 21, sim.LinkConfig{Latency: sim.Latency{Base: ms(30), Jitter: ms(5)}, Loss: 0.05}, rollstep.StreamConfig{Delay: 30})
+	m, w := newWatched(t, 21, sim.LinkConfig{Latency: sim.Latency{Base: ms(30), Jitter: ms(5)}, Loss: 0.05}, streamOpts{Delay: 30})
 	w.run(t, m, 10*time.Second)
 	m.checkAgreement()
 	w.checkReplay(t, m)
@@ -82,13 +84,13 @@ func TestSpectatorReplaysConfirmedInputsWithDelay(t *testing.T) {
 	if len(w.events) < 2 || !isType[core.ConnectedEvent](w.events[0]) || !isType[core.StartedEvent](w.events[1]) {
 		t.Errorf("events %v, want core.ConnectedEvent and core.StartedEvent first", w.events)
 	}
-	if m.count(0, isType[core.SpectatorJoinedEvent]) != 1 {
-		t.Errorf("host reported no core.SpectatorJoinedEvent")
+	if m.count(0, func(ev core.Event) bool { e, ok := ev.(core.SpectatorEvent); return ok && e.Joined }) != 1 {
+		t.Errorf("host reported no joined core.SpectatorEvent")
 	}
 }
 
 func TestSpectatorCatchesUpBoundedPerUpdate(t *testing.T) {
-	m, w := newWatched(t, 22, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, rollstep.StreamConfig{})
+	m, w := newWatched(t, 22, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, streamOpts{})
 	w.run(t, m, 2*time.Second)
 	w.mute = true
 	w.run(t, m, 2*time.Second) // 120 frames behind, below MaxLag
@@ -98,27 +100,27 @@ func TestSpectatorCatchesUpBoundedPerUpdate(t *testing.T) {
 	if w.most > 8 || w.most < 2 {
 		t.Errorf("at most %d frames per Update while catching up, want 2..8", w.most)
 	}
-	if b := w.sp.Buffered(); b > 4 {
+	if b := w.sp.Stats().Buffered; b > 4 {
 		t.Errorf("still %d frames buffered after 2 s of catch-up", b)
 	}
 	w.checkReplay(t, m)
 	for i := range 2 {
-		if st := m.nodes[i].s.Stats().Engine; st.StallTime > 100*time.Millisecond {
-			t.Errorf("node %d stalled %v: a spectator held a player back", i, st.StallTime)
+		if st := m.nodes[i].s.Stats(); st.Stall > 100*time.Millisecond {
+			t.Errorf("node %d stalled %v: a spectator held a player back", i, st.Stall)
 		}
 	}
 }
 
 func TestSpectatorTooFarBehindIsDropped(t *testing.T) {
-	m, w := newWatched(t, 23, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, rollstep.StreamConfig{MaxLag: 60})
+	m, w := newWatched(t, 23, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, streamOpts{MaxLag: 60})
 	w.run(t, m, time.Second)
 	w.mute = true
 	w.run(t, m, 1500*time.Millisecond)
 	w.mute = false
 	w.run(t, m, time.Second)
-	var left core.SpectatorLeftEvent
+	var left core.SpectatorEvent
 	for _, ev := range m.nodes[0].events {
-		if e, ok := ev.(core.SpectatorLeftEvent); ok {
+		if e, ok := ev.(core.SpectatorEvent); ok && !e.Joined {
 			left = e
 		}
 	}
@@ -136,7 +138,7 @@ func TestSpectatorTooFarBehindIsDropped(t *testing.T) {
 }
 
 func TestSpectatorEndsWhenHostLeaves(t *testing.T) {
-	m, w := newWatched(t, 24, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, rollstep.StreamConfig{})
+	m, w := newWatched(t, 24, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, streamOpts{})
 	w.run(t, m, 2*time.Second)
 	if err := m.nodes[0].s.Close(); err != nil {
 		t.Fatal(err)
@@ -153,7 +155,7 @@ func TestSpectatorEndsWhenHostLeaves(t *testing.T) {
 }
 
 func TestSpectatorEndsWhenHostIsLost(t *testing.T) {
-	m, w := newWatched(t, 25, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, rollstep.StreamConfig{})
+	m, w := newWatched(t, 25, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, streamOpts{})
 	w.run(t, m, 2*time.Second)
 	m.nodes[0].mute = true
 	w.run(t, m, 4*time.Second)
@@ -167,7 +169,7 @@ func TestSpectatorEndsWhenHostIsLost(t *testing.T) {
 // TestSpectatorSeesDisconnectedPlayer drops a player mid-match: the
 // spectator replays the agreed disconnect frame exactly.
 func TestSpectatorSeesDisconnectedPlayer(t *testing.T) {
-	m, w := newWatched(t, 26, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, rollstep.StreamConfig{})
+	m, w := newWatched(t, 26, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, streamOpts{})
 	w.run(t, m, 2*time.Second)
 	m.nodes[1].mute = true
 	w.run(t, m, 5*time.Second)
@@ -185,7 +187,7 @@ func TestSpectatorSeesDisconnectedPlayer(t *testing.T) {
 // player is still missing for longer than the disconnect timeout: the
 // host's heartbeats keep the stream open until the match starts.
 func TestSpectatorWaitsForSlowMatchStart(t *testing.T) {
-	m, w := newWatched(t, 27, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, rollstep.StreamConfig{})
+	m, w := newWatched(t, 27, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, streamOpts{})
 	m.nodes[1].mute = true
 	w.run(t, m, 4*time.Second)
 	m.nodes[1].mute = false

@@ -55,7 +55,7 @@ func (sp *Spectator[S, I]) Update(now time.Duration) error {
 		return nil
 	}
 	n := sp.pacer.Update(now)
-	if extra := sp.Buffered() - sp.cfg.Buffer; extra > n {
+	if extra := sp.buffered() - sp.cfg.Buffer; extra > n {
 		n = min(extra, sp.cfg.MaxStepsPerUpdate)
 	}
 	changed := false

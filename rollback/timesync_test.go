@@ -65,7 +65,7 @@ func TestTimesyncIgnoresDifferentDelays(t *testing.T) {
 
 func TestManualTimesyncOnlyReports(t *testing.T) {
 	m := newMatch(t, 2, 3, sim.LinkConfig{Latency: sim.Latency{Base: ms(50)}}, func(i int, c *Config) {
-		c.Timesync.Manual = true
+		c.ManualTimesync = true
 	})
 	m.nodes[1].mute = true
 	m.run(300 * time.Millisecond)
@@ -127,7 +127,7 @@ func TestPeerPausedForTenMinutes(t *testing.T) {
 		}
 	}
 	st := m.nodes[0].s.Stats()
-	t.Logf("node 0 stalled %v; newest timesync %+v", st.Engine.StallTime.Round(time.Second), st.Timesync)
+	t.Logf("node 0 stalled %v; newest timesync %+v", st.Stall.Round(time.Second), st.Timesync)
 	m.checkAgreement()
 }
 
@@ -142,13 +142,13 @@ func TestTimesyncAbsorbsClockDrift(t *testing.T) {
 	if st.Waited < 25 {
 		t.Errorf("node 0 waited %d frames over a 36-frame drift", st.Waited)
 	}
-	if st.Engine.StallTime > 200*time.Millisecond {
-		t.Errorf("node 0 stalled %v: timesync did not keep it inside the window", st.Engine.StallTime)
+	if st.Stall > 200*time.Millisecond {
+		t.Errorf("node 0 stalled %v: timesync did not keep it inside the window", st.Stall)
 	}
 	if w := m.nodes[1].s.Stats().Waited; w != 0 {
 		t.Errorf("the slow node waited %d frames", w)
 	}
-	t.Logf("node 0 waited %d frames, stalled %v; frames %d and %d", st.Waited, st.Engine.StallTime, m.nodes[0].s.Frame(), m.nodes[1].s.Frame())
+	t.Logf("node 0 waited %d frames, stalled %v; frames %d and %d", st.Waited, st.Stall, m.nodes[0].s.Frame(), m.nodes[1].s.Frame())
 	m.checkAgreement()
 }
 
@@ -157,13 +157,13 @@ func TestTimesyncAbsorbsClockDrift(t *testing.T) {
 // the prediction window and stalls.
 func TestClockDriftWithoutTimesyncStalls(t *testing.T) {
 	m := newMatch(t, 2, 18, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, func(i int, c *Config) {
-		c.Timesync.Disable = true
+		c.NoTimesync = true
 	})
 	m.nodes[1].slow = 20
 	m.run(30 * time.Second)
 	st := m.nodes[0].s.Stats()
-	if st.Waited != 0 || st.Engine.StallTime < 200*time.Millisecond {
-		t.Errorf("without timesync: waited %d, stalled %v; want no waits and stalls", st.Waited, st.Engine.StallTime)
+	if st.Waited != 0 || st.Stall < 200*time.Millisecond {
+		t.Errorf("without timesync: waited %d, stalled %v; want no waits and stalls", st.Waited, st.Stall)
 	}
 	m.checkAgreement()
 }

@@ -46,7 +46,7 @@ func TestTranscripts(t *testing.T) {
 				fmt.Fprintf(&b, "t=%ds\n", s)
 				for i, nd := range m.nodes {
 					st := nd.s.Stats()
-					e := st.Engine
+					e := st
 					c, _ := nd.s.ConfirmedFrame()
 					fmt.Fprintf(&b, "  node %d: frame %d confirmed %d rollbacks %d resim %d stall %dms D %d waited %d\n",
 						i, e.Frame, c, e.Rollbacks, e.ResimFrames, st.Stall.Milliseconds(), st.Delay, st.Waited)

@@ -137,9 +137,9 @@ func playUDP(t *testing.T, link sim.LinkConfig) {
 		<-tick.C
 	}
 	n := m.checkAgreement()
-	st := m.nodes[0].s.Stats().Engine
+	st := m.nodes[0].s.Stats()
 	t.Logf("%d frames agreed in %v; node 0: RTT %v, %d rollbacks, stall %v, %d bytes sent",
-		n, clock().Round(time.Millisecond), st.Peers[0].RTT, st.Rollbacks, st.StallTime, st.Peers[0].BytesSent)
+		n, clock().Round(time.Millisecond), st.Peers[0].RTT, st.Rollbacks, st.Stall, st.Peers[0].BytesSent)
 	if n < int(frames)+1 {
 		t.Errorf("compared %d frames, want %d", n, frames+1)
 	}

@@ -90,31 +90,6 @@ func (r *Rand) Int32N(n int32) int32 {
 	return int32(r.Uint32N(uint32(n)))
 }
 
-// Uint64N returns a uniformly distributed value in [0, n), without modulo
-// bias, using Lemire's method with a 128-bit product. It panics if n is 0.
-func (r *Rand) Uint64N(n uint64) uint64 {
-	if n == 0 {
-		panic("state: Rand.Uint64N with n == 0")
-	}
-	hi, lo := bits.Mul64(r.Uint64(), n)
-	if lo < n {
-		thresh := -n % n
-		for lo < thresh {
-			hi, lo = bits.Mul64(r.Uint64(), n)
-		}
-	}
-	return hi
-}
-
-// Int64N returns a uniformly distributed value in [0, n), without modulo
-// bias. It panics if n <= 0.
-func (r *Rand) Int64N(n int64) int64 {
-	if n <= 0 {
-		panic("state: Rand.Int64N with n <= 0")
-	}
-	return int64(r.Uint64N(uint64(n)))
-}
-
 // Bool returns true or false with equal probability.
 func (r *Rand) Bool() bool { return r.Uint32()&(1<<31) != 0 }
 

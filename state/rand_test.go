@@ -1,7 +1,6 @@
 package state_test
 
 import (
-	"math/bits"
 	"testing"
 
 	"github.com/rollstep/rollstep/fixed"
@@ -20,16 +19,6 @@ func lemire32(r *state.Rand, n uint32) uint32 {
 	}
 }
 
-func lemire64(r *state.Rand, n uint64) uint64 {
-	thresh := (-n) % n
-	for {
-		hi, lo := bits.Mul64(r.Uint64(), n)
-		if lo >= thresh {
-			return hi
-		}
-	}
-}
-
 func TestBoundedMatchesOracle(t *testing.T) {
 	// 2^31+1 rejects almost half of all draws; 3 and 1000 rarely; 1 never.
 	for _, n := range []uint32{1, 3, 1000, 1<<31 + 1, 1<<32 - 1} {
@@ -38,15 +27,6 @@ func TestBoundedMatchesOracle(t *testing.T) {
 			got, want := r.Uint32N(n), lemire32(&o, n)
 			if got != want || got >= n {
 				t.Fatalf("Uint32N(%d) draw %d = %d, oracle %d", n, i, got, want)
-			}
-		}
-	}
-	for _, n := range []uint64{1, 7, 1<<63 + 1, 1<<64 - 1} {
-		r, o := state.NewRand(n), state.NewRand(n)
-		for i := range 2000 {
-			got, want := r.Uint64N(n), lemire64(&o, n)
-			if got != want || got >= n {
-				t.Fatalf("Uint64N(%d) draw %d = %d, oracle %d", n, i, got, want)
 			}
 		}
 	}
@@ -76,9 +56,6 @@ func TestRandRanges(t *testing.T) {
 	for range 10000 {
 		if v := r.Int32N(5); v < 0 || v >= 5 {
 			t.Fatalf("Int32N(5) = %d", v)
-		}
-		if v := r.Int64N(1 << 40); v < 0 || v >= 1<<40 {
-			t.Fatalf("Int64N = %d", v)
 		}
 		if f := r.Fixed(); f < 0 || f >= fixed.One {
 			t.Fatalf("Fixed() = %v", f)
@@ -113,8 +90,6 @@ func TestRandPanicsOnEmptyRange(t *testing.T) {
 		"Uint32N(0)": func(r *state.Rand) { r.Uint32N(0) },
 		"Int32N(0)":  func(r *state.Rand) { r.Int32N(0) },
 		"Int32N(-1)": func(r *state.Rand) { r.Int32N(-1) },
-		"Uint64N(0)": func(r *state.Rand) { r.Uint64N(0) },
-		"Int64N(-5)": func(r *state.Rand) { r.Int64N(-5) },
 	} {
 		func() {
 			defer func() {
@@ -130,7 +105,7 @@ func TestRandPanicsOnEmptyRange(t *testing.T) {
 
 func TestRandAllocs(t *testing.T) {
 	r := state.NewRand(5)
-	if n := testing.AllocsPerRun(100, func() { r.Uint64N(1000); r.Fixed(); r.Bool() }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { r.Uint32N(1000); r.Fixed(); r.Bool() }); n != 0 {
 		t.Errorf("Rand allocates %v times", n)
 	}
 }

@@ -18,8 +18,9 @@ const HeaderOverhead = 28
 // assigns, for example per authenticated channel or per session token, not
 // a network address (a datagram's source address alone does not say who
 // sent it). A session's peers are numbered separately, by their index in
-// its Config.Peers (core.PeerID). Every value, including the zero value, may name a peer; a
-// Conn returns an *UnknownPeerError for identifiers it does not know.
+// its Config.Peers (core.PeerID). Every value, including the zero value,
+// may name a peer; a Conn returns an error matching ErrUnknownPeer for
+// identifiers it does not know.
 type Addr uint32
 
 // String returns the identifier in the form "peer 3".
@@ -40,11 +41,10 @@ type Conn interface {
 	// it: the caller may reuse p as soon as Send returns. An empty or nil p
 	// sends an empty datagram.
 	//
-	// Send returns a *DatagramSizeError (matching ErrDatagramTooLarge) when
-	// len(p) > MaxDatagram, an *UnknownPeerError (matching ErrUnknownPeer)
-	// when the Conn does not know to, and ErrClosed after Close. In each
-	// case nothing is sent. A nil error does not mean that the datagram
-	// will arrive.
+	// Send returns an error matching ErrDatagramTooLarge when len(p) >
+	// MaxDatagram, one matching ErrUnknownPeer when the Conn does not know
+	// to, and ErrClosed after Close. In each case nothing is sent. A nil
+	// error does not mean that the datagram will arrive.
 	Send(to Addr, p []byte) error
 
 	// Receive copies the oldest datagram that has arrived into buf and
@@ -53,11 +53,10 @@ type Conn interface {
 	// buf[:n] and does not retain buf. A buf of MaxDatagram bytes is
 	// always large enough.
 	//
-	// When buf is shorter than the datagram, Receive returns a
-	// *ShortBufferError (matching ErrShortBuffer), leaves the datagram
-	// queued so that a call with a larger buffer returns it, and does not
-	// write buf. After Close it returns ErrClosed. Whenever err != nil,
-	// ok is false.
+	// When buf is shorter than the datagram, Receive returns an error
+	// matching ErrShortBuffer, leaves the datagram queued so that a call
+	// with a larger buffer returns it, and does not write buf. After Close
+	// it returns ErrClosed. Whenever err != nil, ok is false.
 	Receive(buf []byte) (n int, from Addr, ok bool, err error)
 
 	// Close releases the Conn. Datagrams that arrived but were not

@@ -51,8 +51,8 @@
 // # Errors
 //
 // Failures are matched with errors.Is against ErrClosed,
-// ErrDatagramTooLarge, ErrUnknownPeer and ErrShortBuffer; the typed
-// errors DatagramSizeError, UnknownPeerError and ShortBufferError carry
-// the numbers. Package transport/transporttest checks an implementation
-// against this contract.
+// ErrDatagramTooLarge, ErrUnknownPeer and ErrShortBuffer; the errors that
+// wrap the last three give the numbers (the size, the Addr, the lengths)
+// in their messages. Package transport/transporttest checks an
+// implementation against this contract.
 package transport

@@ -49,6 +49,6 @@ func Example() {
 	// Output:
 	// peer 0 sent "input 1"
 	// peer 0 sent "input 2"
-	// true transport: datagram of 1201 bytes exceeds the 1200-byte limit
+	// true transport: datagram too large: 1201 bytes, over the 1200-byte limit
 	// transport: use of closed connection
 }

@@ -1,18 +1,14 @@
 package transport
 
-import "time"
-
 // PeerState is where a remote peer is in the life cycle of its
-// connection. The zero value, StateUnknown, is not the state of any peer.
+// connection. The zero value is not the state of any peer.
 type PeerState uint8
 
 // The peer states. A peer starts in StateHandshaking; StateRefused,
 // StateDisconnected and StateLeft are final.
 const (
-	// StateUnknown is the zero PeerState; no peer is in it.
-	StateUnknown PeerState = iota
 	// StateHandshaking: Hellos are being exchanged.
-	StateHandshaking
+	StateHandshaking PeerState = iota + 1
 	// StateConnected: both directions of the handshake are validated.
 	StateConnected
 	// StateInterrupted: connected, but silent for Config.InterruptTimeout.
@@ -34,20 +30,4 @@ func (s PeerState) String() string {
 		return stateNames[s]
 	}
 	return stateNames[0]
-}
-
-// PeerStats is what a connection knows of one remote peer.
-type PeerStats struct {
-	Addr  Addr      // the peer's address on the Conn
-	State PeerState // where it is in its life cycle
-	// LastHeard is when its newest valid packet arrived, if Heard.
-	LastHeard time.Duration
-	Heard     bool
-	// RTT and Jitter are the smoothed round trip and its deviation.
-	RTT, Jitter time.Duration
-	// SendErrors counts the transient send failures (an unreachable
-	// network, a refused port), which the protocol retries; Dropped counts
-	// the datagrams from the peer's address that were not valid packets
-	// of the match (another token, malformed, replayed, early or stale).
-	SendErrors, Dropped uint64
 }

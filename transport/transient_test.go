@@ -2,6 +2,7 @@ package transport
 
 import (
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"syscall"
@@ -22,7 +23,7 @@ func TestTransient(t *testing.T) {
 		{wrap(syscall.ENOBUFS), true},
 		{wrap(syscall.EBADF), false},
 		{ErrClosed, false},
-		{&DatagramSizeError{Size: 2000}, false},
+		{fmt.Errorf("%w: 2000 bytes, over the 1200-byte limit", ErrDatagramTooLarge), false},
 		{errors.New("something else"), false},
 		{nil, false},
 	} {

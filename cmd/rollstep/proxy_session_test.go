@@ -222,17 +222,17 @@ func TestRollbackThroughProxy(t *testing.T) {
 				t.Errorf("peer %d: lost peer %d: %+v", i, e.Peer, e)
 			}
 		}
-		st := p.s.Stats().Engine
-		if st.LostCorrections != 0 || st.UncheckedFrames != 0 {
+		if st := probe.EngineStats(p.s); st.LostCorrections != 0 || st.UncheckedFrames != 0 {
 			t.Errorf("peer %d: LostCorrections %d, UncheckedFrames %d", i, st.LostCorrections, st.UncheckedFrames)
 		}
+		st := p.s.Stats()
 		if rtt := st.Peers[0].RTT; rtt < 100*time.Millisecond {
 			t.Errorf("peer %d: RTT %v, want at least the proxy's 2 × 50 ms", i, rtt)
 		}
 		c, _ := p.s.ConfirmedFrame()
 		common = min(common, c)
 		t.Logf("peer %d: confirmed frame %d, RTT %v, D %d, %d rollbacks, %d frames re-simulated, stall %v",
-			i, c, st.Peers[0].RTT, p.s.Stats().Delay, st.Rollbacks, st.ResimFrames, st.StallTime)
+			i, c, st.Peers[0].RTT, p.s.Stats().Delay, st.Rollbacks, st.ResimFrames, st.Stall)
 	}
 	for f := range common + 1 {
 		if a, b := peers[0].game.sums[f], peers[1].game.sums[f]; a != b {

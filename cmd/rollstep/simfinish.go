@@ -30,9 +30,9 @@ func finish(o *simOptions, m simMode, netw *sim.Network, peers []*simPeer, end t
 		case n > 1: // it stopped before the end: the mean of what it played
 			rep.TurnMsMean = round3(float64((p.trace.steps[n-1]-p.trace.steps[0])/time.Microsecond) / 1000 / float64(n-1))
 		}
-		rep.Frames = int32(st.Engine.Frame)
-		rep.Rollbacks = int64(st.Engine.Rollbacks)
-		rep.ResimulatedFrames = int64(st.Engine.ResimFrames)
+		rep.Frames = int32(st.Frame)
+		rep.Rollbacks = int64(st.Rollbacks)
+		rep.ResimulatedFrames = int64(st.ResimFrames)
 		out := netw.Outbound(p.ep.ID()).Sent
 		rep.Datagrams = out.Packets
 		if end > 0 {

@@ -182,7 +182,7 @@ func (p *simPeer) step(i int, now time.Duration, target int32) bool {
 		_ = p.sess.Close()
 		return true
 	}
-	if p.sess.Stats().Engine.ConfirmedEnd < core.Frame(target) {
+	if c, _ := p.sess.ConfirmedFrame(); c+1 < core.Frame(target) {
 		return false
 	}
 	if p.ended == nil {
@@ -195,8 +195,7 @@ func (p *simPeer) step(i int, now time.Duration, target int32) bool {
 // frame, Update, then the bookkeeping of the report.
 func (p *simPeer) host(i int, now time.Duration, target int32) error {
 	if f := p.sess.Frame(); f >= p.fed && f < core.Frame(target) {
-		if err := p.sess.AddLocalInput(core.PlayerHandle(i), p.bot.Next(p.sess.State())); err != nil &&
-			!errors.Is(err, rollstep.ErrInputDiscarded) {
+		if err := p.sess.AddLocalInput(core.PlayerHandle(i), p.bot.Next(p.sess.State())); err != nil {
 			return err
 		}
 		p.fed = f + 1
@@ -220,8 +219,8 @@ func (p *simPeer) host(i int, now time.Duration, target int32) error {
 	}
 	st := p.sess.Stats()
 	p.recordDW(now, st)
-	if st.Engine.Rollbacks > p.rolls {
-		p.rolls = st.Engine.Rollbacks
+	if st.Rollbacks > p.rolls {
+		p.rolls = st.Rollbacks
 		p.trace.rolls = append(p.trace.rolls, now)
 	}
 	if total := p.sess.Stats().Stall; total > p.stall {

@@ -180,7 +180,7 @@ func PlaySim(cfg SimConfig) (*SimResult, error) {
 		res.Peers = append(res.Peers, PeerResult{
 			Upload: float64(netw.Outbound(p.ep.ID()).Sent.Bytes) / now.Seconds(),
 			Stall:  st.Stall, StalledTurns: st.StalledFrames, Delay: st.Delay,
-			Checksum: state.Checksum(&p.game.Final), Desyncs: st.Engine.Desyncs,
+			Checksum: state.Checksum(&p.game.Final), Desyncs: st.Desyncs,
 		})
 		p.sess.Close()
 	}
@@ -192,7 +192,7 @@ func PlaySim(cfg SimConfig) (*SimResult, error) {
 func (p *simPeer) host(i int, now time.Duration) error {
 	if f := p.sess.Frame(); f >= p.fed {
 		err := p.sess.AddLocalInput(core.PlayerHandle(i), p.bot.Next(p.sess.State()))
-		if err != nil && !errors.Is(err, rollstep.ErrInputDiscarded) && !errors.Is(err, rollstep.ErrQueueFull) {
+		if err != nil && !errors.Is(err, rollstep.ErrQueueFull) {
 			return err
 		}
 		p.fed = f + 1

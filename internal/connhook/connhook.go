@@ -15,13 +15,14 @@ import "github.com/rollstep/rollstep/transport"
 type Peers interface {
 	// Forget removes peer id, static or provisional. Later datagrams from
 	// its address count as from an unknown source; datagrams already
-	// queued keep the Addr they arrived under. It returns a
-	// *transport.UnknownPeerError if id is not known.
+	// queued keep the Addr they arrived under. It returns an error
+	// matching transport.ErrUnknownPeer if id is not known.
 	Forget(id transport.Addr) error
 	// Rebind moves peer id to the address of peer from and forgets from:
 	// a datagram that arrived under provisional peer from authenticated as
 	// peer id (its NAT mapping changed, or its address was not known). It
-	// returns a *transport.UnknownPeerError if either peer is unknown.
+	// returns an error matching transport.ErrUnknownPeer if either peer is
+	// unknown.
 	Rebind(id, from transport.Addr) error
 }
 

@@ -152,8 +152,8 @@
 //  6. Handle ep.Events(): on EventDisconnected or EventLeft call
 //     e.DisconnectPeer(ev.Peer); on EventRefused end the session with
 //     ev.Err; pause or warn on EventInterrupted until EventResumed.
-//  7. Now and then, ep.FillStats(&stats) after stats := e.Stats(), so the
-//     engine's per-peer stats carry bytes and packets.
+//  7. Now and then, ep.Peer(p) for what the connection knows of peer p
+//     (its state, round trip, bytes and packets).
 //
 // To quit, call ep.Leave(now, wire.LeaveQuit, e.Frame()), which sends
 // Config.LeaveCopies copies to every peer, then ep.Close(). A host that

@@ -76,13 +76,13 @@ type PeerState = transport.PeerState
 
 // The peer states, transport's.
 const (
-	StateUnknown      = transport.StateUnknown
-	StateHandshaking  = transport.StateHandshaking
-	StateConnected    = transport.StateConnected
-	StateInterrupted  = transport.StateInterrupted
-	StateRefused      = transport.StateRefused
-	StateDisconnected = transport.StateDisconnected
-	StateLeft         = transport.StateLeft
+	StateUnknown      transport.PeerState = 0 // no peer is in it
+	StateHandshaking                      = transport.StateHandshaking
+	StateConnected                        = transport.StateConnected
+	StateInterrupted                      = transport.StateInterrupted
+	StateRefused                          = transport.StateRefused
+	StateDisconnected                     = transport.StateDisconnected
+	StateLeft                             = transport.StateLeft
 )
 
 // live reports whether a peer in state s is connected (interrupted or not).

@@ -118,31 +118,8 @@ func (ep *Endpoint[I]) peerStats(i int) PeerStats {
 	return s
 }
 
-// FillStats writes the byte and packet counters of every peer into the
-// engine's stats s (s.Peers[p] for core.PeerID p), with
-// transport.HeaderOverhead counted per datagram, as transport/sim and the
-// scenario simulator count bandwidth. Entries of s.Peers past the peer
-// table are left alone.
-func (ep *Endpoint[I]) FillStats(s *core.Stats) {
-	for i := range ep.peers {
-		if i >= len(s.Peers) {
-			return
-		}
-		st := &ep.peers[i].st
-		d := &s.Peers[i]
-		d.BytesSent, d.PacketsSent = st.WireBytesSent(), st.PacketsSent
-		d.BytesReceived, d.PacketsReceived = st.WireBytesReceived(), st.PacketsReceived
-	}
-}
-
-// Summary returns what a game may know of peer p: the public part of its
-// counters. ok is false if p is not in the table.
-func (ep *Endpoint[I]) Summary(p core.PeerID) (transport.PeerStats, bool) {
-	e, ok := ep.Peer(p)
-	if !ok {
-		return transport.PeerStats{}, false
-	}
-	return transport.PeerStats{Addr: e.Addr, State: e.State, LastHeard: e.LastHeard, Heard: e.Heard, RTT: e.RTT,
-		Jitter: e.Jitter, SendErrors: e.SendErrors,
-		Dropped: e.WrongToken + e.Malformed + e.Replayed + e.Jumped + e.Early + e.Stale + e.WrongSeat + e.Rejected}, true
+// Dropped returns the datagrams from the peer's address that were not
+// valid packets of the match, over every reason.
+func (s *PeerStats) Dropped() uint64 {
+	return s.WrongToken + s.Malformed + s.Replayed + s.Jumped + s.Early + s.Stale + s.WrongSeat + s.Rejected
 }

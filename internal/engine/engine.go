@@ -19,7 +19,7 @@ const never core.Frame = math.MaxInt32
 type Engine[S any, I comparable] struct {
 	cfg     Config
 	game    core.Game[S, I]
-	predict core.Predictor[I] // nil: RepeatLast
+	predict Predictor[I] // nil: RepeatLast
 	players int
 
 	local     [core.MaxPlayers]bool
@@ -99,7 +99,7 @@ type Engine[S any, I comparable] struct {
 	now     time.Duration
 	started bool
 	ready   Ready[I]
-	stats   core.Stats
+	stats   Stats
 	synct   syncTester
 }
 
@@ -180,7 +180,7 @@ func NewEngine[S any, I comparable](cfg Config, game core.Game[S, I], initial *S
 	e.ready.Cancelled = make([]core.FrameEffect, 0, c.MaxEffectsPerFrame*(c.MaxPrediction+2))
 	e.events = make([]core.Event, 0, 8)
 	e.spareEvents = make([]core.Event, 0, 8)
-	e.stats.Peers = make([]core.PeerStats, len(e.peers))
+	e.stats.Peers = make([]PeerStats, len(e.peers))
 	e.synct.init(c.SyncTest, c.Prediction)
 	if c.SyncTest > 0 {
 		e.scratch = new(world[S])
@@ -194,9 +194,16 @@ func NewEngine[S any, I comparable](cfg Config, game core.Game[S, I], initial *S
 	return e, nil
 }
 
+// Predictor guesses a player's input for a frame whose real input has not
+// arrived. last is the player's newest known input, for frame lastFrame
+// (lastFrame < frame); known is false when no input of the player is known
+// yet, and then last is the zero value. It must be a pure function of its
+// arguments: the engine calls it again when it re-simulates.
+type Predictor[I comparable] func(player core.PlayerHandle, frame core.Frame, last I, lastFrame core.Frame, known bool) I
+
 // SetPredictor replaces the default Predictor (RepeatLast). A nil p
 // restores the default. Every peer may use a different predictor.
-func (e *Engine[S, I]) SetPredictor(p core.Predictor[I]) {
+func (e *Engine[S, I]) SetPredictor(p Predictor[I]) {
 	e.predict = p // nil means RepeatLast, applied inline by inputFor
 }
 

@@ -1,6 +1,9 @@
 package engine
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // The errors the engine returns to the session, which re-exports them
 // (rollstep.ErrInvalidConfig and the rest): a game sees them there.
@@ -43,5 +46,6 @@ var ErrQueueFull = errors.New("rollstep: queue full")
 var ErrOutOfRange = errors.New("rollstep: value out of range")
 
 // ErrFrameNotLogged is returned by ReadLog for a frame that is not
-// confirmed yet or that the input log no longer retains.
-var ErrFrameNotLogged = errors.New("rollstep: frame not in input log")
+// confirmed yet or that the input log no longer retains. It matches
+// ErrOutOfRange, which is how a game sees it.
+var ErrFrameNotLogged = fmt.Errorf("%w: frame not in input log", ErrOutOfRange)

@@ -208,7 +208,7 @@ func FuzzReceive(f *testing.F) {
 			t.Fatalf("lost %d corrections", st.LostCorrections)
 		}
 		if g.sawUnknown {
-			t.Fatal("Step saw an InputUnknown")
+			t.Fatal("Step saw the zero InputStatus")
 		}
 	})
 }

@@ -50,7 +50,7 @@ func (g *testGame) Step(s *testState, inputs []core.Input[testInput], fx core.Ef
 			continue
 		case core.InputPredicted:
 			g.sawPredict = true
-		case core.InputUnknown:
+		case 0:
 			g.sawUnknown = true
 		}
 		v := int64(in.Value)

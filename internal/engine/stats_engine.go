@@ -1,10 +1,8 @@
 package engine
 
-import "github.com/rollstep/rollstep/core"
-
 // Stats returns the engine's counters. The Peers slice is owned by the
 // engine and overwritten by the next call.
-func (e *Engine[S, I]) Stats() core.Stats {
+func (e *Engine[S, I]) Stats() Stats {
 	s := e.stats
 	s.Frame = e.frame
 	s.ConfirmedEnd = e.confirmedEnd()
@@ -13,7 +11,7 @@ func (e *Engine[S, I]) Stats() core.Stats {
 	s.SyncTest = e.synct.k
 	for i := range e.peers {
 		q := &e.peers[i]
-		ps := core.PeerStats{
+		ps := PeerStats{
 			Connected: !q.gone, RTT: q.srtt, Jitter: q.rttvar, RTTSamples: q.rttSamples,
 			FramesAhead: q.framesAhead, InputLead: q.inputLead, Desynced: q.desynced,
 			Rollbacks: q.rollbacks, ResimFrames: q.resimFrames, RollbackDepth: q.rollbackDepth,

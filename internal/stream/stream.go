@@ -113,11 +113,11 @@ func (st *Streamer[I]) PeerEvent(i int, e endpoint.Event) {
 	switch e.Kind {
 	case endpoint.EventConnected:
 		sp.joined = true
-		st.sink(core.SpectatorJoinedEvent{Spectator: i})
+		st.sink(core.SpectatorEvent{Spectator: i, Joined: true})
 	case endpoint.EventRefused, endpoint.EventDisconnected, endpoint.EventLeft:
 		if !sp.left {
 			sp.left = true
-			st.sink(core.SpectatorLeftEvent{Spectator: i})
+			st.sink(core.SpectatorEvent{Spectator: i})
 		}
 	}
 }
@@ -149,7 +149,7 @@ func (st *Streamer[I]) Send(now time.Duration, log Log[I], ep *endpoint.Endpoint
 			sp.acked = min(sp.acked, end)
 			if lag := end - sp.acked; lag > st.maxLag || sp.acked < start {
 				sp.dropped, sp.ends = true, endCopies
-				st.sink(core.SpectatorLeftEvent{Spectator: i, Dropped: true, Lag: lag})
+				st.sink(core.SpectatorEvent{Spectator: i, Dropped: true, Lag: lag})
 			}
 		}
 		if sp.dropped {

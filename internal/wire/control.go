@@ -137,11 +137,11 @@ type LeaveReason = core.LeaveReason
 
 // The leave reasons, core's.
 const (
-	LeaveUnknown = core.LeaveUnknown // never sent
-	LeaveQuit    = core.LeaveQuit    // the player quit
-	LeaveTimeout = core.LeaveTimeout // the sender stopped hearing from the receiver
-	LeaveDesync  = core.LeaveDesync  // the sender detected a desync and ends the session
-	LeaveRefused = core.LeaveRefused // the sender refuses the session (handshake failure)
+	LeaveUnknown core.LeaveReason = 0                 // the zero reason, never sent
+	LeaveQuit                     = core.LeaveQuit    // the player quit
+	LeaveTimeout                  = core.LeaveTimeout // the sender stopped hearing from the receiver
+	LeaveDesync                   = core.LeaveDesync  // the sender detected a desync and ends the session
+	LeaveRefused                  = core.LeaveRefused // the sender refuses the session (handshake failure)
 	// LeaveEnded: the match ended at Frame (its first frame not played)
 	// and the sender holds every input before it, as every peer holds the
 	// sender's.

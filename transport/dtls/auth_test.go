@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/internal/connhook"
+	"github.com/rollstep/rollstep/transport"
 )
 
 func TestWrongPSKFailsWithinDeadline(t *testing.T) {
@@ -169,7 +170,7 @@ func TestPeerInfoPSK(t *testing.T) {
 		t.Fatal("Peer after Forget: still known")
 	}
 	waitFor(t, cli, "the client seeing close_notify", func(s connhook.DTLSStats) bool { return s.Peers == 0 })
-	if err := srv.Forget(from); err == nil {
-		t.Fatal("second Forget: got nil, want an UnknownPeerError")
+	if err := srv.Forget(from); !errors.Is(err, transport.ErrUnknownPeer) {
+		t.Fatalf("second Forget: got %v, want transport.ErrUnknownPeer", err)
 	}
 }

@@ -3,6 +3,7 @@ package dtls
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/netip"
 	"sync"
@@ -128,12 +129,12 @@ func (c *Conn) Send(to transport.Addr, p []byte) error {
 	}
 	if len(p) > transport.MaxDatagram {
 		c.mu.Unlock()
-		return &transport.DatagramSizeError{Size: len(p)}
+		return fmt.Errorf("%w: %d bytes, over the %d-byte limit", transport.ErrDatagramTooLarge, len(p), transport.MaxDatagram)
 	}
 	a := c.peers[to]
 	c.mu.Unlock()
 	if a == nil {
-		return &transport.UnknownPeerError{Peer: to}
+		return fmt.Errorf("%w %d", transport.ErrUnknownPeer, to)
 	}
 	_, err := a.conn.Write(p)
 	c.mu.Lock()
@@ -171,8 +172,8 @@ func (c *Conn) Peer(id transport.Addr) (PeerInfo, bool) {
 }
 
 // Forget closes the association with peer id (sending a close_notify
-// alert) and removes the peer. It returns a *transport.UnknownPeerError
-// if id is not a live association.
+// alert) and removes the peer. It returns an error matching
+// transport.ErrUnknownPeer if id is not a live association.
 func (c *Conn) Forget(id transport.Addr) error {
 	c.mu.Lock()
 	if c.closed {
@@ -183,7 +184,7 @@ func (c *Conn) Forget(id transport.Addr) error {
 	delete(c.peers, id)
 	c.mu.Unlock()
 	if a == nil {
-		return &transport.UnknownPeerError{Peer: id}
+		return fmt.Errorf("%w %d", transport.ErrUnknownPeer, id)
 	}
 	return a.conn.Close()
 }

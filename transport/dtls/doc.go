@@ -13,8 +13,8 @@
 // Config.FirstPeer, which the host first sees as the sender of a
 // datagram and can inspect with Peer (PSK identity, certificate
 // fingerprint, address). When an association ends (close_notify, a
-// fatal alert, Forget), its Addr is gone and Send to it returns a
-// *transport.UnknownPeerError. Per association, a reader goroutine moves
+// fatal alert, Forget), its Addr is gone and Send to it returns an error
+// matching transport.ErrUnknownPeer. Per association, a reader goroutine moves
 // decrypted datagrams into one bounded queue (oldest dropped when full)
 // that Receive drains without blocking. Delivery is as
 // unreliable as UDP's: in particular, pion drops application data that

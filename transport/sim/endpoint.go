@@ -1,6 +1,10 @@
 package sim
 
-import "github.com/rollstep/rollstep/transport"
+import (
+	"fmt"
+
+	"github.com/rollstep/rollstep/transport"
+)
 
 // Endpoint is one node of a Network. It implements transport.Conn: Send
 // copies the datagram into the network, which decides its fate at once;
@@ -22,16 +26,16 @@ func (e *Endpoint) ID() transport.Addr { return e.id }
 // Send copies p and sends it to the endpoint to, as transport.Conn
 // specifies. It never retains p. Sending to a closed endpoint or over a cut
 // link succeeds and the datagram is dropped; sending to an ID that no
-// endpoint has returns an *transport.UnknownPeerError. An endpoint may
-// send to itself.
+// endpoint has returns an error matching transport.ErrUnknownPeer. An
+// endpoint may send to itself.
 func (e *Endpoint) Send(to transport.Addr, p []byte) error {
 	switch {
 	case e.closed:
 		return transport.ErrClosed
 	case len(p) > transport.MaxDatagram:
-		return &transport.DatagramSizeError{Size: len(p)}
+		return fmt.Errorf("%w: %d bytes, over the %d-byte limit", transport.ErrDatagramTooLarge, len(p), transport.MaxDatagram)
 	case uint64(to) >= uint64(len(e.net.endpoints)):
-		return &transport.UnknownPeerError{Peer: to}
+		return fmt.Errorf("%w %d", transport.ErrUnknownPeer, to)
 	}
 	e.net.send(e.id, to, p)
 	return nil
@@ -47,7 +51,7 @@ func (e *Endpoint) Receive(buf []byte) (n int, from transport.Addr, ok bool, err
 		return 0, 0, false, nil
 	}
 	if a := e.in.front(); len(a.buf) > len(buf) {
-		return 0, 0, false, &transport.ShortBufferError{Need: len(a.buf), Have: len(buf)}
+		return 0, 0, false, fmt.Errorf("%w: %d bytes for a datagram of %d bytes", transport.ErrShortBuffer, len(buf), len(a.buf))
 	}
 	a := e.in.pop()
 	n = copy(buf, a.buf)

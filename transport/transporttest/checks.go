@@ -3,6 +3,8 @@ package transporttest
 import (
 	"bytes"
 	"errors"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rollstep/rollstep/transport"
@@ -93,9 +95,8 @@ func checkTooLarge(t *testing.T, p Pair) {
 		if !errors.Is(err, transport.ErrDatagramTooLarge) {
 			t.Fatalf("Send(%d bytes): got error %v, want ErrDatagramTooLarge", size, err)
 		}
-		var se *transport.DatagramSizeError
-		if !errors.As(err, &se) || se.Size != size {
-			t.Fatalf("Send(%d bytes): got error %#v, want *DatagramSizeError{Size: %d}", size, err, size)
+		if !mentions(err, size) {
+			t.Fatalf("Send(%d bytes): got error %q, want its message to give the size %d", size, err, size)
 		}
 	}
 	expectNothing(t, p, p.B)
@@ -194,9 +195,8 @@ func checkShortBuffer(t *testing.T, p Pair) {
 	if !errors.Is(err, transport.ErrShortBuffer) {
 		t.Fatalf("Receive into 10 bytes: got error %v, want ErrShortBuffer", err)
 	}
-	var sb *transport.ShortBufferError
-	if !errors.As(err, &sb) || sb.Need != 100 || sb.Have != 10 {
-		t.Fatalf("Receive into 10 bytes: got error %#v, want *ShortBufferError{Need: 100, Have: 10}", err)
+	if !mentions(err, 100) || !mentions(err, 10) {
+		t.Fatalf("Receive into 10 bytes: got error %q, want its message to give both lengths, 100 and 10", err)
 	}
 	if !bytes.Equal(small, bytes.Repeat([]byte{0xAA}, 10)) {
 		t.Fatalf("Receive wrote a short buffer: got %x, want it untouched", small)
@@ -256,3 +256,23 @@ func checkPeerClosed(t *testing.T, p Pair) {
 		t.Fatalf("Close A after B: got error %v, want nil", err)
 	}
 }
+
+// mentions reports whether err's message contains n as a whole number,
+// not as part of a longer one.
+func mentions(err error, n int) bool {
+	msg, num := err.Error(), strconv.Itoa(n)
+	for i := strings.Index(msg, num); i >= 0; {
+		end := i + len(num)
+		if (i == 0 || !isDigit(msg[i-1])) && (end == len(msg) || !isDigit(msg[end])) {
+			return true
+		}
+		j := strings.Index(msg[i+1:], num)
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+func isDigit(b byte) bool { return '0' <= b && b <= '9' }

@@ -19,7 +19,8 @@
 // The suite covers round trips in both directions, sender identity, order,
 // empty and maximum-size datagrams, the size limit, that Send does not
 // retain the caller's slice and Receive does not retain or overrun the
-// caller's buffer, short buffers, receiving with nothing pending, nil and
+// caller's buffer, short buffers (the errors of both give the numbers in
+// their messages), receiving with nothing pending, nil and
 // empty arguments, and the semantics of Close. Failures name the subtest
 // and compare got with want.
 package transporttest

@@ -1,6 +1,7 @@
 package transporttest_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/rollstep/rollstep/transport"
@@ -22,9 +23,9 @@ func (c *memConn) Send(to transport.Addr, p []byte) error {
 	case c.closed:
 		return transport.ErrClosed
 	case len(p) > transport.MaxDatagram:
-		return &transport.DatagramSizeError{Size: len(p)}
+		return fmt.Errorf("%w: %d bytes, over the %d-byte limit", transport.ErrDatagramTooLarge, len(p), transport.MaxDatagram)
 	case to != c.peer.self:
-		return &transport.UnknownPeerError{Peer: to}
+		return fmt.Errorf("%w %d", transport.ErrUnknownPeer, to)
 	}
 	if !c.peer.closed {
 		c.peer.queue = append(c.peer.queue, append([]byte{}, p...))
@@ -39,7 +40,7 @@ func (c *memConn) Receive(buf []byte) (int, transport.Addr, bool, error) {
 	case len(c.queue) == 0:
 		return 0, 0, false, nil
 	case len(c.queue[0]) > len(buf):
-		return 0, 0, false, &transport.ShortBufferError{Need: len(c.queue[0]), Have: len(buf)}
+		return 0, 0, false, fmt.Errorf("%w: %d bytes for a datagram of %d bytes", transport.ErrShortBuffer, len(buf), len(c.queue[0]))
 	}
 	n := copy(buf, c.queue[0])
 	c.queue = c.queue[1:]

@@ -67,9 +67,10 @@ func New(pc net.PacketConn, cfg Config) (*Conn, error) {
 // known yet, see Peer.Addr) is dropped as if the network lost it, and
 // Send returns nil: the layer above
 // repeats what matters (the session's endpoint repeats its Hello) until the
-// peer has an address. Send returns a *transport.DatagramSizeError for
-// more than transport.MaxDatagram bytes, a *transport.UnknownPeerError
-// for an Addr not in the table, transport.ErrClosed after Close, and
+// peer has an address. Send returns an error matching
+// transport.ErrDatagramTooLarge for more than transport.MaxDatagram
+// bytes, one matching transport.ErrUnknownPeer for an Addr not in the
+// table, transport.ErrClosed after Close, and
 // otherwise the error of the socket write, if any.
 func (c *Conn) Send(to transport.Addr, p []byte) error {
 	c.mu.Lock()
@@ -79,7 +80,7 @@ func (c *Conn) Send(to transport.Addr, p []byte) error {
 	}
 	if len(p) > transport.MaxDatagram {
 		c.mu.Unlock()
-		return &transport.DatagramSizeError{Size: len(p)}
+		return fmt.Errorf("%w: %d bytes, over the %d-byte limit", transport.ErrDatagramTooLarge, len(p), transport.MaxDatagram)
 	}
 	addr, ok := c.peers.addr(to)
 	if ok && !addr.IsValid() {
@@ -89,7 +90,7 @@ func (c *Conn) Send(to transport.Addr, p []byte) error {
 	}
 	c.mu.Unlock()
 	if !ok {
-		return &transport.UnknownPeerError{Peer: to}
+		return fmt.Errorf("%w %d", transport.ErrUnknownPeer, to)
 	}
 	var err error
 	if c.udp != nil {
@@ -110,8 +111,10 @@ func (c *Conn) Send(to transport.Addr, p []byte) error {
 
 // Receive copies the oldest queued datagram into buf, as the
 // transport.Conn contract says. When the queue is empty and the reader
-// has stopped on a socket error, Receive returns an error that matches
-// ErrReaderStopped and wraps the socket error.
+// has stopped on a socket error (for example, the socket was closed
+// behind the Conn's back), the Conn receives nothing more: Receive
+// returns an error that matches transport.ErrClosed and wraps the socket
+// error.
 func (c *Conn) Receive(buf []byte) (n int, from transport.Addr, ok bool, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -119,7 +122,7 @@ func (c *Conn) Receive(buf []byte) (n int, from transport.Addr, ok bool, err err
 		return 0, 0, false, transport.ErrClosed
 	}
 	if c.queue.Len() == 0 && c.readErr != nil {
-		return 0, 0, false, fmt.Errorf("%w: %w", ErrReaderStopped, c.readErr)
+		return 0, 0, false, fmt.Errorf("%w: udp reader stopped: %w", transport.ErrClosed, c.readErr)
 	}
 	return c.queue.Receive(buf)
 }
@@ -162,10 +165,3 @@ func (c *Conn) peerAddr(id transport.Addr) (netip.AddrPort, bool) {
 	defer c.mu.Unlock()
 	return c.peers.addr(id)
 }
-
-// ErrReaderStopped is matched by the error Receive returns, once the queue
-// is empty, when the socket failed in a way that stopped the reader
-// goroutine (for example, it was closed behind the Conn's back). The error
-// also wraps the socket error. The Conn receives nothing more; Send may
-// still work.
-var ErrReaderStopped = errors.New("udp: reader stopped")

@@ -19,7 +19,11 @@
 //
 // Close closes the socket, which ends the reader's blocking read, and
 // returns once the goroutine has exited. A Conn is safe for concurrent
-// use, though a game loop needs only one goroutine.
+// use, though a game loop needs only one goroutine. When the socket fails
+// underneath instead (closed behind the Conn's back, or 64 read errors in
+// a row), the reader stops and the Conn receives nothing more: once the
+// queue is drained, Receive returns an error that matches
+// transport.ErrClosed and wraps the socket error.
 //
 // # Peers and addresses
 //

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net"
 	"net/netip"
+	"strings"
 	"testing"
 
 	"github.com/rollstep/rollstep/transport"
@@ -109,8 +110,12 @@ func TestReaderStopsWhenSocketClosedUnderneath(t *testing.T) {
 	b.pc.Close()
 	<-b.done
 	_, _, ok, err := b.Receive(make([]byte, 10))
-	if ok || !errors.Is(err, ErrReaderStopped) || !errors.Is(err, net.ErrClosed) {
-		t.Fatalf("Receive: got (ok=%v, err=%v), want ErrReaderStopped wrapping net.ErrClosed", ok, err)
+	if ok || !errors.Is(err, transport.ErrClosed) || !errors.Is(err, net.ErrClosed) || !strings.Contains(err.Error(), "udp reader stopped") {
+		t.Fatalf("Receive: got (ok=%v, err=%v), want transport.ErrClosed wrapping net.ErrClosed", ok, err)
+	}
+	// The Conn stays unusable: every later Receive says so.
+	if _, _, _, err := b.Receive(make([]byte, 10)); !errors.Is(err, transport.ErrClosed) {
+		t.Fatalf("second Receive: got %v, want transport.ErrClosed", err)
 	}
 	if err := b.Close(); err != nil {
 		t.Fatalf("Close: %v", err)

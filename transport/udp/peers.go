@@ -2,6 +2,7 @@ package udp
 
 import (
 	"errors"
+	"fmt"
 	"net/netip"
 
 	"github.com/rollstep/rollstep/internal/connhook"
@@ -163,7 +164,8 @@ func (c *Conn) bind(id transport.Addr, addr netip.AddrPort) error {
 // seen a valid session token from it. The peer keeps its Addr and
 // address and no longer counts against Config.MaxUnknown. Confirming a
 // confirmed peer does nothing. confirm returns a
-// *transport.UnknownPeerError if id is not known. The session's endpoint
+// error matching transport.ErrUnknownPeer if id is not known. The
+// session's endpoint
 // does not call it (it rebinds or forgets every provisional peer); the
 // tests do.
 func (c *Conn) confirm(id transport.Addr) error {
@@ -174,7 +176,7 @@ func (c *Conn) confirm(id transport.Addr) error {
 	}
 	e, ok := c.peers.byID[id]
 	if !ok {
-		return &transport.UnknownPeerError{Peer: id}
+		return fmt.Errorf("%w %d", transport.ErrUnknownPeer, id)
 	}
 	if e.provisional {
 		e.provisional = false
@@ -191,8 +193,8 @@ func (c *Conn) confirm(id transport.Addr) error {
 // mapping changed. It also gives an unbound peer (a Peer with the zero
 // Addr) its address at first contact (the first valid Hello of a peer
 // still waiting for one). Datagrams already
-// queued keep the Addr they arrived under. rebind returns a
-// *transport.UnknownPeerError if either peer is unknown.
+// queued keep the Addr they arrived under. rebind returns an error
+// matching transport.ErrUnknownPeer if either peer is unknown.
 func (c *Conn) rebind(id, from transport.Addr) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -201,7 +203,7 @@ func (c *Conn) rebind(id, from transport.Addr) error {
 	}
 	for _, p := range [2]transport.Addr{id, from} {
 		if _, ok := c.peers.byID[p]; !ok {
-			return &transport.UnknownPeerError{Peer: p}
+			return fmt.Errorf("%w %d", transport.ErrUnknownPeer, p)
 		}
 	}
 	if id == from {
@@ -222,8 +224,8 @@ func (c *Conn) rebind(id, from transport.Addr) error {
 // address count as from an unknown source; datagrams already queued keep
 // the Addr they arrived under. The session's endpoint forgets (through
 // internal/connhook) a provisional peer whose datagrams fail the token
-// check, which frees room under Config.MaxUnknown. forget returns a
-// *transport.UnknownPeerError if id is not known.
+// check, which frees room under Config.MaxUnknown. forget returns an
+// error matching transport.ErrUnknownPeer if id is not known.
 func (c *Conn) forget(id transport.Addr) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -231,7 +233,7 @@ func (c *Conn) forget(id transport.Addr) error {
 		return transport.ErrClosed
 	}
 	if _, ok := c.peers.byID[id]; !ok {
-		return &transport.UnknownPeerError{Peer: id}
+		return fmt.Errorf("%w %d", transport.ErrUnknownPeer, id)
 	}
 	c.peers.remove(id)
 	return nil

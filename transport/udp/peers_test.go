@@ -113,9 +113,8 @@ func TestPeerHookErrors(t *testing.T) {
 		"RebindFrom":  b.rebind(1, 7),
 		"SendUnknown": b.Send(7, nil),
 	} {
-		var ue *transport.UnknownPeerError
-		if !errors.As(err, &ue) || ue.Peer != 7 {
-			t.Errorf("%s: got %v, want *UnknownPeerError for peer 7", name, err)
+		if !errors.Is(err, transport.ErrUnknownPeer) || err.Error() != "transport: unknown peer 7" {
+			t.Errorf("%s: got %v, want ErrUnknownPeer for peer 7", name, err)
 		}
 	}
 	aAddr, _ := b.peerAddr(1)

@@ -3,7 +3,11 @@
 // goroutine and the game loop's non-blocking Receive.
 package dgram
 
-import "github.com/rollstep/rollstep/transport"
+import (
+	"fmt"
+
+	"github.com/rollstep/rollstep/transport"
+)
 
 // Slot is one queued datagram. Its buffer is part of the ring's backing
 // array, allocated once in NewRing and reused for the Conn's life.
@@ -64,8 +68,8 @@ func (r *Ring) Len() int { return r.n }
 func (r *Ring) Clear() { r.head, r.n = 0, 0 }
 
 // Receive moves the oldest datagram into buf, as transport.Conn's Receive
-// does: ok == false when the ring is empty, and a
-// *transport.ShortBufferError, leaving the datagram queued, when buf is too
+// does: ok == false when the ring is empty, and an error matching
+// transport.ErrShortBuffer, leaving the datagram queued, when buf is too
 // short for it.
 func (r *Ring) Receive(buf []byte) (n int, from transport.Addr, ok bool, err error) {
 	s, ok := r.Peek()
@@ -73,7 +77,7 @@ func (r *Ring) Receive(buf []byte) (n int, from transport.Addr, ok bool, err err
 		return 0, 0, false, nil
 	}
 	if s.N > len(buf) {
-		return 0, 0, false, &transport.ShortBufferError{Need: s.N, Have: len(buf)}
+		return 0, 0, false, fmt.Errorf("%w: %d bytes for a datagram of %d bytes", transport.ErrShortBuffer, len(buf), s.N)
 	}
 	n, from = copy(buf, s.Buf[:s.N]), s.From
 	r.Pop()

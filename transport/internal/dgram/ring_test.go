@@ -1,6 +1,7 @@
 package dgram
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/rollstep/rollstep/transport"
@@ -60,8 +61,8 @@ func TestRingReceive(t *testing.T) {
 	}
 	r.Push([]byte("too long"), 7)
 	_, _, ok, err := r.Receive(buf)
-	if sb, isShort := err.(*transport.ShortBufferError); ok || !isShort || sb.Need != 8 || sb.Have != 4 {
-		t.Fatalf("Receive into a short buffer = %v, %v; want a ShortBufferError{8, 4}", ok, err)
+	if want := "transport: receive buffer too small: 4 bytes for a datagram of 8 bytes"; ok || !errors.Is(err, transport.ErrShortBuffer) || err.Error() != want {
+		t.Fatalf("Receive into a short buffer = %v, %v; want false, %q", ok, err, want)
 	}
 	if r.Len() != 1 {
 		t.Fatal("a short buffer dropped the datagram")

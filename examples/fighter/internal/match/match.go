@@ -182,7 +182,7 @@ type Summary struct {
 	Frames      int           // frames played and confirmed
 	Rollbacks   uint64        // loads of a saved state
 	ResimFrames uint64        // frames re-simulated by them
-	Stalls      uint64        // Updates that could not step for want of remote input
+	Stalls      uint64        // frames that waited for remote inputs
 	StallTime   time.Duration // time spent stalled
 	Delay       int           // the input delay D at the end
 	RTT         time.Duration // the smoothed round trip to the other peer
@@ -194,14 +194,13 @@ type Summary struct {
 // Summary returns the peer's summary; call it once Done.
 func (p *Peer) Summary() Summary {
 	st := p.Session.Stats()
-	e := st.Engine
 	sum := Summary{
-		Frames: int(p.frames), Rollbacks: e.Rollbacks, ResimFrames: e.ResimFrames,
-		Stalls: e.StalledCalls, StallTime: e.StallTime, Delay: st.Delay,
+		Frames: int(p.frames), Rollbacks: st.Rollbacks, ResimFrames: st.ResimFrames,
+		Stalls: st.StalledFrames, StallTime: st.Stall, Delay: st.Delay,
 		Checksum: state.Checksum(&p.Rec.Last), Final: p.Rec.Last, Counts: p.Counts,
 	}
-	if len(e.Peers) > 0 {
-		sum.RTT = e.Peers[0].RTT
+	if len(st.Peers) > 0 {
+		sum.RTT = st.Peers[0].RTT
 	}
 	return sum
 }

@@ -128,7 +128,7 @@ func hostUDP(o *options, w io.Writer, sess *lockstep.Session[rts.State, rts.Comm
 		}
 		if f := sess.Frame(); f >= fed {
 			err := sess.AddLocalInput(core.PlayerHandle(o.player), bot.Next(sess.State()))
-			if err != nil && !errors.Is(err, rollstep.ErrInputDiscarded) && !errors.Is(err, rollstep.ErrQueueFull) {
+			if err != nil && !errors.Is(err, rollstep.ErrQueueFull) {
 				return err
 			}
 			fed = f + 1
@@ -150,7 +150,7 @@ func hostUDP(o *options, w io.Writer, sess *lockstep.Session[rts.State, rts.Comm
 		}
 		if host.Done && doneAt == 0 {
 			doneAt, st = now, sess.Stats()
-			for _, ps := range st.Engine.Peers {
+			for _, ps := range st.Peers {
 				sent = append(sent, ps.BytesSent) // with IP and UDP headers
 			}
 		}
@@ -159,7 +159,7 @@ func hostUDP(o *options, w io.Writer, sess *lockstep.Session[rts.State, rts.Comm
 		}
 		<-tick.C
 	}
-	fmt.Fprintf(w, "rts: player %d of %d over UDP, %d units, %d turns of %v, seed %d\n", o.player, len(st.PeerStall)+1, o.units, o.turns, o.period, o.seed)
+	fmt.Fprintf(w, "rts: player %d of %d over UDP, %d units, %d turns of %v, seed %d\n", o.player, len(st.Peers)+1, o.units, o.turns, o.period, o.seed)
 	var total uint64
 	for i, b := range sent {
 		total += b
@@ -167,7 +167,7 @@ func hostUDP(o *options, w io.Writer, sess *lockstep.Session[rts.State, rts.Comm
 		if to >= o.player {
 			to++
 		}
-		fmt.Fprintf(w, "to player %d: upload %.0f B/s, waited %.3f s for it\n", to, float64(b)/doneAt.Seconds(), st.PeerStall[i].Seconds())
+		fmt.Fprintf(w, "to player %d: upload %.0f B/s, waited %.3f s for it\n", to, float64(b)/doneAt.Seconds(), st.Peers[i].Stall.Seconds())
 	}
 	fmt.Fprintf(w, "upload %.0f B/s, stall %.3f s (%d turns), D=%d, %v wall time\n", float64(total)/doneAt.Seconds(), st.Stall.Seconds(), st.StalledFrames, st.Delay, doneAt.Round(time.Millisecond))
 	if desyncs > 0 {

@@ -1,14 +1,19 @@
-package core
+package engine
 
-import "time"
+import (
+	"time"
 
-// Stats are the engine's counters; see Engine.Stats.
+	"github.com/rollstep/rollstep/core"
+)
+
+// Stats are the engine's counters; see Engine.Stats. The session
+// publishes what a game needs of them in its own Stats.
 type Stats struct {
-	Frame        Frame           // the current frame
-	ConfirmedEnd Frame           // one past the newest confirmed frame (0: none)
-	Prediction   int             // W
-	Delay        [MaxPlayers]int // D of each local player
-	SyncTest     int             // the sync-test distance in effect: min(Config.SyncTest, W); 0 when off
+	Frame        core.Frame           // the current frame
+	ConfirmedEnd core.Frame           // one past the newest confirmed frame (0: none)
+	Prediction   int                  // W
+	Delay        [core.MaxPlayers]int // D of each local player
+	SyncTest     int                  // the sync-test distance in effect: min(Config.SyncTest, W); 0 when off
 
 	Frames        uint64     // frames simulated for the first time
 	Rollbacks     uint64     // loads of a saved state to re-simulate
@@ -40,10 +45,10 @@ type PeerStats struct {
 	RTT         time.Duration // smoothed round-trip time, valid if RTTSamples > 0
 	Jitter      time.Duration // mean deviation of the RTT
 	RTTSamples  int           // round trips measured
-	FramesAhead Frame         // the peer's frame minus ours when its last message arrived
-	InputLead   Frame         // frames before it was needed that its newest input arrived (negative: late, predicted)
-	Held        Frame         // inputs of its players we hold (the fewest over its players)
-	Acked       Frame         // inputs of our local players it acknowledged (the fewest)
+	FramesAhead core.Frame    // the peer's frame minus ours when its last message arrived
+	InputLead   core.Frame    // frames before it was needed that its newest input arrived (negative: late, predicted)
+	Held        core.Frame    // inputs of its players we hold (the fewest over its players)
+	Acked       core.Frame    // inputs of our local players it acknowledged (the fewest)
 	Desynced    bool          // a checksum mismatch with the peer was found
 	Rollbacks   uint64        // rollbacks caused by the peer's inputs (see the attribution rule below)
 	ResimFrames uint64        // frames those rollbacks re-simulated
