@@ -38,8 +38,7 @@
 // of a match, spectators and the input log work the same way in all
 // three. Timesync runs wherever the session predicts (Rollback and Auto).
 // The zero Mode is refused with a *ConfigError naming Mode,
-// so a forgotten Mode never becomes a silent default; lockstep.NewSession
-// and rollback.NewSession fill it in for their modes.
+// so a forgotten Mode never becomes a silent default.
 //
 // # Configuration
 //

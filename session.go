@@ -34,11 +34,10 @@ var (
 	ErrRefused = errors.New("rollstep: handshake refused")
 	// ErrInvalidConfig is matched by every *ConfigError.
 	ErrInvalidConfig = engine.ErrInvalidConfig
-	// ErrNotLocal is returned for a player that is not one of the
-	// session's local players.
-	ErrNotLocal = engine.ErrNotLocal
 	// ErrOutOfRange is matched by the errors of setters given a value
-	// outside its bounds (SetSpeed), of EndAt for a frame the session has
+	// outside its bounds (SetSpeed), of the methods that take a player
+	// (AddLocalInput, Pause, Resume, SetSpeed) for one that is not local,
+	// of EndAt for a frame the session has
 	// already simulated, and of ReadLog and ReadSteps for a frame that is
 	// not confirmed yet or that the input log no longer retains.
 	ErrOutOfRange = engine.ErrOutOfRange
@@ -187,8 +186,8 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 // State-style (Rollback, or Config.Inputs Held), it sets the input p holds,
 // and every frame schedules the newest: a game calls it once per rendered
 // frame with the device state, before Update. The value is copied. It
-// returns ErrNotLocal for a player that is not local, ErrQueueFull
-// when the queue is full and ErrClosed after Close.
+// returns an error matching ErrOutOfRange for a player that is not local,
+// ErrQueueFull when the queue is full and ErrClosed after Close.
 func (s *Session[S, I]) AddLocalInput(p core.PlayerHandle, input I) error {
 	if s.closed {
 		return ErrClosed
@@ -196,7 +195,7 @@ func (s *Session[S, I]) AddLocalInput(p core.PlayerHandle, input I) error {
 	l := s.findLocal(p)
 	switch {
 	case l == nil:
-		return ErrNotLocal
+		return engine.ErrNotLocal
 	case s.cfg.held():
 		l.held = input
 	case !l.inputs.push(input):
@@ -220,7 +219,7 @@ func (s *Session[S, I]) findLocal(p core.PlayerHandle) *local[I] {
 // mode, pauses at the same frame and reports a core.PauseEvent. While
 // paused, frames run (inputs and checksums flow) but the game's Step is
 // not called; queued game inputs wait for the resume. It returns ErrClosed
-// after Close, ErrNotLocal and ErrQueueFull.
+// after Close, ErrOutOfRange and ErrQueueFull.
 func (s *Session[S, I]) Pause(p core.PlayerHandle) error {
 	if s.closed {
 		return ErrClosed

@@ -10,7 +10,6 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/examples/units"
-	"github.com/rollstep/rollstep/lockstep"
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
@@ -50,14 +49,14 @@ func BenchmarkLockstepUpload(b *testing.B) {
 				b.Fatal(err)
 			}
 			conns := [2]*sim.Endpoint{net.NewEndpoint(), net.NewEndpoint()}
-			var sess [2]*lockstep.Session[units.State, units.Order]
+			var sess [2]*rollstep.Session[units.State, units.Order]
 			var bots [2]*units.Bot
 			for i := range 2 {
-				cfg := lockstep.Config{Players: 2, Local: []core.PlayerHandle{core.PlayerHandle(i)},
+				cfg := rollstep.Config{Mode: rollstep.Lockstep, Players: 2, Local: []core.PlayerHandle{core.PlayerHandle(i)},
 					Peers:      []rollstep.Peer{{Addr: conns[1-i].ID(), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
 					TurnPeriod: turn}
 				cfg.Transport.Rand = rand.NewChaCha8([32]byte{byte(i)})
-				s, err := lockstep.NewSession(cfg, unitsGame, *unitsState(b, 2, count), conns[i])
+				s, err := rollstep.NewSession(cfg, unitsGame, *unitsState(b, 2, count), conns[i])
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -1,18 +1,19 @@
-// Package lockstep starts rollstep sessions that never run a turn before
-// they hold every player's input for it: input delay D ≥ 1 and no
+// Package lockstep documents lockstep and auto mode of the rollstep
+// session. A lockstep session never runs a turn before it holds every
+// player's input for it: input delay D ≥ 1 and no
 // prediction (W = 0), a policy of the one engine of package core (see
 // docs/architecture.md §1). It suits RTS games and anything with a large
 // state: the bandwidth is the inputs', whatever the state's size, and no
 // state is ever saved, loaded or simulated twice.
 //
-// Config and Session are rollstep.Config and rollstep.Session, the one
-// session of every mode; package rollstep documents it: the host loop,
-// inputs, the life cycle of a match, events, Stats, pause and speed,
-// EndAt, spectators and replays. NewSession is rollstep.NewSession with
-// Config.Mode set, when it is unset, to rollstep.Lockstep, or to
-// rollstep.Auto when Config.Prediction is positive; it refuses
-// rollstep.Rollback with a *rollstep.ConfigError. This page describes
-// what is particular to lockstep and auto mode.
+// A lockstep session is the one session of every mode,
+// rollstep.NewSession with Config.Mode rollstep.Lockstep (or rollstep.Auto,
+// which adds prediction beyond a delay budget); Config, Session and
+// NewSession on this page are package rollstep's, which documents the
+// host loop, inputs, the life cycle of a match, events, Stats, pause and
+// speed, EndAt, spectators and replays. The package has no names of its
+// own: its examples show a lockstep match. This page describes what is
+// particular to lockstep and auto mode.
 //
 // # Turns
 //

@@ -8,7 +8,6 @@ import (
 	"github.com/rollstep/rollstep"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/lockstep"
 	"github.com/rollstep/rollstep/replay"
 	"github.com/rollstep/rollstep/rollback"
 	"github.com/rollstep/rollstep/transport"
@@ -40,16 +39,17 @@ func Example() {
 		panic(err)
 	}
 	conns := []*sim.Endpoint{net.NewEndpoint(), net.NewEndpoint()}
-	var sessions []*lockstep.Session[Counter, Order]
+	var sessions []*rollstep.Session[Counter, Order]
 	for i := range 2 {
-		cfg := lockstep.Config{
+		cfg := rollstep.Config{
+			Mode:       rollstep.Lockstep,
 			Players:    2,
 			Local:      []core.PlayerHandle{core.PlayerHandle(i)},
 			Peers:      []rollstep.Peer{{Addr: conns[1-i].ID(), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
 			TurnPeriod: 100 * time.Millisecond,
 		}
 		cfg.Transport.Rand = rand.NewChaCha8([32]byte{byte(i)}) // reproducible handshake nonces
-		s, err := lockstep.NewSession(cfg, core.GameFunc[Counter, Order](step), Counter{}, conns[i])
+		s, err := rollstep.NewSession(cfg, core.GameFunc[Counter, Order](step), Counter{}, conns[i])
 		if err != nil {
 			panic(err)
 		}
@@ -81,17 +81,17 @@ func Example() {
 // A match paused for a second, whose game steps twice a turn, recorded
 // into a replay one Step at a time: ReadSteps gives no Step for a paused
 // turn and two for the others, so the replay ends where the match did.
-func ExampleSession_ReadSteps() {
+func Example_readSteps() {
 	net, _ := sim.New(sim.Config{Seed: 2, Link: sim.LinkConfig{Latency: sim.Latency{Base: 30 * time.Millisecond}}})
 	conns := []*sim.Endpoint{net.NewEndpoint(), net.NewEndpoint()}
 	game, build := core.GameFunc[Counter, Order](step), core.GameVersion("counter")
-	var sessions []*lockstep.Session[Counter, Order]
+	var sessions []*rollstep.Session[Counter, Order]
 	for i := range 2 {
-		cfg := lockstep.Config{Players: 2, Local: []core.PlayerHandle{core.PlayerHandle(i)},
+		cfg := rollstep.Config{Mode: rollstep.Lockstep, Players: 2, Local: []core.PlayerHandle{core.PlayerHandle(i)},
 			Peers:      []rollstep.Peer{{Addr: conns[1-i].ID(), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
 			TurnPeriod: 50 * time.Millisecond, TicksPerTurn: 2, LogRetention: 16}
 		cfg.Transport.Rand = rand.NewChaCha8([32]byte{byte(i)})
-		s, _ := lockstep.NewSession(cfg, game, Counter{}, conns[i])
+		s, _ := rollstep.NewSession(cfg, game, Counter{}, conns[i])
 		sessions = append(sessions, s)
 	}
 	rec, _ := replay.NewRecorder(replay.Config{Game: build, Players: 2, TickRate: 20}, core.Game[Counter, Order](game), &Counter{})
@@ -132,16 +132,17 @@ func ExampleSession_ReadSteps() {
 
 // A spectator watches a lockstep match 10 turns behind its host, which
 // never waits for it; it replays the match's pause too.
-func ExampleConfig_spectators() {
+func Example_spectators() {
 	net, err := sim.New(sim.Config{Seed: 3, Link: sim.LinkConfig{Latency: sim.Latency{Base: 40 * time.Millisecond}}})
 	if err != nil {
 		panic(err)
 	}
 	conns := []*sim.Endpoint{net.NewEndpoint(), net.NewEndpoint()}
 	watcher := net.NewEndpoint()
-	var sessions []*lockstep.Session[Counter, Order]
+	var sessions []*rollstep.Session[Counter, Order]
 	for i := range 2 {
-		cfg := lockstep.Config{
+		cfg := rollstep.Config{
+			Mode:       rollstep.Lockstep,
 			Local:      []core.PlayerHandle{core.PlayerHandle(i)},
 			Peers:      []rollstep.Peer{{Addr: conns[1-i].ID(), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
 			TurnPeriod: 100 * time.Millisecond,
@@ -151,7 +152,7 @@ func ExampleConfig_spectators() {
 			cfg.SpectatorDelay = 10
 		}
 		cfg.Transport.Rand = rand.NewChaCha8([32]byte{byte(i)})
-		s, err := lockstep.NewSession(cfg, core.GameFunc[Counter, Order](step), Counter{}, conns[i])
+		s, err := rollstep.NewSession(cfg, core.GameFunc[Counter, Order](step), Counter{}, conns[i])
 		if err != nil {
 			panic(err)
 		}

@@ -1,17 +1,17 @@
-// Package rollback starts GGPO-style rollstep sessions, and holds the
-// spectator client and the sync test. A rollback session predicts the
+// Package rollback documents GGPO-style rollback mode of the rollstep
+// session, and holds the spectator client and the sync test. A rollback
+// session predicts the
 // inputs of remote players and runs ahead of them by up to W frames (the
 // prediction window, 8 by default); when a real input differs from its
 // prediction, it loads the state saved before that frame and simulates
 // again, within the same Update. It suits fighting games and other games
 // with a small state; see docs/architecture.md §1.
 //
-// Config and Session are rollstep.Config and rollstep.Session, the one
-// session of every mode; package rollstep documents it: the host loop,
-// inputs, the life cycle of a match, events, Stats, pause and speed,
-// EndAt, spectators and replays. NewSession is rollstep.NewSession with
-// Config.Mode set to rollstep.Rollback when it is unset; any other mode is
-// refused with a *rollstep.ConfigError. This page describes what is
+// A rollback session is the one session of every mode,
+// rollstep.NewSession with Config.Mode rollstep.Rollback; Config, Session
+// and NewSession on this page are package rollstep's, which documents the
+// host loop, inputs, the life cycle of a match, events, Stats, pause and
+// speed, EndAt, spectators and replays. This page describes what is
 // particular to rollback.
 //
 // # What rollback mode sets
@@ -21,9 +21,9 @@
 // most 64) and a small input delay D, 0 to 2 frames (Config.MaxDelay),
 // chosen once a second by the session's delay policy from the
 // measured round trip, unless Config.FixedDelay keeps Config.InputDelay.
-// Inputs are always held state: a game calls AddLocalInput once per
-// rendered frame with what the player holds, and every frame simulated
-// until the next call uses it. A session repeats its messages every half
+// Inputs are held state by default (Config.Inputs): a game calls
+// AddLocalInput once per rendered frame with what the player holds, and
+// every frame simulated until the next call uses it. A session repeats its messages every half
 // frame while stalled (Config.ResendInterval) and catches up at most one
 // second after a hitch (Config.MaxCatchUp); beyond that the schedule
 // slips and timesync rebalances the peers.
@@ -108,5 +108,6 @@
 // game's Step deterministic before it meets a network. The
 // rollstep_synctest build tag turns the same check on inside every
 // session whose prediction window allows it, in Rollback and Auto mode
-// (core.DefaultSyncTest), reported as core.SyncTestEvent.
+// (at distance 2, or less when W is smaller), reported as
+// core.SyncTestEvent.
 package rollback

@@ -36,16 +36,17 @@ func (adder) Step(s *score, in []core.Input[int16], fx core.Effects) {
 // on every confirmed frame.
 func Example() {
 	net, _ := sim.New(sim.Config{Seed: 1, Link: sim.LinkConfig{Latency: sim.Latency{Base: 50 * time.Millisecond}}})
-	var sessions [2]*rollback.Session[score, int16]
+	var sessions [2]*rollstep.Session[score, int16]
 	for i := range sessions {
 		conn := net.NewEndpoint() // transport.Addr i
-		cfg := rollback.Config{
+		cfg := rollstep.Config{
+			Mode:  rollstep.Rollback,
 			Local: []core.PlayerHandle{core.PlayerHandle(i)},
 			Peers: []rollstep.Peer{{Addr: transport.Addr(1 - i), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
 		}
 		cfg.Transport.Token = 42
 		cfg.Transport.Rand = rand.NewChaCha8([32]byte{byte(i)}) // handshake nonces; nil means crypto/rand
-		s, err := rollback.NewSession[score, int16](cfg, adder{}, score{}, conn)
+		s, err := rollstep.NewSession[score, int16](cfg, adder{}, score{}, conn)
 		if err != nil {
 			panic(err)
 		}
@@ -110,17 +111,18 @@ func ExampleNewSyncTest() {
 // replay Recorder (rec.AddLog(s) does the same in one call). The
 // replay holds exactly the inputs each frame's final simulation used, so
 // it reproduces the match.
-func ExampleSession_ReadLog() {
+func Example_readLog() {
 	net, _ := sim.New(sim.Config{Seed: 2, Link: sim.LinkConfig{Latency: sim.Latency{Base: 30 * time.Millisecond}}})
-	var sessions [2]*rollback.Session[score, int16]
+	var sessions [2]*rollstep.Session[score, int16]
 	for i := range sessions {
-		cfg := rollback.Config{
+		cfg := rollstep.Config{
+			Mode:         rollstep.Rollback,
 			Local:        []core.PlayerHandle{core.PlayerHandle(i)},
 			Peers:        []rollstep.Peer{{Addr: transport.Addr(1 - i), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
 			LogRetention: 60, // more frames than are confirmed between two Updates
 		}
 		cfg.Transport.Token, cfg.Transport.Rand = 42, rand.NewChaCha8([32]byte{byte(i)})
-		sessions[i], _ = rollback.NewSession[score, int16](cfg, adder{}, score{}, net.NewEndpoint())
+		sessions[i], _ = rollstep.NewSession[score, int16](cfg, adder{}, score{}, net.NewEndpoint())
 	}
 	build := core.GameVersion("adder 1.0")
 	// The session's Players and TickRate.

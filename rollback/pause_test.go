@@ -94,7 +94,7 @@ func TestPauseAndSpeed(t *testing.T) {
 	require.NotZero(t, st.Rollbacks, "no rollback: the match did not predict")
 
 	require.ErrorIs(t, m.nodes[0].s.SetSpeed(0, 0), rollstep.ErrOutOfRange)
-	require.ErrorIs(t, m.nodes[0].s.Pause(1), rollstep.ErrNotLocal)
+	require.ErrorIs(t, m.nodes[0].s.Pause(1), rollstep.ErrOutOfRange)
 	for range 8 {
 		require.NoError(t, m.nodes[0].s.Pause(0))
 	}

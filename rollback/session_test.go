@@ -134,13 +134,15 @@ func TestEffectsPlayOnceDespiteRollbacks(t *testing.T) {
 		if err != nil {
 			t.Fatalf("ReadLog(%d): %v", f, err)
 		}
+		vals := make([]uint16, len(in))
 		for p, i := range in {
-			_ = oracle.AddLocalInput(core.PlayerHandle(p), i.Value)
+			vals[p] = i.Value
 		}
-		if err := oracle.AdvanceFrame(); err != nil {
+		fx, err := oracle.AdvanceFrame(vals)
+		if err != nil {
 			t.Fatal(err)
 		}
-		for _, fe := range oracle.Effects() {
+		for _, fe := range fx {
 			want[fe]++
 		}
 	}
@@ -253,7 +255,7 @@ func TestClosedSessionReturnsErrClosed(t *testing.T) {
 			t.Errorf("%s after Close = %v, want rollstep.ErrClosed", name, err)
 		}
 	}
-	if err := m.nodes[1].s.AddLocalInput(0, 1); !errors.Is(err, rollstep.ErrNotLocal) {
-		t.Errorf("AddLocalInput(remote player) = %v, want rollstep.ErrNotLocal", err)
+	if err := m.nodes[1].s.AddLocalInput(0, 1); !errors.Is(err, rollstep.ErrOutOfRange) {
+		t.Errorf("AddLocalInput(remote player) = %v, want rollstep.ErrOutOfRange", err)
 	}
 }

@@ -1,7 +1,6 @@
 package rollback
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -24,13 +23,10 @@ type SyncTestConfig struct {
 	MaxEffectsPerFrame int
 }
 
-// ErrSyncTest is matched by every *SyncTestError.
-var ErrSyncTest = errors.New("rollback: sync test failed")
-
 // SyncTestError reports that re-simulating Frame gave a different state
 // than its first simulation: Step is not deterministic, or it keeps state
 // outside S. Paths names the differing fields (at most 16), such as
-// "Units[3].Pos.X". It matches ErrSyncTest.
+// "Units[3].Pos.X". Find it with errors.As.
 type SyncTestError struct {
 	Frame core.Frame // the first frame whose re-simulation differed
 	First uint64     // checksum after the first simulation of Frame
@@ -48,9 +44,6 @@ func (e *SyncTestError) Error() string {
 		e.Frame, e.First, e.Again, fields)
 }
 
-// Is reports whether target is ErrSyncTest.
-func (e *SyncTestError) Is(target error) bool { return target == ErrSyncTest }
-
 // SyncTest runs a game with every player local and checks that Step is
 // deterministic: after every new frame it loads the state saved
 // CheckDistance frames earlier, re-simulates those frames with the same
@@ -63,8 +56,6 @@ type SyncTest[S any, I comparable] struct {
 	players int
 	err     error
 	fx      []core.FrameEffect
-	set     uint32 // bit p: AddLocalInput was called for player p this frame
-	last    [core.MaxPlayers]I
 }
 
 // NewSyncTest returns a sync test at frame 0 whose state is a copy of
@@ -101,74 +92,51 @@ func NewSyncTest[S any, I comparable](cfg SyncTestConfig, game core.Game[S, I], 
 	return &SyncTest[S, I]{eng: eng, players: cfg.Players}, nil
 }
 
-// AddLocalInput sets player p's input for the current frame. A player
-// without an input for a frame gets its previous input (the zero value
-// at first). It returns rollstep.ErrNotLocal for a player outside the match.
-func (st *SyncTest[S, I]) AddLocalInput(p core.PlayerHandle, v I) error {
-	if p < 0 || int(p) >= st.players {
-		return rollstep.ErrNotLocal
-	}
-	if err := st.eng.AddLocalInput(p, v); err != nil {
-		return err
-	}
-	st.set |= 1 << p
-	st.last[p] = v
-	return nil
-}
-
-// AdvanceFrame simulates the current frame, then re-simulates the newest
-// CheckDistance frames and compares. It returns a *SyncTestError for the
+// AdvanceFrame simulates the current frame with inputs, one per player
+// in handle order, then re-simulates the newest CheckDistance frames and
+// compares. It returns the effects the frame emitted (re-simulations
+// never emit any), valid until the next call, and a *SyncTestError for the
 // first frame whose re-simulation differed; once it has, every later call
 // returns the same error without simulating, since the state can no
-// longer be trusted.
-func (st *SyncTest[S, I]) AdvanceFrame() error {
+// longer be trusted. An inputs slice of another length than Players is
+// refused with an error matching rollstep.ErrOutOfRange.
+func (st *SyncTest[S, I]) AdvanceFrame(inputs []I) ([]core.FrameEffect, error) {
 	if st.err != nil {
-		return st.err
+		return nil, st.err
 	}
-	for p := range st.players {
-		if st.set&(1<<p) == 0 {
-			_ = st.eng.AddLocalInput(core.PlayerHandle(p), st.last[p]) // cannot fail: p is local, D = 0
-		}
+	if len(inputs) != st.players {
+		return nil, fmt.Errorf("%w: %d inputs for %d players", rollstep.ErrOutOfRange, len(inputs), st.players)
 	}
-	st.set = 0
+	for p, v := range inputs {
+		_ = st.eng.AddLocalInput(core.PlayerHandle(p), v) // cannot fail: p is local, D = 0
+	}
 	r := st.eng.Advance(0)
 	st.fx = append(st.fx[:0], r.Effects...)
 	for _, ev := range r.Events {
 		if e, ok := ev.(core.SyncTestEvent); ok {
 			st.err = &SyncTestError{Frame: e.Frame, First: e.First, Again: e.Again, Paths: e.Paths}
-			return st.err
+			return st.fx, st.err
 		}
 	}
-	return nil
+	return st.fx, nil
 }
 
 // Run simulates frames frames, taking every player's input from input, and
 // returns the first *SyncTestError.
 func (st *SyncTest[S, I]) Run(frames int, input func(f core.Frame, p core.PlayerHandle) I) error {
+	inputs := make([]I, st.players)
 	for range frames {
 		f := st.eng.Frame()
-		for p := range st.players {
-			if err := st.AddLocalInput(core.PlayerHandle(p), input(f, core.PlayerHandle(p))); err != nil {
-				return err
-			}
+		for p := range inputs {
+			inputs[p] = input(f, core.PlayerHandle(p))
 		}
-		if err := st.AdvanceFrame(); err != nil {
+		if _, err := st.AdvanceFrame(inputs); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// Frame returns the current frame: the next frame AdvanceFrame simulates.
-func (st *SyncTest[S, I]) Frame() core.Frame { return st.eng.Frame() }
-
-// State returns the state after frame Frame()-1. It is owned by the sync
-// test: read it, never write it.
+// State returns the state after the newest frame simulated. It is owned
+// by the sync test: read it, never write it.
 func (st *SyncTest[S, I]) State() *S { return st.eng.State() }
-
-// Effects returns the effects the last AdvanceFrame emitted (sync-test
-// re-simulations never emit any). The slice is valid until the next call.
-func (st *SyncTest[S, I]) Effects() []core.FrameEffect { return st.fx }
-
-// Err returns the sync test's failure, or nil.
-func (st *SyncTest[S, I]) Err() error { return st.err }

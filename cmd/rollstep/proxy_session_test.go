@@ -18,7 +18,6 @@ import (
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/examples/fighter"
 	"github.com/rollstep/rollstep/internal/testenv"
-	"github.com/rollstep/rollstep/rollback"
 	"github.com/rollstep/rollstep/state"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
@@ -54,7 +53,7 @@ func (g *recordingFighter) Step(s *fighter.State, in []core.Input[fighter.Input]
 
 // proxiedPeer is one side of TestRollbackThroughProxy.
 type proxiedPeer struct {
-	s      *rollback.Session[fighter.State, fighter.Input]
+	s      *rollstep.Session[fighter.State, fighter.Input]
 	game   *recordingFighter
 	events []core.Event
 }
@@ -111,7 +110,8 @@ func proxiedAddr(ctx context.Context, a, b *net.UDPConn, proxy netip.AddrPort) (
 // the checksums of frames 0 to frames-1, closed at the end of the test.
 func newProxiedPeer(t *testing.T, i int, conn transport.Conn, frames core.Frame) *proxiedPeer {
 	t.Helper()
-	cfg := rollback.Config{
+	cfg := rollstep.Config{
+		Mode:     rollstep.Rollback,
 		Players:  2,
 		Local:    []core.PlayerHandle{core.PlayerHandle(i)},
 		Peers:    []rollstep.Peer{{Addr: transport.Addr(1 - i), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}},
@@ -124,10 +124,10 @@ func newProxiedPeer(t *testing.T, i int, conn transport.Conn, frames core.Frame)
 	}
 	p := &proxiedPeer{game: &recordingFighter{sums: make([]uint64, frames)}}
 	var err error
-	p.s, err = rollback.NewSession[fighter.State, fighter.Input](cfg, p.game, fighter.New(3), conn)
+	p.s, err = rollstep.NewSession[fighter.State, fighter.Input](cfg, p.game, fighter.New(3), conn)
 	if err != nil {
 		conn.Close()
-		t.Fatalf("rollback.NewSession: %v", err)
+		t.Fatalf("rollstep.NewSession: %v", err)
 	}
 	t.Cleanup(func() { p.s.Close() })
 	return p

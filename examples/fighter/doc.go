@@ -27,7 +27,7 @@
 //     effects (EffectHit, EffectBlock, EffectKO) that the session plays
 //     once per frame, even when a rollback re-simulates the frame.
 //  3. Inputs are made outside the step, by a player or a Bot, and handed to
-//     a rollback.Session each rendered frame; the session predicts the
+//     a rollstep.Session (Mode Rollback) each rendered frame; the session predicts the
 //     remote player's buttons, runs ahead, and rolls back when a real input
 //     differs.
 //

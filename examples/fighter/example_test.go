@@ -26,12 +26,12 @@ func Example() {
 		if them.Pos.X-me.Pos.X < fixed.FromInt(30) {
 			b = fighter.Attack
 		}
-		_ = st.AddLocalInput(0, fighter.Input{Buttons: b})
-		if err := st.AdvanceFrame(); err != nil {
+		fx, err := st.AdvanceFrame([]fighter.Input{{Buttons: b}, {}}) // player 1 stands still
+		if err != nil {
 			fmt.Println(err)
 			return
 		}
-		for _, e := range st.Effects() {
+		for _, e := range fx {
 			switch e.Effect.Kind {
 			case fighter.EffectHit:
 				if hits++; hits == 1 {

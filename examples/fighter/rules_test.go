@@ -67,12 +67,11 @@ func (d *duel) step(b0, b1 Buttons) {
 			d.t.Fatal(err)
 		}
 	}
-	_ = d.st.AddLocalInput(0, Input{b0})
-	_ = d.st.AddLocalInput(1, Input{b1})
-	if err := d.st.AdvanceFrame(); err != nil {
+	fx, err := d.st.AdvanceFrame([]Input{{b0}, {b1}})
+	if err != nil {
 		d.t.Fatal(err)
 	}
-	for _, e := range d.st.Effects() {
+	for _, e := range fx {
 		d.emitted = append(d.emitted, e.Effect.Kind)
 	}
 }

@@ -65,7 +65,7 @@
 //
 //  1. Build the initial state with New; every peer uses the same
 //     arguments.
-//  2. Build the session with lockstep.NewSession over a transport.Conn,
+//  2. Build the session with rollstep.NewSession over a transport.Conn,
 //     with SessionConfig's configuration.
 //  3. Every game-loop frame: when a new turn started, ask the player or
 //     the bot for a command and give it to AddLocalInput; then call

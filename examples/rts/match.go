@@ -10,7 +10,6 @@ import (
 	"github.com/rollstep/rollstep"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/lockstep"
 	"github.com/rollstep/rollstep/state"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
@@ -26,8 +25,8 @@ const DefaultTurn = 100 * time.Millisecond
 // not used). The turn lasts period (0: DefaultTurn) and is
 // one tick; inputs are command-style, so the zero Command fills the turns
 // in which a player gives none.
-func SessionConfig(players, local int, addrs []transport.Addr, period time.Duration) lockstep.Config {
-	cfg := lockstep.Config{Players: players, Local: []core.PlayerHandle{core.PlayerHandle(local)}, TurnPeriod: period, Game: Build}
+func SessionConfig(players, local int, addrs []transport.Addr, period time.Duration) rollstep.Config {
+	cfg := rollstep.Config{Mode: rollstep.Lockstep, Players: players, Local: []core.PlayerHandle{core.PlayerHandle(local)}, TurnPeriod: period, Game: Build}
 	for p := range players {
 		if p != local && p < len(addrs) {
 			cfg.Peers = append(cfg.Peers, rollstep.Peer{Addr: addrs[p], Players: []core.PlayerHandle{core.PlayerHandle(p)}})
@@ -109,7 +108,7 @@ var ErrTooSlow = errors.New("rts: match did not finish")
 // simPeer is one host of PlaySim: its endpoint, session and bot.
 type simPeer struct {
 	ep   *sim.Endpoint
-	sess *lockstep.Session[State, Command]
+	sess *rollstep.Session[State, Command]
 	bot  *Bot
 	fed  core.Frame // the turn the bot last commanded, plus one
 	game *Host
@@ -148,7 +147,7 @@ func PlaySim(cfg SimConfig) (*SimResult, error) {
 				return nil, err
 			}
 		}
-		if p.sess, err = lockstep.NewSession(lc, core.Game[State, Command](p.game), initial, p.ep); err != nil {
+		if p.sess, err = rollstep.NewSession(lc, core.Game[State, Command](p.game), initial, p.ep); err != nil {
 			return nil, fmt.Errorf("peer %d: %w", i, err)
 		}
 	}

@@ -14,8 +14,6 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/wire"
-	"github.com/rollstep/rollstep/lockstep"
-	"github.com/rollstep/rollstep/rollback"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/udp"
 )
@@ -77,13 +75,14 @@ func TestRollbackFirstContactSeats(t *testing.T) {
 		2: {0: true, 1: true},
 	}
 	type player struct {
-		s    *rollback.Session[seatState, uint16]
+		s    *rollstep.Session[seatState, uint16]
 		game *seatGame
 	}
 	var players [3]player
 	for i := range players {
 		var up []udp.Peer
-		cfg := rollback.Config{
+		cfg := rollstep.Config{
+			Mode:     rollstep.Rollback,
 			Players:  3,
 			Local:    []core.PlayerHandle{core.PlayerHandle(i)},
 			TickRate: 200,
@@ -109,7 +108,7 @@ func TestRollbackFirstContactSeats(t *testing.T) {
 			t.Fatalf("udp.New: %v", err)
 		}
 		players[i].game = new(seatGame)
-		players[i].s, err = rollback.NewSession[seatState, uint16](cfg, players[i].game, seatState{}, conn)
+		players[i].s, err = rollstep.NewSession[seatState, uint16](cfg, players[i].game, seatState{}, conn)
 		if err != nil {
 			conn.Close()
 			t.Fatalf("session %d: %v", i, err)
@@ -213,18 +212,18 @@ func TestFrontEndsSendSeats(t *testing.T) {
 		open func(conn transport.Conn) (session, error)
 	}{
 		{"rollback", func(conn transport.Conn) (session, error) {
-			cfg := rollback.Config{Players: 3, Local: []core.PlayerHandle{2}, Transport: transport.Config{Token: token}}
+			cfg := rollstep.Config{Mode: rollstep.Rollback, Players: 3, Local: []core.PlayerHandle{2}, Transport: transport.Config{Token: token}}
 			for _, p := range peers {
 				cfg.Peers = append(cfg.Peers, rollstep.Peer{Addr: transport.Addr(p), Players: []core.PlayerHandle{p}})
 			}
-			return rollback.NewSession[seatState, uint16](cfg, core.GameFunc[seatState, uint16](step), seatState{}, conn)
+			return rollstep.NewSession[seatState, uint16](cfg, core.GameFunc[seatState, uint16](step), seatState{}, conn)
 		}},
 		{"lockstep", func(conn transport.Conn) (session, error) {
-			cfg := lockstep.Config{Players: 3, Local: []core.PlayerHandle{2}, Transport: transport.Config{Token: token}}
+			cfg := rollstep.Config{Mode: rollstep.Lockstep, Players: 3, Local: []core.PlayerHandle{2}, Transport: transport.Config{Token: token}}
 			for _, p := range peers {
 				cfg.Peers = append(cfg.Peers, rollstep.Peer{Addr: transport.Addr(p), Players: []core.PlayerHandle{p}})
 			}
-			return lockstep.NewSession[seatState, uint16](cfg, core.GameFunc[seatState, uint16](step), seatState{}, conn)
+			return rollstep.NewSession[seatState, uint16](cfg, core.GameFunc[seatState, uint16](step), seatState{}, conn)
 		}},
 	} {
 		t.Run(fe.name, func(t *testing.T) {

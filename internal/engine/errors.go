@@ -26,7 +26,8 @@ func (e *ConfigError) Is(target error) bool { return target == ErrInvalidConfig 
 
 // ErrNotLocal is returned by AddLocalInput and SetInputDelay for a player
 // that is not one of the engine's local players.
-var ErrNotLocal = errors.New("rollstep: player is not local")
+// It matches ErrOutOfRange, which is how a game sees it.
+var ErrNotLocal = fmt.Errorf("%w: player is not local", ErrOutOfRange)
 
 // ErrInputDiscarded is returned by AddLocalInput when the frame the input
 // would apply to (current frame + D) already has an input for the player:

@@ -12,7 +12,6 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/examples/fighter"
-	"github.com/rollstep/rollstep/rollback"
 	"github.com/rollstep/rollstep/state"
 	"github.com/rollstep/rollstep/transport"
 )
@@ -83,7 +82,7 @@ type Counts struct {
 // recorder.
 type Peer struct {
 	Player  int                                             // the player it plays, 0 or 1
-	Session *rollback.Session[fighter.State, fighter.Input] // its session
+	Session *rollstep.Session[fighter.State, fighter.Input] // its session
 	Bot     *fighter.Bot                                    // its hands
 	Rec     *Recorder                                       // its game, recording
 	Counts  Counts                                          // what it saw so far
@@ -95,8 +94,9 @@ type Peer struct {
 // two-player match whose other peer is at addr, with token, streaming to
 // the given spectators. Handshake nonces come from crypto/rand unless the
 // caller sets Transport.Rand.
-func Config(player int, addr transport.Addr, token uint64, spectators []transport.Addr) rollback.Config {
-	c := rollback.Config{
+func Config(player int, addr transport.Addr, token uint64, spectators []transport.Addr) rollstep.Config {
+	c := rollstep.Config{
+		Mode:       rollstep.Rollback,
 		Players:    2,
 		Local:      []core.PlayerHandle{core.PlayerHandle(player)},
 		Peers:      []rollstep.Peer{{Addr: addr, Players: []core.PlayerHandle{core.PlayerHandle(1 - player)}}},
@@ -110,11 +110,11 @@ func Config(player int, addr transport.Addr, token uint64, spectators []transpor
 
 // NewPeer builds player's session over conn, playing frames frames with a
 // bot seeded with seed from fighter.New(seed).
-func NewPeer(cfg rollback.Config, conn transport.Conn, frames int, seed uint64) (*Peer, error) {
+func NewPeer(cfg rollstep.Config, conn transport.Conn, frames int, seed uint64) (*Peer, error) {
 	player := int(cfg.Local[0])
 	p := &Peer{Player: player, Bot: fighter.NewBot(player, seed), Rec: NewRecorder(frames), frames: core.Frame(frames)}
 	var err error
-	p.Session, err = rollback.NewSession[fighter.State, fighter.Input](cfg, p.Rec, fighter.New(seed), conn)
+	p.Session, err = rollstep.NewSession[fighter.State, fighter.Input](cfg, p.Rec, fighter.New(seed), conn)
 	if err != nil {
 		return nil, err
 	}

@@ -14,7 +14,6 @@ import (
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/examples/internal/secret"
 	"github.com/rollstep/rollstep/examples/rts"
-	"github.com/rollstep/rollstep/lockstep"
 	"github.com/rollstep/rollstep/replay"
 	"github.com/rollstep/rollstep/state"
 	"github.com/rollstep/rollstep/transport"
@@ -93,7 +92,7 @@ func playUDP(o *options, w io.Writer) error {
 			return err
 		}
 	}
-	sess, err := lockstep.NewSession(cfg, core.Game[rts.State, rts.Command](host), initial, conn)
+	sess, err := rollstep.NewSession(cfg, core.Game[rts.State, rts.Command](host), initial, conn)
 	if err != nil {
 		conn.Close()
 		return err
@@ -107,7 +106,7 @@ func playUDP(o *options, w io.Writer) error {
 
 // hostUDP is the game loop of playUDP: a bot's command at every new turn,
 // then Update, every millisecond of the wall clock.
-func hostUDP(o *options, w io.Writer, sess *lockstep.Session[rts.State, rts.Command], host *rts.Host) error {
+func hostUDP(o *options, w io.Writer, sess *rollstep.Session[rts.State, rts.Command], host *rts.Host) error {
 	timeout := o.timeout
 	if timeout == 0 {
 		timeout = 10*time.Duration(o.turns)*o.period + 30*time.Second
