@@ -8,11 +8,11 @@
 // with a small state; see docs/architecture.md §1.
 //
 // A rollback session is the one session of every mode,
-// rollstep.NewSession with Config.Mode rollstep.Rollback; Config, Session
-// and NewSession on this page are package rollstep's, which documents the
-// host loop, inputs, the life cycle of a match, events, Stats, pause and
-// speed, EndAt, spectators and replays. This page describes what is
-// particular to rollback.
+// rollstep.NewSession with Config.Mode rollstep.Rollback; this package
+// declares no session of its own. Config, Session and Stats on this page
+// are package rollstep's, which documents the host loop, inputs, the life
+// cycle of a match, events, pause and speed, EndAt, spectators and
+// replays. This page describes what is particular to rollback.
 //
 // # What rollback mode sets
 //
@@ -97,14 +97,16 @@
 // core.SpeedEvent and core.DisconnectEvent as it replays them, and at the
 // end a core.RefusedEvent, or a core.PeerLostEvent when the host is lost,
 // leaves (Left, with its Reason) or drops the spectator for lagging
-// (Reason core.LeaveDropped); Update returns ErrStreamEnded from then on.
+// (Reason core.LeaveDropped); from then on Ended reports true and Update
+// does nothing.
 //
 // # Sync test
 //
-// NewSyncTest runs a game with every player local and, after every frame,
+// NewSyncTest runs a game with every player local: each
+// SyncTest.AdvanceFrame simulates a frame from one input per player, then
 // rolls back SyncTestConfig.CheckDistance frames, simulates them again and
-// compares the checksums; a *SyncTestError names the first frame and the
-// fields that differ. Use it in development builds and tests to prove the
+// compares the checksums; a *SyncTestError (find it with errors.As) names
+// the first frame and the fields that differ. Use it in development builds and tests to prove the
 // game's Step deterministic before it meets a network. The
 // rollstep_synctest build tag turns the same check on inside every
 // session whose prediction window allows it, in Rollback and Auto mode

@@ -90,14 +90,19 @@ func (g flaky) Step(s *score, in []core.Input[int16], fx core.Effects) {
 }
 
 // A sync test re-simulates every frame and names the first frame and
-// field whose re-simulation differs.
+// field whose re-simulation differs. AdvanceFrame takes one input per
+// player, in handle order.
 func ExampleNewSyncTest() {
 	var calls int32
 	st, err := rollback.NewSyncTest[score, int16](rollback.SyncTestConfig{CheckDistance: 2}, flaky{&calls}, score{})
 	if err != nil {
 		panic(err)
 	}
-	err = st.Run(60, func(f core.Frame, p core.PlayerHandle) int16 { return 10 })
+	for range 60 {
+		if _, err = st.AdvanceFrame([]int16{10, 10}); err != nil {
+			break
+		}
+	}
 	var se *rollback.SyncTestError
 	if errors.As(err, &se) {
 		fmt.Println("frame", se.Frame, "fields", se.Paths)

@@ -165,7 +165,8 @@ func (sp *Spectator[S, I]) Frame() core.Frame { return sp.eng.Frame() }
 // buffered returns how many received frames are not simulated yet.
 func (sp *Spectator[S, I]) buffered() int { return int(sp.held() - sp.eng.Frame()) }
 
-// Ended reports whether the stream ended.
+// Ended reports whether the stream ended: its last event is a
+// core.PeerLostEvent or a core.RefusedEvent, and Update does nothing more.
 func (sp *Spectator[S, I]) Ended() bool { return sp.ended }
 
 // Effects returns the effects of the frames the newest Update simulated;

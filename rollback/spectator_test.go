@@ -51,7 +51,7 @@ func (w *watcher) run(t *testing.T, m *match, d time.Duration) {
 			continue
 		}
 		before := w.sp.Frame()
-		if err := w.sp.Update(now); err != nil && err != ErrStreamEnded {
+		if err := w.sp.Update(now); err != nil {
 			t.Fatalf("spectator Update: %v", err)
 		}
 		w.most = max(w.most, int(w.sp.Frame()-before))
@@ -131,8 +131,18 @@ func TestSpectatorTooFarBehindIsDropped(t *testing.T) {
 	if !ok || !end.Left || end.Reason != core.LeaveDropped {
 		t.Fatalf("spectator's last event %#v, want core.PeerLostEvent{Left, core.LeaveDropped}", w.events[len(w.events)-1])
 	}
-	if err := w.sp.Update(m.net.Now()); err != ErrStreamEnded {
-		t.Errorf("Update after the end = %v, want ErrStreamEnded", err)
+	if !w.sp.Ended() {
+		t.Error("Ended = false after the stream ended")
+	}
+	f, evs := w.sp.Frame(), len(w.events)
+	for i := range 3 {
+		if err := w.sp.Update(m.net.Now() + time.Duration(i)*m.render); err != nil {
+			t.Errorf("Update after the end = %v, want nil", err)
+		}
+		w.events = append(w.events, w.sp.Events()...)
+	}
+	if w.sp.Frame() != f || len(w.events) != evs || len(w.sp.Effects()) != 0 {
+		t.Errorf("Update after the end simulated or raised events: frame %d -> %d, %d new events, %d effects", f, w.sp.Frame(), len(w.events)-evs, len(w.sp.Effects()))
 	}
 	w.checkReplay(t, m)
 }

@@ -13,16 +13,17 @@ import (
 // Update does one round of the spectator's loop at now: it reads the
 // host's stream, simulates the frames the fixed timestep owes, and more
 // (up to MaxStepsPerUpdate in all) while more than Buffer frames wait,
-// and acknowledges what it holds. After the stream ended it returns
-// ErrStreamEnded; Conn errors are returned as they are.
+// and acknowledges what it holds. After the stream ended (Ended) it does
+// nothing and returns nil, as a Session's Update does after the end of
+// its match; Conn errors are returned as they are.
 func (sp *Spectator[S, I]) Update(now time.Duration) error {
 	if sp.closed {
 		return rollstep.ErrClosed
 	}
-	if sp.ended {
-		return ErrStreamEnded
-	}
 	sp.play = sp.play[:0]
+	if sp.ended {
+		return nil
+	}
 	if _, err := sp.ep.Poll(now, &sp.rx); err != nil {
 		return err
 	}

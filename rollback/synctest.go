@@ -121,22 +121,6 @@ func (st *SyncTest[S, I]) AdvanceFrame(inputs []I) ([]core.FrameEffect, error) {
 	return st.fx, nil
 }
 
-// Run simulates frames frames, taking every player's input from input, and
-// returns the first *SyncTestError.
-func (st *SyncTest[S, I]) Run(frames int, input func(f core.Frame, p core.PlayerHandle) I) error {
-	inputs := make([]I, st.players)
-	for range frames {
-		f := st.eng.Frame()
-		for p := range inputs {
-			inputs[p] = input(f, core.PlayerHandle(p))
-		}
-		if _, err := st.AdvanceFrame(inputs); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // State returns the state after the newest frame simulated. It is owned
 // by the sync test: read it, never write it.
 func (st *SyncTest[S, I]) State() *S { return st.eng.State() }

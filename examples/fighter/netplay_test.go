@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/examples/fighter"
 	"github.com/rollstep/rollstep/examples/fighter/internal/match"
 	"github.com/rollstep/rollstep/internal/testenv"
@@ -61,19 +60,14 @@ func TestSyncTest(t *testing.T) {
 		t.Fatal(err)
 	}
 	bots := [2]*fighter.Bot{fighter.NewBot(0, 3), fighter.NewBot(1, 3)}
-	var frame core.Frame = -1
-	var next [2]fighter.Input
-	input := func(f core.Frame, p core.PlayerHandle) fighter.Input {
-		if f != frame { // one bot decision per frame, both from the same state
-			frame = f
-			for i, b := range bots {
-				next[i] = b.Next(st.State())
-			}
+	in := make([]fighter.Input, 2)
+	for f := range 3000 {
+		for i, b := range bots { // one bot decision per frame, both from the same state
+			in[i] = b.Next(st.State())
 		}
-		return next[p]
-	}
-	if err := st.Run(3000, input); err != nil {
-		t.Fatal(err)
+		if _, err := st.AdvanceFrame(in); err != nil {
+			t.Fatalf("frame %d: %v", f, err)
+		}
 	}
 	if s := st.State(); s.Fighters[0].Hits+s.Fighters[1].Hits == 0 {
 		t.Error("no hit in 3,000 frames: the sync test exercises too little")

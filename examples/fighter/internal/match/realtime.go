@@ -95,7 +95,7 @@ func RunSpectator(conn transport.Conn, host transport.Addr, token uint64, frames
 		if now > limit {
 			return nil, fmt.Errorf("%w: %v, at frame %d", ErrTimeout, limit, sp.Frame())
 		}
-		if err := sp.Update(now); err != nil && err != rollback.ErrStreamEnded {
+		if err := sp.Update(now); err != nil {
 			return nil, err
 		}
 		for _, ev := range sp.Events() {
