@@ -32,18 +32,24 @@ type Slot[I comparable] struct {
 // array, so it has alignment 1 and size 8 and adds no padding to a Slot
 // on any target.
 type Control struct {
-	flags   uint8    // flagFilled
+	flags   uint8    // flagFilled, flagGone
 	command uint8    // a command* constant
 	arg     [2]uint8 // the command's argument (speed percent), little-endian
 	step    [2]uint8 // the player's step-time report, little-endian
-	_       [2]uint8
+	aux     [2]uint8 // a return command's distance back to its handoff frame (rejoin.go)
 }
 
 // controlSize is the size of a Control, the bytes a Slot adds to an input.
 const controlSize = 8
 
-// flagFilled marks a slot the engine filled when the player's D rose.
-const flagFilled = 1
+// Slot flags: flagFilled marks a slot the engine filled when the
+// player's D rose; flagGone a slot of a player who was disconnected in
+// that frame and came back later (rejoin.go), whose input is
+// InputDisconnected.
+const (
+	flagFilled = 1
+	flagGone   = 2
+)
 
 // Commands of the control word.
 const (
@@ -51,6 +57,7 @@ const (
 	commandPause
 	commandResume
 	commandSpeed
+	commandReturn // a disconnected peer comes back (rejoin.go)
 )
 
 // maxPendingCommands bounds each local player's commands waiting for an

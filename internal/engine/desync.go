@@ -100,6 +100,9 @@ func (e *Engine[S, I]) confirmTo(end core.Frame) {
 			e.confirmControl(c)
 		}
 		e.checked = max(e.checked, end)
+		if e.unsettled != 0 {
+			e.settleAll()
+		}
 		return // nothing to log or checksum
 	}
 	for c := e.checked; c < end; c++ {
@@ -130,6 +133,9 @@ func (e *Engine[S, I]) confirmTo(end core.Frame) {
 		}
 	}
 	e.checked = max(e.checked, end)
+	if e.unsettled != 0 {
+		e.settleAll()
+	}
 }
 
 // compare reports the first mismatch with each peer.

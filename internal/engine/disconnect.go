@@ -113,6 +113,9 @@ func (e *Engine[S, I]) checkAgreement() {
 		e.knownDirty = true
 		e.event(core.DisconnectEvent{Player: core.PlayerHandle(p), Frame: d})
 		e.rescan(p, e.next[p])
+		if e.retAt[p] != never {
+			e.settle(e.owner[p])
+		}
 	}
 }
 

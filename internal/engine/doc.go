@@ -144,6 +144,19 @@
 // would force a peer that already confirmed frames with the player's real
 // inputs to roll back confirmed frames.
 //
+// # Returns
+//
+// A disconnected peer can come back. One remaining peer, the sponsor,
+// takes a Snapshot of its confirmed state, sends it, and calls ReturnPeer:
+// a return command in its next input names the return frame R, so every
+// peer agrees when the player's inputs are real again (until R they stay
+// InputDisconnected). Once the command is written, Handoff gives the
+// confirmed inputs from the snapshot frame on, and the returning peer's
+// new engine starts with Resume, which replays them, checks the result
+// against the sponsor's checksum and joins the match at the handoff frame.
+// The rule, and how peers tell a stale disconnect vote from a new one, is
+// in rejoin.go; the record's layout in handoff.go.
+//
 // # Sync test
 //
 // With Config.SyncTest = k, every new frame is followed by a rollback of k

@@ -82,6 +82,18 @@ type Engine[S any, I comparable] struct {
 	goneAt   [core.MaxPlayers]core.Frame // agreed disconnect frame, valid if agreed
 	peers    []peer[Slot[I]]
 
+	// Returns (rejoin.go): retAt[p] is the return frame R of player p
+	// while its return is known but not settled, never otherwise; retR
+	// and retBack are the return frame and the handoff frame of the
+	// newest return of p, valid when returned has bit p; floor is the
+	// first frame a resumed engine holds slots of (0 otherwise).
+	retAt     [core.MaxPlayers]core.Frame
+	retR      [core.MaxPlayers]core.Frame
+	retBack   [core.MaxPlayers]core.Frame
+	returned  uint16
+	unsettled uint16 // players whose return is known but not settled
+	floor     core.Frame
+
 	sums     sumLog
 	snaps    *snapRing[world[S]]
 	log      inputLog[I]
@@ -122,6 +134,9 @@ func NewEngine[S any, I comparable](cfg Config, game core.Game[S, I], initial *S
 	}
 	c := cfg.withDefaults()
 	e := &Engine[S, I]{cfg: c, game: game, players: c.Players, cur: world[S]{Game: *initial}, window: c.Prediction, end: never}
+	for p := range e.retAt {
+		e.retAt[p] = never
+	}
 	for _, p := range c.Local {
 		e.local[p] = true
 		e.localMask |= 1 << p

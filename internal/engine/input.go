@@ -54,9 +54,15 @@ func (e *Engine[S, I]) AddLocalInput(p core.PlayerHandle, v I) error {
 		q.head, q.n = (q.head+1)%maxPendingCommands, q.n-1
 	}
 	sl.Control.step = step
+	if sl.Control.command == commandReturn {
+		sl.Control.aux = put16(uint16(min(t-e.checked, 0xffff)))
+	}
 	e.vals[e.idx(int(p), t)] = sl
 	e.next[p] = t + 1
 	e.knownDirty = true
+	if sl.Control.command == commandReturn {
+		e.applyReturn(int(p), t, sl.Control)
+	}
 	return nil
 }
 
@@ -99,7 +105,7 @@ func (e *Engine[S, I]) inputFor(p int, f core.Frame) core.Input[I] {
 	if f < n {
 		return known(&e.vals[e.idx(p, f)])
 	}
-	if e.agreed[p] && f >= e.goneAt[p] {
+	if e.agreed[p] && f >= e.goneAt[p] && f < e.retAt[p] {
 		return core.Input[I]{Status: core.InputDisconnected}
 	}
 	var last I
@@ -149,7 +155,10 @@ func sameInput[I comparable](a, b core.Input[I]) bool {
 
 // known returns the input a known slot gives Step.
 func known[I comparable](s *Slot[I]) core.Input[I] {
-	if s.Control.flags&flagFilled != 0 {
+	if s.Control.flags&(flagFilled|flagGone) != 0 {
+		if s.Control.flags&flagGone != 0 {
+			return core.Input[I]{Status: core.InputDisconnected}
+		}
 		return core.Input[I]{Value: s.Value, Status: core.InputFilled}
 	}
 	return core.Input[I]{Value: s.Value, Status: core.InputConfirmed}

@@ -56,11 +56,14 @@ func (e *Engine[S, I]) Receive(now time.Duration, from core.PeerID, m *Message[S
 		}
 		q.held[p] = max(q.held[p], h)
 	}
-	if m.Gone != 0 {
-		newGone := m.Gone &^ q.theirGone
-		q.theirGone |= m.Gone
+	if gone := m.Gone; gone != 0 {
+		if e.returned != 0 {
+			gone = e.freshGone(gone, m)
+		}
+		newGone := gone &^ q.theirGone
+		q.theirGone |= gone
 		for p := 0; p < e.players; p++ {
-			if m.Gone&(1<<p) != 0 {
+			if gone&(1<<p) != 0 {
 				q.goneHeld[p] = max(q.goneHeld[p], m.Held[p])
 			}
 			if newGone&(1<<p) != 0 && !e.local[p] && e.adopts(q, p) {
@@ -113,7 +116,7 @@ func (e *Engine[S, I]) receiveRun(from core.PeerID, r *InputRun[Slot[I]]) {
 	// Prefix: values 0..held-1 are of frames below old. Only frames from
 	// old-rlen on are still in the ring; older ones are not compared.
 	held := min(int(old-r.Start), len(vals))
-	if k := max(int(old-r.Start)-e.rlen, 0); k < held {
+	if k := max(int(old-r.Start)-e.rlen, int(e.floor-r.Start), 0); k < held {
 		i := e.idx(p, r.Start+core.Frame(k))
 		for ; k < held; k++ {
 			if e.vals[i] != vals[k] {
@@ -152,6 +155,14 @@ func (e *Engine[S, I]) receiveRun(from core.PeerID, r *InputRun[Slot[I]]) {
 	e.peers[from].inputLead = n - 1 - e.frame
 	if old < e.frame { // rescan looks only at frames already simulated
 		e.rescan(p, old)
+	}
+	for k := range add {
+		if add[k].Control.command == commandReturn {
+			e.applyReturn(p, old+core.Frame(k), add[k].Control)
+		}
+	}
+	if e.retAt[p] != never {
+		e.settle(e.owner[p]) // the inputs up to the disconnect frame may be complete now
 	}
 }
 

@@ -27,7 +27,7 @@ func (e *Engine[S, I]) buildMessages() {
 		for send := e.localMask | uint32(e.goneMask); send != 0; send &= send - 1 {
 			p := bits.TrailingZeros32(send)
 			end := e.next[p]
-			start := max(q.held[p], end-keep, 0)
+			start := max(q.held[p], end-keep, e.floor)
 			if start >= end {
 				continue
 			}
