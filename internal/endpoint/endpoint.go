@@ -22,6 +22,14 @@ type Receiver[I comparable] interface {
 	Receive(now time.Duration, from core.PeerID, m *engine.Message[I]) error
 }
 
+// TransferReceiver is implemented by a Receiver that takes the payloads
+// of Transfer packets (state transfers to a returning peer, see
+// internal/transfer). ReceiveTransfer must not retain payload: it aliases
+// the endpoint's receive buffer.
+type TransferReceiver interface {
+	ReceiveTransfer(now time.Duration, from core.PeerID, payload []byte)
+}
+
 // Endpoint owns one transport.Conn and every remote peer of one local
 // engine: the handshake, packet sequence numbers and replay windows,
 // keep-alives, round-trip times, silence timers and counters. It is

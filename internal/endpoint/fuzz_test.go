@@ -108,7 +108,6 @@ func validPackets(t testing.TB, seq uint64) [][]byte {
 	add(wire.AppendHello(nil, testKey, seq, &wire.Hello{Protocol: wire.Protocol, Nonce: 1, Config: d}))
 	add(wire.AppendHelloReply(nil, testKey, seq, &wire.HelloReply{Status: wire.ReplyAccept, Protocol: wire.Protocol, Config: d}))
 	add(wire.AppendKeepAlive(nil, key, seq, &wire.KeepAlive{Stamp: 7 * ms, Echo: 3 * ms, HasEcho: true}))
-	add(wire.AppendQuality(nil, key, seq, &wire.Quality{Frame: 2, RTT: 40 * ms, LossPermille: 10}))
 	add(wire.AppendLeave(nil, key, seq, &wire.Leave{Reason: wire.LeaveQuit, Frame: 3}))
 	return out
 }

@@ -62,9 +62,14 @@ func seedBytes(seed uint64) [32]byte {
 
 // recorder is a Receiver that keeps deep copies of what it receives.
 type recorder struct {
-	from []core.PeerID
-	msgs []engine.Message[slotInput]
-	err  error // returned by Receive when set
+	from      []core.PeerID
+	msgs      []engine.Message[slotInput]
+	err       error    // returned by Receive when set
+	transfers [][]byte // payloads of Transfer packets
+}
+
+func (r *recorder) ReceiveTransfer(_ time.Duration, _ core.PeerID, payload []byte) {
+	r.transfers = append(r.transfers, slices.Clone(payload))
 }
 
 func (r *recorder) Receive(_ time.Duration, from core.PeerID, m *engine.Message[slotInput]) error {

@@ -124,19 +124,22 @@ func (ep *Endpoint[I]) handle(now time.Duration, i int, p []byte, r Receiver[I])
 		q.heard, q.lastHeard = true, now
 		q.state = StateLeft
 		ep.event(Event{Kind: EventLeft, Peer: core.PeerID(i), At: now, Reason: l.Reason, Frame: l.Frame})
-	case wire.TypeQuality:
+	case wire.TypeTransfer:
 		if !live(q.state) {
 			q.st.Early++
 			return nil
 		}
-		var qu wire.Quality
-		if _, err := wire.DecodeQuality(p, key, &q.window, &qu); err != nil {
+		_, payload, err := wire.DecodeTransfer(p, key, &q.window)
+		if err != nil {
 			q.st.Malformed++
 			return nil
 		}
 		q.window.Accept(h.Seq)
 		ep.heard(now, i)
-		q.st.Quality, q.st.HasQuality = qu, true
+		q.st.Transfers++
+		if tr, ok := r.(TransferReceiver); ok {
+			tr.ReceiveTransfer(now, core.PeerID(i), payload)
+		}
 	default:
 		q.st.Malformed++
 	}

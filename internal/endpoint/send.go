@@ -263,20 +263,22 @@ func (ep *Endpoint[I]) Leave(now time.Duration, reason wire.LeaveReason, frame c
 	return first
 }
 
-// SendQuality sends a quality report to connected peer p. It returns
-// ErrUnknownPeer for a peer outside the table, and does nothing for a peer
-// that is not connected.
-func (ep *Endpoint[I]) SendQuality(now time.Duration, p core.PeerID, qu *wire.Quality) error {
+// SendTransfer sends payload, one message of a state transfer, to
+// connected peer p in a Transfer packet. It returns ErrUnknownPeer for a
+// peer outside the table, the *wire.EncodeError of an empty or oversized
+// payload, and does nothing for a peer that is not connected.
+func (ep *Endpoint[I]) SendTransfer(now time.Duration, p core.PeerID, payload []byte) error {
 	if ep.closed {
 		return ErrClosed
 	}
 	if p < 0 || int(p) >= len(ep.peers) {
 		return ErrUnknownPeer
 	}
-	if !live(ep.peers[p].state) {
+	q := &ep.peers[p]
+	if !live(q.state) || q.lost {
 		return nil
 	}
-	out, err := wire.AppendQuality(ep.sbuf[:0], ep.peers[p].sendKey(ep.key), ep.peers[p].seq, qu)
+	out, err := wire.AppendTransfer(ep.sbuf[:0], q.sendKey(ep.key), q.seq, payload)
 	if err != nil {
 		return err
 	}

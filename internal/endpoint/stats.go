@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport"
 )
 
@@ -35,6 +34,7 @@ type PeerStats struct {
 	InputsSent     uint64 // input packets sent
 	KeepAlivesSent uint64 // KeepAlives sent
 	InputsReceived uint64 // input packets handed to the Receiver
+	Transfers      uint64 // Transfer packets received and handed on (see TransferReceiver)
 	Rebinds        uint64 // moves to a new address of an interrupted peer (see Rebinder)
 	RebindsRefused uint64 // the peer's Hellos from another address that did not move it: it was not interrupted, or the Hello was not newer than what it had sent
 	FirstContacts  uint64 // adoptions of the address of the peer's first Hello (see Rebinder)
@@ -54,10 +54,6 @@ type PeerStats struct {
 	Stale      uint64 // HelloReplies to another nonce, or packets after the peer's end
 	WrongSeat  uint64 // Hellos naming another seat than the peer's (Config.Seats)
 	Rejected   uint64 // input messages the Receiver refused (core's *MessageError)
-
-	// Quality is the newest quality report from the peer, if HasQuality.
-	Quality    wire.Quality
-	HasQuality bool
 }
 
 // WireBytesSent returns BytesSent plus transport.HeaderOverhead per packet.

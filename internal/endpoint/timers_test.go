@@ -213,17 +213,29 @@ func TestDisconnect(t *testing.T) {
 	}
 }
 
-func TestQuality(t *testing.T) {
+// A Transfer packet reaches the peer's TransferReceiver; none is sent
+// to a peer outside the table or one that is not connected.
+func TestTransfer(t *testing.T) {
 	m := connected(t)
-	q := wire.Quality{Frame: 12, RTT: 40 * ms, Jitter: 2 * ms, LossPermille: 25}
 	now := m.net.Now()
-	mustNil(t, m.nodes[0].ep.SendQuality(now, 0, &q))
-	if err := m.nodes[0].ep.SendQuality(now, 3, &q); !errors.Is(err, ErrUnknownPeer) {
-		t.Errorf("SendQuality(peer 3) = %v, want ErrUnknownPeer", err)
+	mustNil(t, m.nodes[0].ep.SendTransfer(now, 0, []byte{1, 2, 3}))
+	if err := m.nodes[0].ep.SendTransfer(now, 3, []byte{1}); !errors.Is(err, ErrUnknownPeer) {
+		t.Errorf("SendTransfer(peer 3) = %v, want ErrUnknownPeer", err)
+	}
+	if err := m.nodes[0].ep.SendTransfer(now, 0, nil); err == nil {
+		t.Error("SendTransfer of an empty payload succeeded")
 	}
 	m.run(now+30*ms, ms)
-	s, _ := m.nodes[1].ep.Peer(0)
-	if !s.HasQuality || s.Quality != q {
-		t.Errorf("received quality %+v (%v), want %+v", s.Quality, s.HasQuality, q)
+	if got := m.nodes[1].rx.transfers; len(got) != 1 || !slices.Equal(got[0], []byte{1, 2, 3}) {
+		t.Errorf("received transfers %v, want [[1 2 3]]", got)
+	}
+	if s, _ := m.nodes[1].ep.Peer(0); s.Transfers != 1 {
+		t.Errorf("Transfers = %d, want 1", s.Transfers)
+	}
+	mustNil(t, m.nodes[0].ep.Disconnect(0))
+	mustNil(t, m.nodes[0].ep.SendTransfer(m.net.Now(), 0, []byte{4}))
+	m.run(m.net.Now()+30*ms, ms)
+	if got := m.nodes[1].rx.transfers; len(got) != 1 {
+		t.Errorf("%d transfers after Disconnect, want 1", len(got))
 	}
 }

@@ -97,7 +97,6 @@ func TestRejectAllocs(t *testing.T) {
 	var h Hello
 	var k KeepAlive
 	var l Leave
-	var q Quality
 	var hr HelloReply
 	var mt Match
 	var w ReplayWindow
@@ -113,7 +112,6 @@ func TestRejectAllocs(t *testing.T) {
 			"DecodeHelloReply": func() error { _, err := DecodeHelloReply(tc.p, key, &w, &hr); return err },
 			"DecodeKeepAlive":  func() error { _, err := DecodeKeepAlive(tc.p, key, &w, &k); return err },
 			"DecodeLeave":      func() error { _, err := DecodeLeave(tc.p, key, &w, &l); return err },
-			"DecodeQuality":    func() error { _, err := DecodeQuality(tc.p, key, &w, &q); return err },
 			"DecodeMatch":      func() error { _, err := DecodeMatch(tc.p, key, &w, &mt); return err },
 		}
 		for name, dec := range decoders {

@@ -19,8 +19,11 @@ var (
 // not. Version 2: every packet but Hello, HelloReply and Match is tagged
 // with a DirectionKey instead of the token's key. Version 3: the inputs of
 // every mode are core.Slot values (an input with its control word), and
-// the digest's second byte is ExtraSteps.
-const Protocol uint16 = 3
+// the digest's second byte is ExtraSteps. Version 4: type 6 is Transfer
+// (it was Quality, which no session sent), a Hello's byte after the seat
+// holds its flags (HelloRejoin), and a control word's last two bytes carry
+// a return command's handoff distance.
+const Protocol uint16 = 4
 
 // DigestSize is the encoded size of a ConfigDigest.
 const DigestSize = 32

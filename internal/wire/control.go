@@ -10,7 +10,7 @@ import (
 
 // HelloSize is the exact length of every Hello datagram: the Hello is
 // padded with zeros to it. No packet that may answer an unvalidated Hello
-// (HelloReply, Leave, KeepAlive, Quality) can be longer, so a reply never
+// (HelloReply, Leave, KeepAlive) can be longer, so a reply never
 // amplifies a spoofed Hello; TestAmplification checks every type's largest
 // encoding against it.
 const HelloSize = 96
@@ -31,7 +31,15 @@ type Hello struct {
 	// address can tell which of its peers it is; NoSeat (the zero value)
 	// names none, as a spectator's Hello does.
 	Seat Seat
+	// Rejoin says the sender's process is new and asks to come back into
+	// a running match in its seat: it holds no state of the match but
+	// its seat and the token (see internal/endpoint, "Restarts").
+	Rejoin bool
 }
+
+// helloRejoin is the Hello flags byte's Rejoin bit; the other bits are
+// zero.
+const helloRejoin = 0x01
 
 // Seat names a peer's place in a match: the lowest player handle the peer
 // owns. Unlike the address it arrives from, it tells a host which of
@@ -157,20 +165,6 @@ type Leave struct {
 	Frame core.Frame
 }
 
-// Quality is the sender's view of the link, sent now and then for
-// diagnostics and pacing. RTT and Jitter travel in whole microseconds,
-// truncated toward zero, and must not be negative.
-type Quality struct {
-	// Frame is the sender's current frame.
-	Frame core.Frame
-	// RTT and Jitter are the sender's smoothed round-trip time and its
-	// variation.
-	RTT, Jitter time.Duration
-	// LossPermille is the share of the receiver's packets the sender
-	// missed recently, in thousandths (0..1000).
-	LossPermille uint16
-}
-
 // AppendHello appends h as a datagram of exactly HelloSize bytes, with the
 // full sequence number seq, authenticated with key. It fails with an
 // *EncodeError for an invalid Seat.
@@ -184,6 +178,11 @@ func AppendHello(dst []byte, key Key, seq uint64, h *Hello) ([]byte, error) {
 	dst = appendU64(dst, h.Nonce)
 	dst = appendDigest(dst, &h.Config)
 	dst = append(dst, byte(h.Seat))
+	var flags byte
+	if h.Rejoin {
+		flags |= helloRejoin
+	}
+	dst = append(dst, flags)
 	for len(dst)-start < HelloSize-TagSize {
 		dst = append(dst, 0)
 	}
@@ -206,6 +205,12 @@ func DecodeHello(p []byte, key Key, window *ReplayWindow, h *Hello) (Header, err
 	if r.ok() && v.Seat > core.MaxPlayers {
 		r.fail(at, "seat: out of range", ErrMalformed)
 	}
+	at = r.off
+	flags := r.byte1("flags")
+	if r.ok() && flags&^helloRejoin != 0 {
+		r.fail(at, "flags: undefined bits", ErrMalformed)
+	}
+	v.Rejoin = flags&helloRejoin != 0
 	if r.ok() {
 		at = r.off
 		for i, c := range r.bytes(HelloSize-TagSize-r.off, "padding") {
@@ -328,49 +333,6 @@ func DecodeLeave(p []byte, key Key, window *ReplayWindow, l *Leave) (Header, err
 		return Header{}, r.err
 	}
 	*l = v
-	return hd, nil
-}
-
-// AppendQuality appends q. It fails with an *EncodeError for a negative
-// Frame, RTT or Jitter, or a LossPermille over 1000.
-func AppendQuality(dst []byte, key Key, seq uint64, q *Quality) ([]byte, error) {
-	if q.Frame < 0 {
-		return dst, &EncodeError{Field: "Frame", Reason: "negative frame"}
-	}
-	if q.RTT < 0 {
-		return dst, &EncodeError{Field: "RTT", Reason: "negative duration"}
-	}
-	if q.Jitter < 0 {
-		return dst, &EncodeError{Field: "Jitter", Reason: "negative duration"}
-	}
-	if q.LossPermille > 1000 {
-		return dst, &EncodeError{Field: "LossPermille", Reason: strconv.Itoa(int(q.LossPermille)) + " is over 1000"}
-	}
-	start := len(dst)
-	dst = appendHeader(dst, TypeQuality, 0, seq)
-	dst = binary.AppendUvarint(dst, uint64(q.Frame))
-	dst = appendDur(dst, q.RTT)
-	dst = appendDur(dst, q.Jitter)
-	dst = binary.AppendUvarint(dst, uint64(q.LossPermille))
-	return appendTag(dst, key, seq, start), nil
-}
-
-// DecodeQuality decodes datagram p, which must be a Quality authenticated
-// with key whose sequence number window expands, into *q. On error *q is
-// unchanged.
-func DecodeQuality(p []byte, key Key, window *ReplayWindow, q *Quality) (Header, error) {
-	r := reader{b: p}
-	hd, _ := r.expect(TypeQuality, key, window)
-	var v Quality
-	v.Frame = r.frame("frame")
-	v.RTT = r.dur("rtt")
-	v.Jitter = r.dur("jitter")
-	v.LossPermille = uint16(r.count(1000, "loss"))
-	r.end()
-	if r.err != nil {
-		return Header{}, r.err
-	}
-	*q = v
 	return hd, nil
 }
 

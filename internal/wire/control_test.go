@@ -34,7 +34,7 @@ func randDigest(r *rand.Rand) ConfigDigest {
 }
 
 func randHello(r *rand.Rand) Hello {
-	return Hello{Protocol: uint16(r.Uint32()), Nonce: r.Uint64(), Config: randDigest(r), Seat: Seat(r.IntN(17))}
+	return Hello{Protocol: uint16(r.Uint32()), Nonce: r.Uint64(), Config: randDigest(r), Seat: Seat(r.IntN(17)), Rejoin: r.IntN(2) == 0}
 }
 
 func randHelloReply(r *rand.Rand) HelloReply {
@@ -53,15 +53,6 @@ func randKeepAlive(r *rand.Rand) KeepAlive {
 
 func randLeave(r *rand.Rand) Leave {
 	return Leave{Reason: LeaveReason(1 + r.IntN(4)), Frame: core.Frame(r.Int32N(math.MaxInt32))}
-}
-
-func randQuality(r *rand.Rand) Quality {
-	return Quality{
-		Frame:        core.Frame(r.Int32N(math.MaxInt32)),
-		RTT:          randDuration(r).Abs().Truncate(time.Microsecond),
-		Jitter:       randDuration(r).Abs().Truncate(time.Microsecond),
-		LossPermille: uint16(r.IntN(1001)),
-	}
 }
 
 // controlCase is one control type's encoder, decoder and generator, so the
@@ -113,7 +104,6 @@ var controlCases = []controlCase{
 	{"hello-reply", TypeHelloReply, rt(randHelloReply, AppendHelloReply, DecodeHelloReply), dc(DecodeHelloReply)},
 	{"keep-alive", TypeKeepAlive, rt(randKeepAlive, AppendKeepAlive, DecodeKeepAlive), dc(DecodeKeepAlive)},
 	{"leave", TypeLeave, rt(randLeave, AppendLeave, DecodeLeave), dc(DecodeLeave)},
-	{"quality", TypeQuality, rt(randQuality, AppendQuality, DecodeQuality), dc(DecodeQuality)},
 	matchCase,
 }
 
@@ -189,15 +179,6 @@ func TestEncodeRejectsInvalid(t *testing.T) {
 	}
 	if _, err := AppendHelloReply(nil, testKey, 1, &HelloReply{Status: 9}); !errorsIs(err, ErrInvalidMessage) {
 		t.Errorf("reply with unknown status: got %v", err)
-	}
-	if _, err := AppendQuality(nil, testKey, 1, &Quality{LossPermille: 1001}); !errorsIs(err, ErrInvalidMessage) {
-		t.Errorf("quality with loss 1001: got %v", err)
-	}
-	if _, err := AppendQuality(nil, testKey, 1, &Quality{Frame: -1}); !errorsIs(err, ErrInvalidMessage) {
-		t.Errorf("quality with negative frame: got %v", err)
-	}
-	if _, err := AppendQuality(nil, testKey, 1, &Quality{Jitter: -1}); !errorsIs(err, ErrInvalidMessage) {
-		t.Errorf("quality with negative jitter: got %v", err)
 	}
 	if _, err := AppendKeepAlive(nil, testKey, 1, &KeepAlive{Stamp: -1}); !errorsIs(err, ErrInvalidMessage) {
 		t.Errorf("keep-alive with negative stamp: got %v", err)

@@ -68,7 +68,7 @@
 //	...           body
 //	len-4   4     tag
 //
-// Types: 1 Hello, 2 HelloReply, 3 Input, 4 KeepAlive, 5 Leave, 6 Quality,
+// Types: 1 Hello, 2 HelloReply, 3 Input, 4 KeepAlive, 5 Leave, 6 Transfer,
 // 7 Match; 0 is invalid. Flags a type does not define must be zero (no
 // type but Input and KeepAlive defines any). The header is 3 bytes (9 in
 // Hello, HelloReply and Match), and every packet is 4 bytes of tag longer
@@ -202,8 +202,9 @@
 //
 //	Hello (1)       Protocol 2 bytes, Nonce 8 bytes, ConfigDigest 32 bytes,
 //	                Seat 1 byte (0 none, else the sender's lowest player
-//	                handle plus one, 1..16), zero padding to exactly
-//	                HelloSize (96) bytes with the tag
+//	                handle plus one, 1..16), flags 1 byte (0x01 Rejoin),
+//	                zero padding to exactly HelloSize (96) bytes with the
+//	                tag
 //	HelloReply (2)  Status 1 byte (1 accept, 2 refuse protocol, 3 refuse
 //	                config), Protocol 2, Nonce 8 (the Hello's), ConfigDigest
 //	                32: at most 56 bytes
@@ -211,13 +212,15 @@
 //	                µs) and EchoDelay (uvarint µs): at most 31 bytes
 //	Leave (5)       Reason 1 byte (1 quit, 2 timeout, 3 desync, 4 refused),
 //	                Frame uvarint: at most 13 bytes
-//	Quality (6)     Frame uvarint, RTT uvarint µs, Jitter uvarint µs,
-//	                LossPermille uvarint (0..1000): at most 30 bytes
+//	Transfer (6)    a payload of 1..MaxTransferPayload bytes: one message
+//	                of internal/transfer (offer, chunk, ack) or of the
+//	                rejoin; sent only to connected peers
 //	Match (7)       see Match negotiation below
 //
 // The Seat byte took the first byte of what was padding, so a Hello that
-// names no seat is byte for byte a Hello from before seats. (No peer
-// spoke version 2 yet, so the version did not change.)
+// names no seat is byte for byte a Hello from before seats (no peer spoke
+// version 2 yet, so the version did not change); the flags byte took the
+// next one in protocol 4.
 //
 // A ConfigDigest is 32 bytes: Players (1), ExtraSteps (1), InputSize (2),
 // TickRate (2), ChecksumInterval (2), InputLayout (8), Game (16).

@@ -44,8 +44,9 @@ const (
 	TypeKeepAlive
 	// TypeLeave says the sender leaves the match (Leave).
 	TypeLeave
-	// TypeQuality reports the sender's view of the link (Quality).
-	TypeQuality
+	// TypeTransfer carries one message of a state transfer to or from a
+	// returning peer (AppendTransfer).
+	TypeTransfer
 	// TypeMatch negotiates the match configuration before a session
 	// exists (Match).
 	TypeMatch
@@ -65,8 +66,8 @@ func (t Type) String() string {
 		return "keep-alive"
 	case TypeLeave:
 		return "leave"
-	case TypeQuality:
-		return "quality"
+	case TypeTransfer:
+		return "transfer"
 	case TypeMatch:
 		return "match"
 	}

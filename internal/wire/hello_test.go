@@ -39,9 +39,6 @@ func TestAmplification(t *testing.T) {
 		"leave": func() ([]byte, error) {
 			return AppendLeave(nil, testKey, seq, &Leave{Reason: LeaveRefused, Frame: math.MaxInt32})
 		},
-		"quality": func() ([]byte, error) {
-			return AppendQuality(nil, testKey, seq, &Quality{Frame: math.MaxInt32, RTT: big, Jitter: big, LossPermille: 1000})
-		},
 	}
 	for name, f := range replies {
 		p, err := f()
