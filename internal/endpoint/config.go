@@ -73,10 +73,16 @@ type Config struct {
 	// copies the slice.
 	Seats []wire.Seat
 
-	// Rand supplies the 8-byte handshake nonces, one per peer, read in New.
+	// Rand supplies the 8-byte handshake nonces: one per peer, read in
+	// New, and one for each restart handshake a peer's new process opens.
 	// Nil means crypto/rand.Reader. Tests pass a seeded reader, such as a
 	// math/rand/v2 ChaCha8, so that every byte sent is reproducible.
 	Rand io.Reader
+
+	// Rejoin marks this endpoint's process as new to a running match: its
+	// Hellos carry wire.Hello.Rejoin, and its peers answer with a restart
+	// handshake (see "Restarts" in the package documentation).
+	Rejoin bool
 
 	// KeepAliveInterval: a connected peer that was sent nothing for this
 	// long gets a KeepAlive. 0 means DefaultKeepAliveInterval. It must be

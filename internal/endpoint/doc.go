@@ -81,6 +81,18 @@
 // is older than what the peer sent after it): PeerStats.RebindsRefused
 // counts both.
 //
+// # Restarts
+//
+// A peer whose process restarted comes back through a restart handshake:
+// its new endpoint (Config.Rejoin) sends Rejoin Hellos with a fresh
+// nonce, the peers that knew its seat answer with a nonce of their own,
+// and only a packet under the keys of both new nonces, which needs the
+// token and the answer, replaces the old process (EventRestarted). A
+// replayed Hello opens a handshake that never completes and changes
+// nothing else; the rule and its reasons are in restart.go. Transfer
+// packets (SendTransfer, TransferReceiver) then carry the match's state
+// to the new process.
+//
 // # First contact
 //
 // A host need not know a peer's address in advance (a client behind a NAT

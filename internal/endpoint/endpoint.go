@@ -47,6 +47,7 @@ type Endpoint[I comparable] struct {
 	// (see Forgetter, Rebinder); nil otherwise.
 	forgetter Forgetter
 	rebinder  Rebinder
+	rand      io.Reader // cfg.Rand, or crypto/rand: nonces of restart handshakes
 
 	msg  engine.Message[I] // decode target, reused for every input packet
 	lean engine.Message[I] // leanAck's shallow copy; zeroed after each use
@@ -122,8 +123,11 @@ type peer struct {
 	// Disconnect) rather than refused, left or never handshaken; split
 	// once it was heard again after that (see probeLost).
 	lost, split bool
-	st          PeerStats // counters; the other fields are filled by Stats
-	sendErr     error     // the newest error of a send to the peer
+	// restart is the restart handshake a new process of the peer opened,
+	// until a packet under its keys proves it (restart.go); nil if none.
+	restart *restart
+	st      PeerStats // counters; the other fields are filled by Stats
+	sendErr error     // the newest error of a send to the peer
 }
 
 // New returns an Endpoint that talks over conn to the peers of one engine:
@@ -169,6 +173,7 @@ func New[I comparable](cfg Config, conn transport.Conn, peers []transport.Addr) 
 		statsBuf: make([]PeerStats, len(peers)),
 	}
 	ep.forgetter, ep.rebinder = peerTable(conn)
+	ep.rand = r
 	var nb [8]byte
 	for i, a := range peers {
 		for j := range i {

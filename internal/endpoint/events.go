@@ -45,9 +45,15 @@ const (
 	// without the other since it dropped it. It is raised once per peer;
 	// the peer stays disconnected.
 	EventSplit
+	// EventRestarted: a new process of Peer's seat proved it holds the
+	// match token and came back (see "Restarts" in the package
+	// documentation): the peer is connected again under new keys, and
+	// nothing of the old process counts any more. The front end brings
+	// it back into the match (the engine's ReturnPeer).
+	EventRestarted
 )
 
-var eventNames = [...]string{"unknown", "connected", "refused", "interrupted", "resumed", "disconnected", "left", "split"}
+var eventNames = [...]string{"unknown", "connected", "refused", "interrupted", "resumed", "disconnected", "left", "split", "restarted"}
 
 // String returns the kind's name, such as "interrupted".
 func (k EventKind) String() string {

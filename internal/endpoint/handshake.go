@@ -103,6 +103,16 @@ func (ep *Endpoint[I]) onHelloReply(now time.Duration, i int, h wire.Header, p [
 		return nil
 	}
 	q.helloAcked = true
+	if hr.Replier != 0 && ep.cfg.Rejoin && !q.helloSeen {
+		// A restart handshake (restart.go): the reply carries the
+		// replier's nonce instead of a Hello of its own. Our first packet
+		// under the keys proves to it that we are its peer's new process.
+		q.helloSeen, q.theirNonce = true, hr.Replier
+		q.txKey = wire.DirectionKey(ep.cfg.Token, ep.cfg.Seat, q.seat, q.nonce, hr.Replier)
+		q.rxKey = wire.DirectionKey(ep.cfg.Token, q.seat, ep.cfg.Seat, hr.Replier, q.nonce)
+		ep.maybeConnect(now, i)
+		return ep.sendKeepAlive(now, i)
+	}
 	ep.maybeConnect(now, i)
 	return nil
 }
@@ -136,7 +146,7 @@ func (ep *Endpoint[I]) maybeConnect(now time.Duration, i int) {
 // sendHello sends our Hello to peer i.
 func (ep *Endpoint[I]) sendHello(now time.Duration, i int) error {
 	q := &ep.peers[i]
-	hello := wire.Hello{Protocol: wire.Protocol, Nonce: q.nonce, Config: ep.cfg.Digest, Seat: ep.cfg.Seat}
+	hello := wire.Hello{Protocol: wire.Protocol, Nonce: q.nonce, Config: ep.cfg.Digest, Seat: ep.cfg.Seat, Rejoin: ep.cfg.Rejoin}
 	out, err := wire.AppendHello(ep.sbuf[:0], ep.key, q.seq, &hello)
 	if err != nil {
 		return err

@@ -91,6 +91,7 @@ type node struct {
 	conn   *sim.Endpoint
 	rx     recorder
 	events []Event
+	dead   bool // its process died: step skips it
 }
 
 // mesh is n fully connected endpoints on one virtual-time network.
@@ -141,6 +142,9 @@ func (m *mesh) step(now time.Duration) {
 	m.t.Helper()
 	m.net.RunUntil(now)
 	for i, nd := range m.nodes {
+		if nd.dead {
+			continue
+		}
 		if _, err := nd.ep.Poll(now, &nd.rx); err != nil {
 			m.t.Fatalf("node %d Poll(%v): %v", i, now, err)
 		}

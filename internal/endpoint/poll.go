@@ -77,6 +77,9 @@ func (ep *Endpoint[I]) handle(now time.Duration, i int, p []byte, r Receiver[I])
 		key = q.rxKey
 	}
 	h, err := wire.ParseHeader(p, key, &q.window)
+	if err != nil && errors.Is(err, wire.ErrWrongToken) && q.restart != nil && ep.restartProof(now, i, p) {
+		h, err = wire.ParseHeader(p, q.rxKey, &q.window) // the peer's new process
+	}
 	if err != nil {
 		if errors.Is(err, wire.ErrWrongToken) {
 			q.st.WrongToken++
@@ -84,6 +87,11 @@ func (ep *Endpoint[I]) handle(now time.Duration, i int, p []byte, r Receiver[I])
 			q.st.Malformed++
 		}
 		return nil
+	}
+	if h.Type == wire.TypeHello {
+		if done, err := ep.restartHello(now, i, h, p); done {
+			return err
+		}
 	}
 	// A disconnected or departed peer is finished: nothing it sends counts,
 	// but a lost one heard again is reported (probeLost). A refused peer

@@ -38,6 +38,7 @@ type PeerStats struct {
 	Rebinds        uint64 // moves to a new address of an interrupted peer (see Rebinder)
 	RebindsRefused uint64 // the peer's Hellos from another address that did not move it: it was not interrupted, or the Hello was not newer than what it had sent
 	FirstContacts  uint64 // adoptions of the address of the peer's first Hello (see Rebinder)
+	Restarts       uint64 // restart handshakes of a new process of the peer that completed (EventRestarted)
 
 	Truncated  uint64 // input packets that could not carry the whole message
 	Unsent     uint64 // engine messages not sent: handshake incomplete or peer gone

@@ -121,6 +121,11 @@ type HelloReply struct {
 	Nonce uint64
 	// Config is the replier's match configuration.
 	Config ConfigDigest
+	// Replier is the replier's nonce of a restart handshake, sent in
+	// answer to a Rejoin Hello from a peer the replier had a session
+	// with; 0 (sent as nothing) otherwise. The Hello's sender derives
+	// the pair's direction keys from its own nonce and this one.
+	Replier uint64
 }
 
 // KeepAlive keeps an idle session open and doubles as ping and pong. Its
@@ -235,11 +240,18 @@ func AppendHelloReply(dst []byte, key Key, seq uint64, r *HelloReply) ([]byte, e
 		return dst, &EncodeError{Field: "Status", Reason: "unknown status " + strconv.Itoa(int(r.Status))}
 	}
 	start := len(dst)
-	dst = appendHeader(dst, TypeHelloReply, 0, seq)
+	var fl byte
+	if r.Replier != 0 {
+		fl = flagReplier
+	}
+	dst = appendHeader(dst, TypeHelloReply, fl, seq)
 	dst = append(dst, byte(r.Status))
 	dst = binary.LittleEndian.AppendUint16(dst, r.Protocol)
 	dst = appendU64(dst, r.Nonce)
 	dst = appendDigest(dst, &r.Config)
+	if r.Replier != 0 {
+		dst = appendU64(dst, r.Replier)
+	}
 	return appendTag(dst, key, seq, start), nil
 }
 
@@ -258,6 +270,12 @@ func DecodeHelloReply(p []byte, key Key, window *ReplayWindow, hr *HelloReply) (
 	v.Protocol = r.u16("protocol")
 	v.Nonce = r.u64("nonce")
 	r.digest(&v.Config)
+	if hd.Flags&flagReplier != 0 {
+		at = r.off
+		if v.Replier = r.u64("replier"); r.ok() && v.Replier == 0 {
+			r.fail(at, "replier nonce is zero", ErrMalformed)
+		}
+	}
 	r.end()
 	if r.err != nil {
 		return Header{}, r.err

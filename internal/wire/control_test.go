@@ -38,7 +38,11 @@ func randHello(r *rand.Rand) Hello {
 }
 
 func randHelloReply(r *rand.Rand) HelloReply {
-	return HelloReply{Status: ReplyStatus(1 + r.IntN(3)), Protocol: uint16(r.Uint32()), Nonce: r.Uint64(), Config: randDigest(r)}
+	h := HelloReply{Status: ReplyStatus(1 + r.IntN(3)), Protocol: uint16(r.Uint32()), Nonce: r.Uint64(), Config: randDigest(r)}
+	if r.IntN(2) == 0 {
+		h.Replier = r.Uint64() | 1
+	}
+	return h
 }
 
 func randKeepAlive(r *rand.Rand) KeepAlive {

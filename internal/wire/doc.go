@@ -207,7 +207,8 @@
 //	                tag
 //	HelloReply (2)  Status 1 byte (1 accept, 2 refuse protocol, 3 refuse
 //	                config), Protocol 2, Nonce 8 (the Hello's), ConfigDigest
-//	                32: at most 56 bytes
+//	                32, with flag 0x1 the replier's restart nonce 8: at most
+//	                64 bytes
 //	KeepAlive (4)   Stamp uvarint µs; with flag 0x1 Echo - Stamp (varint
 //	                µs) and EchoDelay (uvarint µs): at most 31 bytes
 //	Leave (5)       Reason 1 byte (1 quit, 2 timeout, 3 desync, 4 refused),

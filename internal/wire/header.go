@@ -82,10 +82,11 @@ func (t Type) longSeq() bool { return t == TypeHello || t == TypeHelloReply || t
 // Flag bits, the low three bits of a packet's first byte. Their meaning
 // depends on the type; flags a type does not define must be zero.
 const (
-	flagEcho   = 0x1 // KeepAlive: Echo and EchoDelay follow
-	flagTiming = 0x1 // Input: Stamp follows, then an optional echo
-	flagExt    = 0x2 // Input: the extension flags byte follows the header
-	flagAtHeld = 0x4 // Input: every run ends at its player's Held entry; no starts
+	flagEcho    = 0x1 // KeepAlive: Echo and EchoDelay follow
+	flagTiming  = 0x1 // Input: Stamp follows, then an optional echo
+	flagExt     = 0x2 // Input: the extension flags byte follows the header
+	flagAtHeld  = 0x4 // Input: every run ends at its player's Held entry; no starts
+	flagReplier = 0x1 // HelloReply: the replier's restart nonce follows
 )
 
 // Extension flags of an Input packet: the byte after the header, present
@@ -100,8 +101,9 @@ const (
 
 // allowedFlags[t] are the flag bits type t may carry.
 var allowedFlags = [numTypes]byte{
-	TypeInput:     flagTiming | flagExt | flagAtHeld,
-	TypeKeepAlive: flagEcho,
+	TypeInput:      flagTiming | flagExt | flagAtHeld,
+	TypeKeepAlive:  flagEcho,
+	TypeHelloReply: flagReplier,
 }
 
 // Header is the part every packet starts with, and what its tag proved.

@@ -31,7 +31,7 @@ func TestAmplification(t *testing.T) {
 	const seq = math.MaxUint64
 	replies := map[string]func() ([]byte, error){
 		"hello-reply": func() ([]byte, error) {
-			return AppendHelloReply(nil, testKey, seq, &HelloReply{Status: ReplyRefuseConfig, Protocol: 0xffff, Nonce: math.MaxUint64, Config: full})
+			return AppendHelloReply(nil, testKey, seq, &HelloReply{Status: ReplyRefuseConfig, Protocol: 0xffff, Nonce: math.MaxUint64, Config: full, Replier: math.MaxUint64})
 		},
 		"keep-alive": func() ([]byte, error) {
 			return AppendKeepAlive(nil, testKey, seq, &KeepAlive{Stamp: big, Echo: math.MinInt64, EchoDelay: big, HasEcho: true})

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 	"time"
@@ -69,6 +70,23 @@ func (n *Network) NewEndpoint() *Endpoint {
 	e := &Endpoint{net: n, id: transport.Addr(len(n.endpoints))}
 	n.endpoints = append(n.endpoints, e)
 	return e
+}
+
+// Reopen returns a new endpoint with the ID of closed endpoint id, as a
+// restarted process binds its old port again: datagrams sent to id from
+// now on reach the new endpoint, and the old one stays closed. It returns
+// an error matching transport.ErrUnknownPeer for an ID no endpoint has,
+// and transport.ErrInvalidConfig while the endpoint of id is open.
+func (n *Network) Reopen(id transport.Addr) (*Endpoint, error) {
+	if uint64(id) >= uint64(len(n.endpoints)) {
+		return nil, fmt.Errorf("%w %d", transport.ErrUnknownPeer, id)
+	}
+	if !n.endpoints[id].closed {
+		return nil, fmt.Errorf("%w: endpoint %d is open", transport.ErrInvalidConfig, id)
+	}
+	e := &Endpoint{net: n, id: id}
+	n.endpoints[id] = e
+	return e, nil
 }
 
 // Now returns the virtual time, the duration since the network was made.

@@ -161,3 +161,41 @@ func TestSetLink(t *testing.T) {
 		t.Fatalf("Loss after a rejected SetLink: got %v, want 0", got)
 	}
 }
+
+// A closed endpoint's ID can be opened again, as a restarted process
+// binds its port: datagrams that reach the ID from then on, even those
+// sent before, arrive at the new endpoint; an open ID or an unknown one
+// cannot be reopened.
+func TestReopen(t *testing.T) {
+	net, eps := newNetwork(t, Config{Link: LinkConfig{Latency: Latency{Base: time.Millisecond}}}, 2)
+	if _, err := net.Reopen(1); !errors.Is(err, transport.ErrInvalidConfig) {
+		t.Fatalf("Reopen of an open endpoint: %v, want ErrInvalidConfig", err)
+	}
+	if _, err := net.Reopen(2); !errors.Is(err, transport.ErrUnknownPeer) {
+		t.Fatalf("Reopen of an unknown ID: %v, want ErrUnknownPeer", err)
+	}
+	if err := eps[0].Send(1, []byte("old")); err != nil {
+		t.Fatal(err)
+	}
+	if err := eps[1].Close(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := net.Reopen(1)
+	if err != nil || again.ID() != 1 {
+		t.Fatalf("Reopen(1) = %v, %v", again, err)
+	}
+	if err := eps[0].Send(1, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	net.RunUntilIdle()
+	buf := make([]byte, 8)
+	for _, want := range []string{"old", "new"} {
+		n, from, ok, err := again.Receive(buf)
+		if !ok || err != nil || from != 0 || string(buf[:n]) != want {
+			t.Fatalf("got (%q, %v, %v, %v), want %q from 0", buf[:n], from, ok, err, want)
+		}
+	}
+	if _, _, _, err := eps[1].Receive(buf); !errors.Is(err, transport.ErrClosed) {
+		t.Fatalf("the old endpoint: %v, want ErrClosed", err)
+	}
+}

@@ -1,0 +1,147 @@
+package endpoint
+
+import (
+	"encoding/binary"
+	"io"
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/wire"
+)
+
+// Restarts
+//
+// A peer's process that restarted (crashed, killed, or cut off longer than
+// the disconnect timeout and begun again) keeps nothing but its seat and
+// the match token. Its endpoint has Config.Rejoin set, so its Hellos carry
+// wire.Hello.Rejoin and a fresh nonce N. A peer that had a session with
+// that seat answers such a Hello, when it names the seat, the protocol and
+// the match's digest, with a HelloReply echoing N that carries a fresh
+// nonce M of its own (HelloReply.Replier), and keeps a pending restart:
+// the pair's direction keys of the two seats and N and M, and a replay
+// window of its own. The new process derives the same keys from the
+// reply and is connected; nothing changes on the other side until a
+// packet tagged with a pending key arrives. That packet proves its sender
+// holds the token and received M, which exists since this restart
+// handshake began: only then does the old process stop counting (its
+// keys, window and state are replaced, the peer is connected again) and
+// EventRestarted is raised.
+//
+// So an attacker without the token cannot open a restart (the Hello's tag
+// fails), and a replayed Hello, of the old process or of an earlier
+// restart, opens one that never completes (its sender would need M and
+// the token): the connected peer keeps its keys, and a pending restart
+// changes nothing but itself. A later restart handshake of the same seat
+// replaces a pending one. A Rejoin Hello from a peer still handshaking,
+// refused or gone is dropped as stale; one that names another seat
+// counts in PeerStats.WrongSeat. A restart must come from the address the
+// peer had: a new process at another address is a stranger (see
+// "Address changes"). The HelloReply of a restart is 64 bytes, smaller
+// than the Hello it answers, and is sent at most once per half
+// HelloInterval, so it amplifies nothing.
+
+// restart is a pending restart handshake of a peer's new process.
+type restart struct {
+	theirs, ours uint64   // the new process's nonce, and ours
+	txKey, rxKey wire.Key // the pair's keys for them
+	window       wire.ReplayWindow
+	replied      bool
+	lastReply    time.Duration
+}
+
+// restartHello reports whether the Hello in p from peer i opens or
+// repeats a restart handshake, and if so handles it. It is called for a
+// Hello that passed the token's tag, before the peer's replay window and
+// state are consulted: a new process numbers its packets from scratch.
+func (ep *Endpoint[I]) restartHello(now time.Duration, i int, h wire.Header, p []byte) (bool, error) {
+	q := &ep.peers[i]
+	if !q.helloSeen {
+		return false, nil
+	}
+	var hello wire.Hello
+	if _, err := wire.DecodeHello(p, ep.key, nil, &hello); err != nil || !hello.Rejoin || hello.Nonce == q.theirNonce {
+		return false, nil
+	}
+	switch {
+	case !q.seatFits(hello.Seat):
+		q.st.WrongSeat++
+		return true, nil
+	case q.state == StateHandshaking || q.state == StateRefused || q.state == StateLeft ||
+		wire.CheckProtocol(hello.Protocol) != nil || wire.Compare(ep.cfg.Digest, hello.Config) != nil:
+		// Nothing to come back to, or another match: the new process's
+		// handshake times out, and a replay of its Hello cannot refuse
+		// anything here.
+		q.st.Stale++
+		return true, nil
+	}
+	r := q.restart
+	if r == nil || r.theirs != hello.Nonce {
+		ours, err := ep.drawNonce()
+		if err != nil {
+			return true, err
+		}
+		seat := hello.Seat
+		if seat == wire.NoSeat {
+			seat = q.seat
+		}
+		r = &restart{theirs: hello.Nonce, ours: ours,
+			txKey: wire.DirectionKey(ep.cfg.Token, ep.cfg.Seat, seat, ours, hello.Nonce),
+			rxKey: wire.DirectionKey(ep.cfg.Token, seat, ep.cfg.Seat, hello.Nonce, ours)}
+		q.restart = r
+	}
+	if r.window.Check(h.Seq) != nil {
+		q.st.Replayed++
+		return true, nil
+	}
+	if r.replied && now-r.lastReply < ep.cfg.HelloInterval/2 {
+		q.st.Limited++
+		return true, nil
+	}
+	r.window.Accept(h.Seq)
+	reply := wire.HelloReply{Status: wire.ReplyAccept, Protocol: wire.Protocol, Nonce: hello.Nonce, Config: ep.cfg.Digest, Replier: r.ours}
+	out, err := wire.AppendHelloReply(ep.sbuf[:0], ep.key, q.seq, &reply)
+	if err != nil {
+		return true, nil // unreachable: the status is valid
+	}
+	r.replied, r.lastReply = true, now
+	q.st.RepliesSent++
+	return true, ep.send(now, i, out)
+}
+
+// restartProof checks a packet that failed peer i's receive key against
+// the pending restart's, and on success makes the restart the peer's
+// session: the new keys, nonces and window, connected, with
+// EventRestarted. It reports whether it did; the caller then handles the
+// packet as any other.
+func (ep *Endpoint[I]) restartProof(now time.Duration, i int, p []byte) bool {
+	q := &ep.peers[i]
+	r := q.restart
+	if r == nil {
+		return false
+	}
+	h, err := wire.ParseHeader(p, r.rxKey, &r.window)
+	if err != nil || r.window.Check(h.Seq) != nil {
+		return false
+	}
+	q.restart = nil
+	q.nonce, q.theirNonce = r.ours, r.theirs
+	q.txKey, q.rxKey = r.txKey, r.rxKey
+	q.window = r.window
+	q.jumpPending = false
+	q.state, q.lost, q.split = StateConnected, false, false
+	q.hasEcho, q.unsampled = false, 0
+	q.ackLast, q.ackAge = 0, 0
+	q.heard, q.lastHeard, q.lastSent = true, now, now
+	q.st.Restarts++
+	ep.event(Event{Kind: EventRestarted, Peer: core.PeerID(i), At: now})
+	return true
+}
+
+// drawNonce reads a nonce from the configured random source.
+func (ep *Endpoint[I]) drawNonce() (uint64, error) {
+	var b [8]byte
+	if _, err := io.ReadFull(ep.rand, b[:]); err != nil {
+		return 0, err
+	}
+	return binary.LittleEndian.Uint64(b[:]), nil
+}

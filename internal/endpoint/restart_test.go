@@ -1,0 +1,124 @@
+package endpoint
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/wire"
+	"github.com/stretchr/testify/require"
+)
+
+// seatedMesh is a connected two-node mesh whose nodes name their seats
+// (player i on node i), as sessions configure them.
+func seatedMesh(t *testing.T) *mesh {
+	t.Helper()
+	m := newMesh(t, 2, link20ms, func(i int, c *Config) {
+		c.Seat, c.Seats = wire.SeatOf(core.PlayerHandle(i)), []wire.Seat{wire.SeatOf(core.PlayerHandle(1 - i))}
+	})
+	m.step(0)
+	m.run(100*time.Millisecond, time.Millisecond)
+	for i, nd := range m.nodes {
+		require.Equal(t, StateConnected, nd.ep.State(0), "node %d", i)
+		nd.events = nil
+	}
+	return m
+}
+
+// restartNode replaces node i's process: its socket closes, a new one
+// opens at the same address, and a new endpoint with Rejoin set (and
+// cfg's changes) starts there.
+func (m *mesh) restartNode(t *testing.T, i int, seed uint64, cfg func(c *Config)) {
+	t.Helper()
+	nd := m.nodes[i]
+	_ = nd.conn.Close() // the old process may have died already
+	conn, err := m.net.Reopen(nd.conn.ID())
+	require.NoError(t, err)
+	c := testConfig(t, len(m.nodes), seed)
+	c.Seat, c.Seats, c.Rejoin = wire.SeatOf(core.PlayerHandle(i)), []wire.Seat{wire.SeatOf(core.PlayerHandle(1 - i))}, true
+	if cfg != nil {
+		cfg(&c)
+	}
+	ep, err := New[slotInput](c, conn, peerAddrs(len(m.nodes), i))
+	require.NoError(t, err)
+	m.nodes[i] = &node{ep: ep, conn: conn}
+}
+
+// A restarted process of a seat comes back: the survivor raises
+// EventRestarted once the new process proves itself, and both directions
+// work under the new keys, whether the survivor had already dropped the
+// old process or only found it silent.
+func TestRestartReconnects(t *testing.T) {
+	for _, down := range []time.Duration{300 * time.Millisecond, 4 * time.Second} {
+		t.Run(down.String(), func(t *testing.T) {
+			m := seatedMesh(t)
+			require.NoError(t, m.nodes[1].conn.Close()) // the process dies
+			m.nodes[1].dead = true
+			m.run(m.net.Now()+down, time.Millisecond)
+			m.restartNode(t, 1, 77, nil)
+			m.run(m.net.Now()+300*time.Millisecond, time.Millisecond)
+
+			require.Contains(t, kinds(m.nodes[0].events, 0), EventRestarted)
+			require.Equal(t, StateConnected, m.nodes[0].ep.State(0))
+			require.Equal(t, StateConnected, m.nodes[1].ep.State(0))
+			st, _ := m.nodes[0].ep.Peer(0)
+			require.EqualValues(t, 1, st.Restarts)
+
+			now := m.net.Now()
+			require.NoError(t, m.nodes[0].ep.SendTransfer(now, 0, []byte{1}))
+			require.NoError(t, m.nodes[1].ep.SendTransfer(now, 0, []byte{2}))
+			m.run(now+100*time.Millisecond, time.Millisecond)
+			require.Equal(t, [][]byte{{1}}, m.nodes[1].rx.transfers, "survivor to new process")
+			require.Equal(t, [][]byte{{2}}, m.nodes[0].rx.transfers, "new process to survivor")
+		})
+	}
+}
+
+// Nobody without the match token can open a restart, a new process can
+// only take its own seat, and a replayed Rejoin Hello (of an earlier
+// restart) opens one that never completes: the live peer keeps its keys
+// and its packets keep counting.
+func TestRestartRefusals(t *testing.T) {
+	t.Run("wrong token", func(t *testing.T) {
+		m := seatedMesh(t)
+		m.restartNode(t, 1, 78, func(c *Config) { c.Token = testToken + 1 })
+		m.run(m.net.Now()+2*time.Second, time.Millisecond)
+		require.NotContains(t, kinds(m.nodes[0].events, 0), EventRestarted)
+		require.Equal(t, StateHandshaking, m.nodes[1].ep.State(0))
+		st, _ := m.nodes[0].ep.Peer(0)
+		require.Zero(t, st.Restarts)
+		require.Positive(t, st.WrongToken)
+	})
+	t.Run("another seat", func(t *testing.T) {
+		m := seatedMesh(t)
+		m.restartNode(t, 1, 79, func(c *Config) { c.Seat, c.Seats = wire.SeatOf(0), []wire.Seat{wire.SeatOf(1)} }) // node 0's seat
+		m.run(m.net.Now()+2*time.Second, time.Millisecond)
+		require.NotContains(t, kinds(m.nodes[0].events, 0), EventRestarted)
+		st, _ := m.nodes[0].ep.Peer(0)
+		require.Zero(t, st.Restarts)
+		require.Positive(t, st.WrongSeat)
+	})
+	t.Run("replayed hello", func(t *testing.T) {
+		m := seatedMesh(t)
+		key := wire.NewKey(testToken)
+		r := rand.New(rand.NewPCG(5, 5))
+		for k := range 20 {
+			// What an on-path attacker could replay: Rejoin Hellos of some
+			// process of seat 1, with the match's digest, from its address.
+			h := wire.Hello{Protocol: wire.Protocol, Nonce: r.Uint64(), Config: testDigest(t, 2), Seat: wire.SeatOf(1), Rejoin: true}
+			p, err := wire.AppendHello(nil, key, uint64(k), &h)
+			require.NoError(t, err)
+			rawSend(t, m.nodes[1].conn, m.nodes[0].conn.ID(), p)
+			m.run(m.net.Now()+50*time.Millisecond, time.Millisecond)
+		}
+		before, _ := m.nodes[0].ep.Peer(0)
+		m.run(m.net.Now()+time.Second, time.Millisecond)
+		after, _ := m.nodes[0].ep.Peer(0)
+		require.NotContains(t, kinds(m.nodes[0].events, 0), EventRestarted)
+		require.Equal(t, StateConnected, m.nodes[0].ep.State(0))
+		require.Zero(t, after.Restarts)
+		require.Greater(t, after.PacketsReceived, before.PacketsReceived, "the live peer is still heard")
+		require.Equal(t, before.WrongToken, after.WrongToken, "the live peer's packets still pass")
+	})
+}
