@@ -143,8 +143,9 @@ type Config struct {
 	// ChecksumInterval is core.Config.ChecksumInterval; 0 means 1.
 	ChecksumInterval int
 	// LogRetention is how many confirmed frames of inputs the session
-	// keeps for ReadLog and ReadSteps, to record a replay; 0 keeps none,
-	// at most 1<<20.
+	// keeps for ReadLog and ReadSteps, to record a replay; at most 1<<20.
+	// The session keeps the last 30 seconds of frames whatever it says,
+	// because a peer's rejoin needs them, so LogRange may hold more.
 	LogRetention int
 	// MaxEffectsPerFrame is core.Config.MaxEffectsPerFrame: the effects one
 	// frame may emit, over all its ticks; 0 means 16. Effects past it are
@@ -166,6 +167,20 @@ type Config struct {
 	// off.
 	TimesyncWindow, MinAdvantage, MaxWait int
 	ManualTimesync, NoTimesync            bool
+
+	// Rejoin starts this session as a restarted process coming back into
+	// a running match in its seat (Local; every other field as the match
+	// was started with, the token too): it plays no frame of its own
+	// until a survivor sent the match's state, then fast-forwards and
+	// plays from the frame the others agreed its inputs count again
+	// (core.RejoinEvent). Every session takes part in a peer's rejoin
+	// without it. RejoinRate caps the bytes per second a survivor sends a
+	// snapshot at (0: 256 KiB); RejoinTimeout bounds a rejoin from the
+	// restart's handshake to its end (0: 30 s), after which it fails with
+	// ErrRejoin.
+	Rejoin        bool
+	RejoinRate    int
+	RejoinTimeout time.Duration
 
 	// Transport configures the connection: Token, timeouts (a peer silent
 	// for DisconnectTimeout is dropped at an agreed frame) and Rand.
@@ -210,6 +225,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.TicksPerTurn == 0 {
 		c.TicksPerTurn = 1
+	}
+	if c.RejoinTimeout == 0 {
+		c.RejoinTimeout = defaultRejoinTimeout
 	}
 	if c.Prediction == 0 && c.Mode != Lockstep {
 		c.Prediction = defaultMaxPrediction
@@ -304,6 +322,9 @@ func (c Config) engineConfig() (Config, engine.Config, error) {
 	if len(d.Spectators) > 0 {
 		cc.LogRetention = min(max(cc.LogRetention, d.SpectatorMaxLag+d.SpectatorDelay+2*stream.Run), maxLogRetention)
 	}
+	if d.TurnPeriod > 0 { // a rejoin's handoff carries the inputs since its snapshot
+		cc.LogRetention = min(max(cc.LogRetention, int(rejoinLog/d.TurnPeriod)), maxLogRetention)
+	}
 	if err := cc.Validate(); err != nil {
 		return c, engine.Config{}, err
 	}
@@ -370,6 +391,12 @@ func (d *Config) check(c Config) error {
 		return bad("MaxCatchUp", "%v is outside one frame period..1h", d.MaxCatchUp)
 	case d.LogRetention < 0 || d.LogRetention > maxLogRetention:
 		return bad("LogRetention", "%d is outside 0..%d", d.LogRetention, maxLogRetention)
+	case d.RejoinRate < 0:
+		return bad("RejoinRate", "%d is negative", d.RejoinRate)
+	case d.RejoinTimeout < 0:
+		return bad("RejoinTimeout", "%v is negative", d.RejoinTimeout)
+	case d.Rejoin && len(d.Local) == 0:
+		return bad("Rejoin", "a spectator has no seat to come back to")
 	case len(d.Peers) == 0:
 		return bad("Peers", "is empty: a match needs a remote peer")
 	case len(d.Spectators) > maxSpectators:

@@ -26,6 +26,7 @@ func newEndpoint[I comparable](c *Config, conn transport.Conn) (*endpoint.Endpoi
 	dg.ExtraSteps = uint8(c.TicksPerTurn - 1) // 1..64
 	tc := endpoint.ConfigOf(c.Transport)
 	tc.Digest = dg
+	tc.Rejoin = c.Rejoin
 	addrs := make([]transport.Addr, 0, len(c.Peers)+len(c.Spectators))
 	tc.Seat, tc.Seats = wire.SeatOf(c.Local...), make([]wire.Seat, len(c.Peers)+len(c.Spectators))
 	for i, p := range c.Peers {
@@ -61,6 +62,8 @@ func (s *Session[S, I]) route(evs []endpoint.Event) {
 			s.event(core.InterruptedEvent{Peer: e.Peer})
 		case endpoint.EventResumed:
 			s.event(core.ResumedEvent{Peer: e.Peer})
+		case endpoint.EventRestarted:
+			s.restarted(e.At, e.Peer)
 		case endpoint.EventSplit:
 			at := core.Frame(-1)
 			if f, ok := s.eng.Disconnected(s.cfg.Peers[e.Peer].Players[0]); ok {

@@ -112,6 +112,12 @@ type Session[S any, I comparable] struct {
 	lowerTo            int           // a lower D the controller asked for, not yet applied (see lower); -1 if none
 	rtt                time.Duration // the RTT the controller last measured (DelayEvent.RTT)
 
+	// Rejoin: this session's own (Config.Rejoin) and its peers'; game and
+	// ecfg are kept to resume the engine.
+	rejoin rejoins[S, I]
+	game   core.Game[S, I]
+	ecfg   engine.Config
+
 	// Events since the previous Events call (some point into stalls), and
 	// the buffers that call returned; what the latest Update emitted.
 	events, spare       []core.Event
@@ -174,6 +180,9 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 		s.locals = append(s.locals, l)
 	}
 	s.rx.s = s
+	s.game, s.ecfg = game, cc
+	s.rejoin.began = make([]time.Duration, len(c.Peers))
+	s.rejoin.me.active = c.Rejoin
 	s.ts = timesync.New(c.timesync(), c.TurnPeriod, len(c.Peers))
 	s.stream.Init(c.Players, len(c.Spectators), stream.Config{Delay: c.SpectatorDelay, MaxLag: c.SpectatorMaxLag}, len(c.Peers), s.event)
 	return s, nil
@@ -324,7 +333,9 @@ func (s *Session[S, I]) Checksum(f core.Frame) (sum uint64, ok bool) { return s.
 //     core.DelayEvent, and for a peer core.ConnectedEvent,
 //     core.RefusedEvent, core.InterruptedEvent, core.ResumedEvent,
 //     core.PeerLostEvent (dropped after the timeout, or left) and
-//     core.SplitEvent (a lost peer heard again); for a spectator
+//     core.SplitEvent (a lost peer heard again), core.RejoinEvent (a
+//     restarted process of a peer, or this session with Config.Rejoin,
+//     came back into the match, or failed to); for a spectator
 //     core.SpectatorEvent; where the
 //     session predicts, core.TimesyncEvent.
 func (s *Session[S, I]) Events() []core.Event {

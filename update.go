@@ -53,6 +53,21 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 	if s.refused != nil {
 		return s.refused
 	}
+	if me := &s.rejoin.me; me.active {
+		if !me.clock {
+			me.clock, me.begun = true, now
+		}
+		if rerr := s.comebackTick(now); rerr != nil {
+			return rerr
+		}
+		if me.active {
+			return err // still coming back
+		}
+		s.started = true
+		s.event(core.StartedEvent{At: now})
+		s.pacer.Update(now) // starts the frame clock
+		s.winStart = now
+	}
 	if !s.started {
 		if !s.playersReady() {
 			// Spectators already connected hear that the host is alive.
@@ -75,6 +90,10 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 	s.chargeStall(s.pacer.Stalled() - before)
 	var last *engine.Ready[I]
 	ranAny := false
+	if s.rejoin.me.catchUp {
+		last = s.catchUp(now)
+		ranAny = last != nil
+	}
 	for !s.timesyncWait(now) && s.pacer.Granted() > 0 {
 		r, ran := s.frame(now)
 		if r != nil {
@@ -89,6 +108,9 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 		if serr := s.send(now, last); err == nil {
 			err = serr
 		}
+	}
+	if rerr := s.rejoinTick(now); err == nil {
+		err = rerr
 	}
 	if s.end.reached(s.eng) {
 		s.event(core.MatchEndedEvent{Frame: s.end.at})
@@ -242,6 +264,9 @@ func (s *Session[S, I]) dropAgreed(p core.PlayerHandle) {
 		return // a local player
 	}
 	id := core.PeerID(i)
+	if s.rejoin.waiting&(1<<i) != 0 {
+		return // the old process's disconnect: its new one is connected
+	}
 	if st := s.ep.State(id); st == endpoint.StateConnected || st == endpoint.StateInterrupted {
 		_ = s.ep.Disconnect(id) // id is in the table
 		s.ts.Forget(i)

@@ -71,6 +71,29 @@ type SplitEvent struct {
 	Frame Frame  // the first frame its players were disconnected, or -1 if not yet agreed
 }
 
+// RejoinEvent reports a rejoin of Peer's seat, or this session's own
+// (Peer is -1 then): a process that restarted came back into the match.
+// Err is nil when it is done: on the survivor that sent the snapshot once
+// the new process holds it, on the other survivors once they agreed the
+// return, and on the new process once it resumed. Otherwise Err says why
+// it failed (it matches rollstep.ErrRejoin): timed out, refused (another
+// rejoin was under way), or a snapshot that did not reproduce the
+// sender's checksum. The frames are those the session knows: Snapshot,
+// the frame of the state sent, and Handoff, the frame the new process
+// started at (0 where unknown); Return, the first frame its players'
+// inputs count again; Bytes, Chunks and Retransmits count the transfer's
+// datagrams as sent (sender) or received (new process); Took is the time
+// from the restart's handshake to this event.
+type RejoinEvent struct {
+	Peer                PeerID
+	Snapshot, Handoff   Frame
+	Return              Frame
+	Bytes               int64
+	Chunks, Retransmits int
+	Took                time.Duration
+	Err                 error
+}
+
 // PeerLostEvent reports that Peer is gone: silent for the disconnect
 // timeout, its handshake timed out (Err is the transport's handshake
 // timeout), or it left (Left, with Reason), or the other peers agreed it
@@ -150,6 +173,7 @@ func (InterruptedEvent) isEvent() {}
 func (ResumedEvent) isEvent()     {}
 func (SplitEvent) isEvent()       {}
 func (PeerLostEvent) isEvent()    {}
+func (RejoinEvent) isEvent()      {}
 func (TimesyncEvent) isEvent()    {}
 func (SpectatorEvent) isEvent()   {}
 func (StallEvent) isEvent()       {}

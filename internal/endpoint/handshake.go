@@ -29,6 +29,14 @@ func (ep *Endpoint[I]) onHello(now time.Duration, i int, h wire.Header, p []byte
 		q.st.Malformed++
 		return nil
 	}
+	if ep.cfg.Rejoin && (!q.helloSeen || hello.Nonce != q.theirNonce) {
+		// A new process comes back only through restart replies: a
+		// survivor's Hello (it repeats them while it misses the old
+		// process) names a nonce of the old session, and answering it
+		// would make the survivor hear the old process again.
+		q.st.Stale++
+		return nil
+	}
 	if !q.seatFits(hello.Seat) {
 		// Another participant's Hello (replayed from this address, or
 		// the peers disagree on who owns what): not this peer's, so not

@@ -102,6 +102,19 @@ func (e *Engine[S, I]) Returning(id core.PeerID) (r core.Frame, settled, ok bool
 	return e.retR[p], e.retAt[p] == never, true
 }
 
+// ReturnOf reports the return frame of player p's newest return: from
+// that frame on its inputs count again. A resumed engine knows its own
+// players' (see Resume).
+func (e *Engine[S, I]) ReturnOf(p core.PlayerHandle) (core.Frame, bool) {
+	if p < 0 || int(p) >= e.players || e.returned&(1<<p) == 0 {
+		return 0, false
+	}
+	return e.retR[p], true
+}
+
+// SnapshotSize is the length of every Snapshot of the engine's state.
+func (e *Engine[S, I]) SnapshotSize() int { return sizeOf[world[S]]() }
+
 // applyReturn takes the return command c in player by's slot of frame f.
 // A command that names no remote player of another peer, or arrives while
 // the players' previous return is unsettled, is ignored by every peer

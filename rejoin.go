@@ -1,0 +1,486 @@
+package rollstep
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"slices"
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/endpoint"
+	"github.com/rollstep/rollstep/internal/engine"
+	"github.com/rollstep/rollstep/internal/transfer"
+	"github.com/rollstep/rollstep/internal/wire"
+)
+
+// ErrRejoin is matched by the error of a rejoin that failed: the one a
+// core.RejoinEvent carries, and the one Update returns to a session with
+// Config.Rejoin whose rejoin failed.
+var ErrRejoin = errors.New("rollstep: rejoin failed")
+
+// Rejoin
+//
+// A survivor's endpoint reports a restarted process of a peer's seat
+// (EventRestarted) once it proved it holds the match token. Every
+// survivor declares the old process disconnected. The sponsor, the
+// survivor with the lowest player handle it still hears, waits until the
+// disconnect is agreed and confirmed, sends the engine's Snapshot
+// (compressed, paced, acknowledged: internal/transfer over Transfer
+// packets), then queues the return (ReturnPeer, with a lead that covers a
+// round trip and the input delay), and once the command is written sends
+// the Handoff record. The new process resumes from both, replays to the
+// handoff frame, checks the sponsor's checksum, fast-forwards to the
+// others' frame and plays from the return frame. The survivors keep
+// playing all along: the transfer is paced so their frames keep their
+// time, and until the return frame the returning players' inputs are
+// InputDisconnected, which the game already handles.
+
+// Rejoin defaults and bounds.
+const (
+	defaultRejoinTimeout = 30 * time.Second
+	rejoinLog            = 30 * time.Second // of frames the input log keeps so a handoff can be built
+	offerResend          = 100 * time.Millisecond
+	maxHandoffSize       = transfer.MaxSize
+	catchUpFrames        = 256 // frames a resumed session runs per Update until it has caught up
+)
+
+// Transfer IDs: a rejoin's snapshot has an odd ID, its handoff the next.
+const refuseKind = 0x80 // a Transfer payload that refuses a rejoin: then a reason byte
+
+// Refusal reasons.
+const (
+	refuseBusy = 1 // another rejoin is under way
+)
+
+// sponsorship is a survivor's side of one peer's rejoin, when it is the
+// sponsor.
+type sponsorship struct {
+	peer      core.PeerID
+	begun     time.Duration
+	snapFrame core.Frame
+	handFrame core.Frame
+	id        uint32 // the snapshot's transfer ID; the handoff's is id+1
+	stage     int    // stageAgree, stageSnapshot, stageReturn, stageHandoff
+	offer     transfer.Offer
+	offered   bool // an ack of the current offer arrived
+	offerAt   time.Duration
+	snd       *transfer.Sender
+	sent      transfer.SenderStats
+	ret       core.Frame
+	buf       []byte
+}
+
+const (
+	stageAgree = iota
+	stageSnapshot
+	stageReturn
+	stageHandoff
+)
+
+// comeback is the session's own rejoin, with Config.Rejoin.
+type comeback struct {
+	active      bool
+	clock       bool // begun is set
+	begun       time.Duration
+	from        core.PeerID
+	snapID      uint32
+	snap, hand  *transfer.Receiver
+	snapOffer   transfer.Offer
+	handOffer   transfer.Offer
+	bytes       int64
+	chunks, dup int
+	err         error
+	catchUp     bool
+	ret         core.Frame
+}
+
+// rejoins is the rejoin state of a session.
+type rejoins[S any, I comparable] struct {
+	me      comeback
+	sponsor *sponsorship
+	// waiting has bit i while peer i's new process is back but its return
+	// is not settled here; began[i] is when it came back.
+	waiting uint64
+	began   []time.Duration
+	nextID  uint32
+	out     []byte
+}
+
+// restarted handles a peer's new process proving itself (EventRestarted).
+func (s *Session[S, I]) restarted(now time.Duration, i core.PeerID) {
+	rj := &s.rejoin
+	for _, p := range s.cfg.Peers[i].Players {
+		if _, ok := s.eng.Disconnected(p); !ok {
+			_ = s.eng.DisconnectPeer(i) // the old process is gone; i is a player peer
+			break
+		}
+	}
+	s.ts.Forget(int(i))
+	rj.waiting |= 1 << i
+	rj.began[i] = now
+	if s.sponsorOf(i) {
+		if rj.sponsor != nil && rj.sponsor.peer != i {
+			s.refuse(now, i, refuseBusy)
+			return
+		}
+		rj.nextID += 2
+		rj.sponsor = &sponsorship{peer: i, begun: now, id: rj.nextID - 1}
+	}
+}
+
+// sponsorOf reports whether this session sends peer i's rejoin: it has
+// the lowest player handle of the survivors it still hears.
+func (s *Session[S, I]) sponsorOf(i core.PeerID) bool {
+	mine := slices.Min(s.cfg.Local)
+	for j, p := range s.cfg.Peers {
+		if core.PeerID(j) == i || s.ep.State(core.PeerID(j)) != endpoint.StateConnected {
+			continue
+		}
+		if _, gone := s.eng.Disconnected(p.Players[0]); !gone && slices.Min(p.Players) < mine {
+			return false
+		}
+	}
+	return true
+}
+
+// refuse tells peer i's new process that its rejoin cannot happen now.
+func (s *Session[S, I]) refuse(now time.Duration, i core.PeerID, why byte) {
+	_ = s.ep.SendTransfer(now, i, []byte{refuseKind, why}) // a connected peer
+}
+
+// rejoinTick advances the rejoins of this Update, after the frames ran.
+func (s *Session[S, I]) rejoinTick(now time.Duration) error {
+	rj := &s.rejoin
+	for w := rj.waiting; w != 0; w &= w - 1 {
+		i := core.PeerID(bits.TrailingZeros64(w))
+		if r, settled, ok := s.eng.Returning(i); ok && settled {
+			rj.waiting &^= 1 << i
+			if rj.sponsor == nil || rj.sponsor.peer != i {
+				s.event(core.RejoinEvent{Peer: i, Return: r, Took: now - rj.began[i]})
+			}
+		}
+	}
+	if sp := rj.sponsor; sp != nil {
+		return s.sponsorTick(now, sp)
+	}
+	return nil
+}
+
+// sponsorTick moves the sponsored rejoin on.
+func (s *Session[S, I]) sponsorTick(now time.Duration, sp *sponsorship) error {
+	rj := &s.rejoin
+	fail := func(err error) error {
+		s.event(core.RejoinEvent{Peer: sp.peer, Snapshot: sp.snapFrame, Return: sp.ret, Bytes: sp.sent.BytesSent,
+			Chunks: sp.sent.ChunksSent, Retransmits: sp.sent.Retransmits, Took: now - sp.begun, Err: fmt.Errorf("%w: %w", ErrRejoin, err)})
+		rj.sponsor = nil
+		return nil
+	}
+	if now-sp.begun > s.cfg.RejoinTimeout {
+		return fail(errors.New("timed out"))
+	}
+	switch sp.stage {
+	case stageAgree:
+		for _, p := range s.cfg.Peers[sp.peer].Players {
+			d, ok := s.eng.Disconnected(p)
+			if c, cok := s.eng.ConfirmedFrame(); !ok || !cok || c < d {
+				return nil
+			}
+		}
+		f, snap, err := s.eng.Snapshot(nil)
+		if err != nil {
+			return nil // not held yet: the next frame has it
+		}
+		sp.snapFrame = f
+		if err := s.offer(now, sp, sp.id, snap); err != nil {
+			return fail(err)
+		}
+		sp.stage = stageSnapshot
+	case stageSnapshot:
+		if done, err := s.pump(now, sp); err != nil {
+			return fail(err)
+		} else if !done {
+			return nil
+		}
+		if err := s.eng.ReturnPeer(sp.peer, s.returnLead()); err != nil {
+			return fail(err)
+		}
+		sp.stage = stageReturn
+	case stageReturn:
+		r, settled, ok := s.eng.Returning(sp.peer)
+		if !ok || !settled {
+			return nil // the command rides the next input
+		}
+		sp.ret = r
+		rec, err := s.eng.Handoff(sp.peer, sp.snapFrame, nil)
+		if err != nil {
+			return fail(err)
+		}
+		sp.handFrame, _ = s.eng.ConfirmedFrame()
+		sp.handFrame++
+		if err := s.offer(now, sp, sp.id+1, rec); err != nil {
+			return fail(err)
+		}
+		sp.stage = stageHandoff
+	case stageHandoff:
+		if done, err := s.pump(now, sp); err != nil {
+			return fail(err)
+		} else if done {
+			s.event(core.RejoinEvent{Peer: sp.peer, Snapshot: sp.snapFrame, Handoff: sp.handFrame, Return: sp.ret,
+				Bytes: sp.sent.BytesSent, Chunks: sp.sent.ChunksSent, Retransmits: sp.sent.Retransmits, Took: now - rj.began[sp.peer]})
+			rj.sponsor = nil
+		}
+	}
+	return nil
+}
+
+// returnLead is the frames between the return command and the return:
+// two round trips and the input delay and window, so the new process
+// receives the handoff and sends its first inputs before the others need
+// them.
+func (s *Session[S, I]) returnLead() int {
+	var rtt time.Duration
+	for i := range s.cfg.Peers {
+		if ps, ok := s.ep.Peer(core.PeerID(i)); ok && ps.RTTSamples > 0 {
+			rtt = max(rtt, ps.RTT)
+		}
+	}
+	frames := int(2*rtt/s.pacer.Period()) + s.delayNow() + s.eng.Prediction() + 8
+	return min(max(frames, 8), engine.MaxReturnLead)
+}
+
+// offer starts the transfer of raw under id.
+func (s *Session[S, I]) offer(now time.Duration, sp *sponsorship, id uint32, raw []byte) error {
+	blob := transfer.Compress(raw)
+	o := transfer.Offer{ID: id, Size: len(blob), RawSize: len(raw), ChunkSize: transfer.MaxChunkSize}
+	snd, err := transfer.NewSender(transfer.SenderConfig{Rate: s.cfg.RejoinRate, Timeout: s.cfg.RejoinTimeout}, o, blob)
+	if err != nil {
+		return err
+	}
+	if ps, ok := s.ep.Peer(sp.peer); ok && ps.RTTSamples > 0 {
+		snd.SetRTT(ps.RTT)
+	}
+	sp.offer, sp.offered, sp.offerAt, sp.snd = o, false, now-offerResend, snd
+	return nil
+}
+
+// pump sends what the current transfer may send now, and reports whether
+// every chunk is acknowledged.
+func (s *Session[S, I]) pump(now time.Duration, sp *sponsorship) (bool, error) {
+	if sp.snd.Done() {
+		s.addSent(sp)
+		return true, nil
+	}
+	if err := sp.snd.Err(); err != nil {
+		return false, err
+	}
+	if !sp.offered && now-sp.offerAt >= offerResend {
+		sp.offerAt = now
+		sp.buf = transfer.AppendOffer(sp.buf[:0], sp.offer)
+		if err := s.ep.SendTransfer(now, sp.peer, sp.buf); err != nil {
+			return false, err
+		}
+	}
+	if !sp.offered {
+		return false, nil
+	}
+	for {
+		msg, ok := sp.snd.Next(now, sp.buf[:0])
+		if !ok {
+			return false, nil
+		}
+		sp.buf = msg
+		if err := s.ep.SendTransfer(now, sp.peer, msg); err != nil {
+			return false, err
+		}
+	}
+}
+
+// addSent folds a finished transfer's counters into the sponsorship's.
+func (s *Session[S, I]) addSent(sp *sponsorship) {
+	if sp.snd == nil {
+		return
+	}
+	st := sp.snd.Stats()
+	sp.sent.BytesSent += st.BytesSent
+	sp.sent.ChunksSent += st.ChunksSent
+	sp.sent.Retransmits += st.Retransmits
+	sp.snd = nil
+}
+
+// ReceiveTransfer implements endpoint.TransferReceiver.
+func (r *receiver[S, I]) ReceiveTransfer(now time.Duration, from core.PeerID, p []byte) {
+	s := r.s
+	if int(from) >= len(s.cfg.Peers) {
+		return
+	}
+	if s.rejoin.me.active {
+		s.comebackMessage(now, from, p)
+		return
+	}
+	sp := s.rejoin.sponsor
+	if sp == nil || sp.peer != from || p[0] != transferAck || sp.snd == nil {
+		return
+	}
+	a, err := transfer.DecodeAck(p)
+	if err != nil || a.ID != sp.offer.ID {
+		return
+	}
+	sp.offered = true
+	_ = sp.snd.OnAck(now, a) // a bad ack is counted by the sender and changes nothing
+}
+
+// transferAck is the kind byte of internal/transfer's acks (its offers
+// are 1 and chunks 2).
+const (
+	transferOffer = 1
+	transferChunk = 2
+	transferAck   = 3
+)
+
+// comebackMessage takes a Transfer payload of peer from to this session's
+// own rejoin: offers and chunks of the snapshot and the handoff, or a
+// refusal.
+func (s *Session[S, I]) comebackMessage(now time.Duration, from core.PeerID, p []byte) {
+	me := &s.rejoin.me
+	switch p[0] {
+	case refuseKind:
+		if me.snap == nil && me.err == nil {
+			me.err = fmt.Errorf("%w: refused by peer %d: another rejoin is under way", ErrRejoin, from)
+		}
+	case transferOffer:
+		o, err := transfer.DecodeOffer(p)
+		if err != nil {
+			return
+		}
+		switch {
+		case me.snap == nil && o.ID%2 == 1:
+			rcv, err := transfer.NewReceiver(o, s.eng.SnapshotSize())
+			if err != nil || o.RawSize != s.eng.SnapshotSize() {
+				return
+			}
+			me.snap, me.snapOffer, me.snapID, me.from = rcv, o, o.ID, from
+		case me.snap != nil && me.hand == nil && from == me.from && o.ID == me.snapID+1 && me.snap.Complete():
+			rcv, err := transfer.NewReceiver(o, maxHandoffSize)
+			if err != nil {
+				return
+			}
+			me.hand, me.handOffer = rcv, o
+		}
+		s.ackComeback(now, o.ID)
+	case transferChunk:
+		c, err := transfer.DecodeChunk(p)
+		if err != nil || from != me.from {
+			return
+		}
+		rcv := me.snap
+		if me.hand != nil && c.ID == me.handOffer.ID {
+			rcv = me.hand
+		}
+		if rcv == nil {
+			return
+		}
+		if fresh, err := rcv.OnChunk(c); err == nil {
+			me.bytes += int64(len(p))
+			if fresh {
+				me.chunks++
+			} else {
+				me.dup++
+			}
+		}
+		s.ackComeback(now, c.ID)
+	}
+}
+
+// ackComeback acknowledges what this session holds of transfer id.
+func (s *Session[S, I]) ackComeback(now time.Duration, id uint32) {
+	me := &s.rejoin.me
+	var a transfer.Ack
+	switch {
+	case me.snap != nil && id == me.snapID:
+		a = me.snap.Ack()
+	case me.hand != nil && id == me.handOffer.ID:
+		a = me.hand.Ack()
+	default:
+		return
+	}
+	s.rejoin.out = transfer.AppendAck(s.rejoin.out[:0], a)
+	_ = s.ep.SendTransfer(now, me.from, s.rejoin.out) // the sponsor is connected
+}
+
+// comebackTick resumes this session once the snapshot and the handoff
+// arrived, or fails its rejoin. It reports the error that ends it.
+func (s *Session[S, I]) comebackTick(now time.Duration) error {
+	me := &s.rejoin.me
+	if me.err == nil && now-me.begun > s.cfg.RejoinTimeout {
+		me.err = fmt.Errorf("%w: timed out after %v", ErrRejoin, s.cfg.RejoinTimeout)
+	}
+	if me.err == nil && me.snap != nil && me.hand != nil && me.snap.Complete() && me.hand.Complete() {
+		me.err = s.resume(now)
+		if me.err == nil {
+			return nil
+		}
+	}
+	if me.err != nil {
+		me.active = false
+		s.event(core.RejoinEvent{Peer: -1, Bytes: me.bytes, Chunks: me.chunks, Retransmits: me.dup, Took: now - me.begun, Err: me.err})
+		s.refused = me.err
+		return errors.Join(me.err, s.ep.Leave(now, wire.LeaveQuit, 0))
+	}
+	return nil
+}
+
+// resume builds the engine of this session's return from the snapshot
+// and the handoff.
+func (s *Session[S, I]) resume(now time.Duration) error {
+	me := &s.rejoin.me
+	snap, err := transfer.Decompress(me.snap.Blob(), me.snapOffer.RawSize, me.snapOffer.RawSize)
+	if err != nil {
+		return fmt.Errorf("%w: snapshot: %w", ErrRejoin, err)
+	}
+	rec, err := transfer.Decompress(me.hand.Blob(), me.handOffer.RawSize, maxHandoffSize)
+	if err != nil {
+		return fmt.Errorf("%w: handoff: %w", ErrRejoin, err)
+	}
+	eng, err := engine.Resume(s.ecfg, s.game, snap, rec)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrRejoin, err)
+	}
+	if !s.cfg.held() {
+		eng.SetPredictor(predictNone[I])
+	}
+	s.eng = eng
+	me.active, me.catchUp = false, true
+	me.ret, _ = eng.ReturnOf(s.cfg.Local[0])
+	*s.view = *eng.State()
+	*s.prev = *s.view
+	s.event(core.RejoinEvent{Peer: -1, Handoff: eng.Frame(), Return: me.ret, Bytes: me.bytes,
+		Chunks: me.chunks, Retransmits: me.dup, Took: now - me.begun})
+	return nil
+}
+
+// catchUp runs, in a session that just resumed, the frames the others are
+// ahead, without pacing, until its own inputs count again (the return
+// frame less the input delay): the game renders nothing in between. It
+// returns the last Advance's Ready, to send.
+func (s *Session[S, I]) catchUp(now time.Duration) *engine.Ready[I] {
+	me := &s.rejoin.me
+	var last *engine.Ready[I]
+	for range catchUpFrames {
+		if s.eng.Frame()+core.Frame(s.delayNow()) >= me.ret {
+			me.catchUp = false
+			break
+		}
+		s.addedOK, s.added = s.addLocal(), s.eng.Frame()
+		r := s.eng.Advance(now)
+		s.collect(r)
+		last = r
+		if !r.Stepped {
+			break
+		}
+		s.view, s.prev = s.prev, s.view
+		*s.view = *s.eng.State()
+	}
+	s.effects, s.cancelled = s.effects[:0], s.cancelled[:0] // nothing of the replay is played
+	return last
+}

@@ -1,0 +1,251 @@
+package rollstep
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/transport/sim"
+	"github.com/stretchr/testify/require"
+)
+
+// crashMatch is a match over transport/sim in which one peer's process is
+// killed and a new one of its seat rejoins.
+type crashMatch struct {
+	t       *testing.T
+	net     *sim.Network
+	peers   []*gPeer
+	cfgs    []Config
+	conns   []*sim.Endpoint
+	dead    int // the peer whose process is down, or -1
+	now     time.Duration
+	events  [][]core.Event
+	crashed int
+}
+
+func newCrashMatch(t *testing.T, n int, mode Mode, loss float64, seed uint64) *crashMatch {
+	t.Helper()
+	net, err := sim.New(sim.Config{Seed: seed, Link: sim.LinkConfig{Latency: sim.Latency{Base: 30 * ms, Jitter: 10 * ms}, Loss: loss}})
+	require.NoError(t, err)
+	m := &crashMatch{t: t, net: net, dead: -1, events: make([][]core.Event, n)}
+	for range n {
+		m.conns = append(m.conns, net.NewEndpoint())
+	}
+	for i := range n {
+		c := Config{Mode: mode, TickRate: 60, Players: n, Local: []core.PlayerHandle{core.PlayerHandle(i)}}
+		for j := range n {
+			if j != i {
+				c.Peers = append(c.Peers, Peer{Addr: m.conns[j].ID(), Players: []core.PlayerHandle{core.PlayerHandle(j)}})
+			}
+		}
+		c.Transport.Token = 0x5eed
+		c.Transport.Rand = rand.NewChaCha8([32]byte{byte(i), 1})
+		p := &gPeer{rng: rand.New(rand.NewPCG(uint64(i), 2))}
+		s, err := NewSession(c, core.GameFunc[gState, gInput](p.step), gState{}, m.conns[i])
+		require.NoError(t, err)
+		p.sess = s
+		m.peers, m.cfgs = append(m.peers, p), append(m.cfgs, c)
+	}
+	return m
+}
+
+// run plays until until reports true.
+func (m *crashMatch) run(until func() bool) {
+	m.t.Helper()
+	for k := 0; !until(); k++ {
+		require.Less(m.t, k, 200000, "the match did not get there")
+		m.now += 5 * ms
+		m.net.RunUntil(m.now)
+		for i, p := range m.peers {
+			if i == m.dead {
+				continue
+			}
+			in := gInput{Buttons: uint32(m.now / (300 * ms) % 4)}
+			if p.rng.IntN(8) == 0 {
+				in.Buttons |= 0x100
+			}
+			_ = p.sess.AddLocalInput(core.PlayerHandle(i), in)
+			if err := p.sess.Update(m.now); err != nil {
+				m.t.Fatalf("peer %d at %v: %v", i, m.now, err)
+			}
+			m.events[i] = append(m.events[i], p.sess.Events()...)
+		}
+	}
+}
+
+// lowest returns the lowest frame of the live peers.
+func (m *crashMatch) lowest() core.Frame {
+	f := core.Frame(1 << 30)
+	for i, p := range m.peers {
+		if i != m.dead {
+			f = min(f, p.sess.Frame())
+		}
+	}
+	return f
+}
+
+// kill stops peer i's process: no Leave, its socket closes.
+func (m *crashMatch) kill(i int) {
+	require.NoError(m.t, m.conns[i].Close())
+	m.dead, m.crashed = i, i
+}
+
+// restart starts a new process of peer i's seat with Rejoin set.
+func (m *crashMatch) restart(i int, edit func(c *Config)) {
+	conn, err := m.net.Reopen(m.conns[i].ID())
+	require.NoError(m.t, err)
+	c := m.cfgs[i]
+	c.Rejoin = true
+	c.Transport.Rand = rand.NewChaCha8([32]byte{byte(i), 9})
+	if edit != nil {
+		edit(&c)
+	}
+	p := &gPeer{rng: rand.New(rand.NewPCG(uint64(i), 3))}
+	s, err := NewSession(c, core.GameFunc[gState, gInput](p.step), gState{}, conn)
+	require.NoError(m.t, err)
+	p.sess = s
+	m.peers[i], m.conns[i], m.dead = p, conn, -1
+	m.events[i] = nil
+}
+
+// rejoined returns peer i's own RejoinEvent, once it has one.
+func (m *crashMatch) rejoined(i int) (core.RejoinEvent, bool) {
+	for _, ev := range m.events[i] {
+		if r, ok := ev.(core.RejoinEvent); ok && r.Peer == -1 {
+			return r, true
+		}
+	}
+	return core.RejoinEvent{}, false
+}
+
+// check asserts that every peer agrees on the checksums of the confirmed
+// frames they all hold, that no desync was detected, and that every
+// survivor logged the crashed player disconnected before the return frame
+// r and with its real inputs from r on.
+func (m *crashMatch) check(r core.Frame) {
+	t := m.t
+	t.Helper()
+	end := core.Frame(1 << 30)
+	for i, p := range m.peers {
+		require.Zero(t, p.sess.Stats().Desyncs, "peer %d desyncs", i)
+		for _, ev := range m.events[i] {
+			if d, ok := ev.(core.DesyncEvent[gState]); ok {
+				t.Fatalf("peer %d: desync at frame %d", i, d.Frame)
+			}
+		}
+		f, ok := p.sess.ConfirmedFrame()
+		require.True(t, ok)
+		end = min(end, f+1)
+	}
+	require.Greater(t, end, r+60, "the match ran a second past the return")
+	// The newest confirmed frames are logged and checksummed with the next
+	// frame run: let every peer run one.
+	until := m.now + 100*ms
+	m.run(func() bool { return m.now >= until })
+	common := 0
+	for f := end - 120; f < end; f++ {
+		sums := map[uint64]int{}
+		for _, p := range m.peers {
+			if sum, ok := p.sess.Checksum(f); ok {
+				sums[sum]++
+			}
+		}
+		require.LessOrEqual(t, len(sums), 1, "the peers' checksums of frame %d differ: %v", f, sums)
+		for _, k := range sums {
+			if k == len(m.peers) {
+				common++
+			}
+		}
+	}
+	require.Greater(t, common, 60, "frames every peer checksummed")
+	for i, p := range m.peers {
+		if i == m.crashed {
+			continue
+		}
+		real := 0
+		for f := r - 30; f < end; f++ {
+			in, err := p.sess.ReadLog(f, nil)
+			require.NoError(t, err, "peer %d frame %d", i, f)
+			if st := in[m.crashed].Status; f < r {
+				require.Equal(t, core.InputDisconnected, st, "peer %d frame %d", i, f)
+			} else {
+				require.NotEqual(t, core.InputDisconnected, st, "peer %d frame %d", i, f)
+				real++
+			}
+		}
+		require.Positive(t, real)
+	}
+}
+
+// A peer whose process is killed at frame 600 and restarted a second
+// later rejoins its match, in every mode and with 2, 3 and 4 peers over a
+// link losing 5 % of datagrams; every peer ends on the same checksums and
+// the survivors count its inputs again from the agreed return frame.
+func TestRejoinAfterCrash(t *testing.T) {
+	for _, mode := range []Mode{Lockstep, Rollback, Auto} {
+		for _, n := range []int{2, 3, 4} {
+			t.Run(fmt.Sprintf("%v/%dpeers", mode, n), func(t *testing.T) {
+				m := newCrashMatch(t, n, mode, 0.05, uint64(n)*7+uint64(mode))
+				m.run(func() bool { return m.lowest() >= 600 })
+				victim := n - 1
+				if n == 3 {
+					victim = 0 // the lowest handle: the sponsor is another
+				}
+				m.kill(victim)
+				down := m.now + time.Second
+				m.run(func() bool { return m.now >= down })
+				m.restart(victim, nil)
+				var ev core.RejoinEvent
+				m.run(func() bool {
+					var ok bool
+					ev, ok = m.rejoined(victim)
+					return ok
+				})
+				require.NoError(t, ev.Err)
+				m.run(func() bool { return m.lowest() >= ev.Return+180 })
+				m.check(ev.Return)
+				t.Logf("snapshot %d handoff %d return %d: %d bytes, %d chunks, %d duplicates, %v",
+					ev.Snapshot, ev.Handoff, ev.Return, ev.Bytes, ev.Chunks, ev.Retransmits, ev.Took)
+			})
+		}
+	}
+}
+
+// A new process with the wrong token, or claiming another peer's seat,
+// never gets in: its rejoin times out with ErrRejoin, and the survivors
+// play on undisturbed.
+func TestRejoinRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(c *Config)
+	}{
+		{"wrong token", func(c *Config) { c.Transport.Token++ }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newCrashMatch(t, 2, Rollback, 0, 3)
+			m.run(func() bool { return m.lowest() >= 120 })
+			m.kill(1)
+			m.restart(1, func(c *Config) {
+				tc.edit(c)
+				c.RejoinTimeout = 3 * time.Second
+			})
+			var err error
+			for k := 0; err == nil; k++ {
+				require.Less(t, k, 10000)
+				m.now += 5 * ms
+				m.net.RunUntil(m.now)
+				_ = m.peers[0].sess.Update(m.now)
+				err = m.peers[1].sess.Update(m.now)
+			}
+			require.True(t, errors.Is(err, ErrRejoin), "%v", err)
+			for _, ev := range m.peers[0].sess.Events() {
+				if r, ok := ev.(core.RejoinEvent); ok {
+					t.Fatalf("the survivor saw a rejoin: %+v", r)
+				}
+			}
+		})
+	}
+}
