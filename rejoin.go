@@ -105,6 +105,9 @@ type rejoins[S any, I comparable] struct {
 	began   []time.Duration
 	nextID  uint32
 	out     []byte
+	// tamper, set only by tests, changes a snapshot before it is sent:
+	// a lying sponsor.
+	tamper func([]byte)
 }
 
 // restarted handles a peer's new process proving itself (EventRestarted).
@@ -122,6 +125,8 @@ func (s *Session[S, I]) restarted(now time.Duration, i core.PeerID) {
 	if s.sponsorOf(i) {
 		if rj.sponsor != nil && rj.sponsor.peer != i {
 			s.refuse(now, i, refuseBusy)
+			rj.waiting &^= 1 << i
+			s.event(core.RejoinEvent{Peer: i, Err: fmt.Errorf("%w: refused: peer %d's rejoin is under way", ErrRejoin, rj.sponsor.peer)})
 			return
 		}
 		rj.nextID += 2
@@ -192,6 +197,9 @@ func (s *Session[S, I]) sponsorTick(now time.Duration, sp *sponsorship) error {
 			return nil // not held yet: the next frame has it
 		}
 		sp.snapFrame = f
+		if rj.tamper != nil {
+			rj.tamper(snap)
+		}
 		if err := s.offer(now, sp, sp.id, snap); err != nil {
 			return fail(err)
 		}

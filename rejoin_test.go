@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/transport/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -109,6 +110,13 @@ func (m *crashMatch) restart(i int, edit func(c *Config)) {
 	p.sess = s
 	m.peers[i], m.conns[i], m.dead = p, conn, -1
 	m.events[i] = nil
+}
+
+// rejoinedAfter returns peer i's own RejoinEvent among evs and the
+// events already seen.
+func (m *crashMatch) rejoinedAfter(i int, evs []core.Event) (core.RejoinEvent, bool) {
+	m.events[i] = append(m.events[i], evs...)
+	return m.rejoined(i)
 }
 
 // rejoined returns peer i's own RejoinEvent, once it has one.
@@ -223,6 +231,9 @@ func TestRejoinRefused(t *testing.T) {
 		edit func(c *Config)
 	}{
 		{"wrong token", func(c *Config) { c.Transport.Token++ }},
+		{"another seat", func(c *Config) {
+			c.Local, c.Peers[0].Players = []core.PlayerHandle{0}, []core.PlayerHandle{1}
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := newCrashMatch(t, 2, Rollback, 0, 3)
@@ -248,4 +259,83 @@ func TestRejoinRefused(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A sponsor whose snapshot does not reproduce the state its handoff
+// vouches for is caught: the new process's rejoin fails with ErrRejoin
+// (it leaves), and the survivor plays on and drops it again.
+func TestRejoinLyingSponsor(t *testing.T) {
+	m := newCrashMatch(t, 2, Rollback, 0, 11)
+	m.run(func() bool { return m.lowest() >= 300 })
+	m.peers[0].sess.rejoin.tamper = func(b []byte) { b[len(b)-1] ^= 0x40 }
+	m.kill(1)
+	down := m.now + time.Second
+	m.run(func() bool { return m.now >= down })
+	m.restart(1, nil)
+	var err error
+	for k := 0; err == nil; k++ {
+		require.Less(t, k, 20000)
+		m.now += 5 * ms
+		m.net.RunUntil(m.now)
+		require.NoError(t, m.peers[0].sess.Update(m.now))
+		err = m.peers[1].sess.Update(m.now)
+	}
+	require.ErrorIs(t, err, ErrRejoin)
+	require.ErrorIs(t, err, engine.ErrBadHandoff)
+	ev, ok := m.rejoinedAfter(1, m.peers[1].sess.Events())
+	require.True(t, ok)
+	require.ErrorIs(t, ev.Err, ErrRejoin)
+	// The survivor is not held back: it drops the new process again.
+	m.dead = 1
+	f := m.peers[0].sess.Frame()
+	m.run(func() bool { return m.peers[0].sess.Frame() >= f+300 })
+	lost := 0
+	for _, ev := range m.events[0] {
+		if d, ok := ev.(core.DisconnectEvent); ok && d.Player == 1 {
+			lost++
+		}
+	}
+	require.Equal(t, 2, lost, "the player's disconnects: the old process and the failed new one")
+}
+
+// Two peers' processes restart at once: the sponsor takes one and refuses
+// the other, whose rejoin fails with ErrRejoin; the first comes back and
+// the match agrees.
+func TestRejoinOneAtATime(t *testing.T) {
+	m := newCrashMatch(t, 4, Lockstep, 0, 13)
+	m.run(func() bool { return m.lowest() >= 300 })
+	m.kill(3)
+	require.NoError(t, m.conns[2].Close())
+	alive := m.peers[:2] // two are down: step drives the others by hand
+	step := func() {
+		m.now += 5 * ms
+		m.net.RunUntil(m.now)
+		for i, p := range alive {
+			_ = p.sess.AddLocalInput(core.PlayerHandle(i), gInput{Buttons: uint32(m.now / (300 * ms) % 4)})
+			require.NoError(t, p.sess.Update(m.now), "peer %d", i)
+			m.events[i] = append(m.events[i], p.sess.Events()...)
+		}
+	}
+	for range 200 {
+		step()
+	}
+	m.restart(3, nil)
+	m.restart(2, nil)
+	var errs [4]error
+	for k := 0; k < 4000 && (errs[2] == nil || errs[3] == nil); k++ {
+		step()
+		for i := 2; i < 4; i++ {
+			if errs[i] == nil {
+				errs[i] = m.peers[i].sess.Update(m.now)
+				m.events[i] = append(m.events[i], m.peers[i].sess.Events()...)
+			}
+		}
+		if _, ok := m.rejoined(3); ok && errs[2] != nil {
+			break
+		}
+	}
+	require.ErrorIs(t, errs[2], ErrRejoin, "the second restart is refused")
+	ev, ok := m.rejoined(3)
+	require.True(t, ok, "the first restart rejoins")
+	require.NoError(t, ev.Err)
 }
