@@ -322,7 +322,9 @@ func (r *receiver[S, I]) ReceiveTransfer(now time.Duration, from core.PeerID, p 
 	if int(from) >= len(s.cfg.Peers) {
 		return
 	}
-	if s.rejoin.me.active {
+	// After resuming, go on acknowledging the sponsor's chunks: the ack of
+	// its last one may have been lost.
+	if me := &s.rejoin.me; me.active || (me.hand != nil && from == me.from && p[0] != transferAck) {
 		s.comebackMessage(now, from, p)
 		return
 	}

@@ -215,6 +215,28 @@ func TestRejoinAfterCrash(t *testing.T) {
 				require.NoError(t, ev.Err)
 				m.run(func() bool { return m.lowest() >= ev.Return+180 })
 				m.check(ev.Return)
+				// Every survivor reports the rejoin done, the sponsor with
+				// the snapshot it sent.
+				sent := 0
+				for i := range n {
+					if i == victim {
+						continue
+					}
+					var got []core.RejoinEvent
+					for _, e := range m.events[i] {
+						if r, ok := e.(core.RejoinEvent); ok {
+							got = append(got, r)
+						}
+					}
+					require.Len(t, got, 1, "peer %d's rejoin events", i)
+					require.NoError(t, got[0].Err, "peer %d", i)
+					require.Equal(t, ev.Return, got[0].Return, "peer %d's return frame", i)
+					if got[0].Snapshot > 0 {
+						sent++
+						require.Positive(t, got[0].Bytes)
+					}
+				}
+				require.Equal(t, 1, sent, "one sponsor")
 				t.Logf("snapshot %d handoff %d return %d: %d bytes, %d chunks, %d duplicates, %v",
 					ev.Snapshot, ev.Handoff, ev.Return, ev.Bytes, ev.Chunks, ev.Retransmits, ev.Took)
 			})

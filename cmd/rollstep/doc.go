@@ -28,7 +28,7 @@
 //
 // # Life cycle
 //
-// Four repeatable flags script a match's life cycle, so that leaving,
+// Five repeatable flags script a match's life cycle, so that leaving,
 // crashing, outages and late joins can be costed and checked. Frames are
 // turns in lockstep; peers are 0-based; every run (mode) plays the script
 // from virtual time zero.
@@ -42,11 +42,15 @@
 //	                       flight still arrive
 //	-late PEER:DELAY       the peer's session exists from the start (its endpoint
 //	                       receives) but is first updated at DELAY (e.g. 1:4s)
+//	-crash PEER:FRAME:DOWN the peer's process dies at FRAME without a word (its socket
+//	                       closes), and DOWN later a new process of its seat binds the
+//	                       same address with Config.Rejoin and rejoins the match
+//	                       (e.g. 1:600:1s)
 //
 // An exit happens at the first millisecond tick at which the peer's
 // frame is FRAME or more (a session catching up runs several frames in one
 // Update), and the report gives the frame it was at. A peer has at most
-// one -leave or -kill and one -late. A FRAME past the
+// one -leave, -kill or -crash and one -late. A FRAME past the
 // end of a mode's match does nothing in that mode (-mode both plays
 // -turns in lockstep and -frames in rollback); one past the end of every
 // mode played is refused.
@@ -56,7 +60,10 @@
 // report adds a "life cycle:" section: per peer, every event it saw about
 // the others with the virtual time and its frame then (connected,
 // interrupted for how long, resumed, lost, left, dropped from the agreed
-// frame, SPLIT with the frame it played apart from), and how its match
+// frame, SPLIT with the frame it played apart from, CRASHED and a new
+// process started, and each rejoin: on the survivor that sent it the
+// snapshot's frame, the bytes, chunks and chunks resent, on every peer the
+// return frame and the time from the restart), and how its match
 // ended (finished: every frame confirmed; LEFT; KILLED; or ERROR with
 // the text of the Update error, such as the *endpoint.HandshakeTimeoutError
 // of a peer whose -late exceeds the 10 s handshake timeout; a host whose

@@ -102,10 +102,11 @@ flags:
 	fs.IntVar(&o.checkEvery, "check-every", 1, "compare state checksums every `N` frames")
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON (schema in the package documentation)")
 	fs.StringVar(&o.chart, "chart", "", "write an SVG timeline of every peer's turns, stalls, rollbacks and D to `file`")
-	var leaves, kills, blackouts, lates stringList
+	var leaves, kills, blackouts, lates, crashes stringList
 	fs.Var(&leaves, "leave", "`PEER:FRAME`: that peer leaves cleanly when it reaches that frame (turn): it closes its session, which sends a Leave (repeatable)")
 	fs.Var(&kills, "kill", "`PEER:FRAME`: that peer vanishes without a word when it reaches that frame (turn): its host stops updating it and never closes it (repeatable)")
 	fs.Var(&blackouts, "blackout", "`START/DURATION`: every link drops every datagram from START for DURATION of virtual time, then heals, e.g. 2s/3s (repeatable)")
+	fs.Var(&crashes, "crash", "`PEER:FRAME:DOWNTIME`: that peer's process dies at that frame (turn) without a word and a new one of its seat starts DOWNTIME later and rejoins the match, e.g. 1:600:1s (repeatable)")
 	fs.Var(&lates, "late", "`PEER:DELAY`: that peer's session exists from the start but is first updated at virtual time DELAY, the others at 0, e.g. 1:4s (repeatable)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -141,7 +142,7 @@ flags:
 		}
 		o.hasNudge = true
 	}
-	if o.script, err = parseLifeScript(leaves, kills, blackouts, lates); err != nil {
+	if o.script, err = parseLifeScript(leaves, kills, blackouts, lates, crashes); err != nil {
 		return o, err
 	}
 	if err := o.check(); err != nil {

@@ -58,11 +58,12 @@ type lifeScript struct {
 	exits     []exit
 	blackouts []blackout
 	lates     []late
+	crashes   []crash
 }
 
 // any reports whether the script does anything.
 func (s *lifeScript) any() bool {
-	return len(s.exits)+len(s.blackouts)+len(s.lates) > 0
+	return len(s.exits)+len(s.blackouts)+len(s.lates)+len(s.crashes) > 0
 }
 
 // maxLate bounds -late, so that a typo cannot make a run spin for hours
@@ -71,8 +72,15 @@ const maxLate = time.Hour
 
 // parseLifeScript parses the values of -leave, -kill, -blackout and
 // -late.
-func parseLifeScript(leaves, kills, blackouts, lates []string) (lifeScript, error) {
+func parseLifeScript(leaves, kills, blackouts, lates, crashes []string) (lifeScript, error) {
 	var s lifeScript
+	for _, v := range crashes {
+		c, err := parseCrash(v)
+		if err != nil {
+			return s, err
+		}
+		s.crashes = append(s.crashes, c)
+	}
 	for _, list := range []struct {
 		v    []string
 		kill bool
@@ -183,6 +191,18 @@ func (s *lifeScript) check(o *simOptions) error {
 			return fmt.Errorf("%s %d:%d: the match ends before frame %d (%s)", e.flag(), e.peer, e.frame, e.frame, what)
 		}
 	}
+	for _, c := range s.crashes {
+		if c.peer >= o.peers {
+			return fmt.Errorf("-crash %d:%d:%v: there are only %d peers (0-based)", c.peer, c.frame, c.down, o.peers)
+		}
+		if _, ok := exited[c.peer]; ok {
+			return fmt.Errorf("-crash %d:%d:%v: peer %d already stops (one -leave, -kill or -crash per peer)", c.peer, c.frame, c.down, c.peer)
+		}
+		exited[c.peer] = exit{peer: c.peer, frame: c.frame, kill: true}
+		if longest, what := o.longestMatch(); c.frame >= longest {
+			return fmt.Errorf("-crash %d:%d:%v: the match ends before frame %d (%s)", c.peer, c.frame, c.down, c.frame, what)
+		}
+	}
 	delayed := map[int]bool{}
 	for _, l := range s.lates {
 		if l.peer >= o.peers {
@@ -210,15 +230,22 @@ func (o *simOptions) longestMatch() (int32, string) {
 
 // plan is what the script does to one peer in a match of target frames.
 type plan struct {
-	exitAt  int32 // the frame at which it leaves or is killed; -1 for none
-	kill    bool
-	startAt time.Duration // its first Update
+	exitAt    int32 // the frame at which it leaves or is killed; -1 for none
+	kill      bool
+	startAt   time.Duration // its first Update
+	crashAt   int32         // -crash: the frame its process dies at; -1 for none
+	crashDown time.Duration // and how long before a new one starts
 }
 
 // planFor returns peer i's plan. An exit at or past the end of this
 // mode's match does not happen: the peer finishes first.
 func (s *lifeScript) planFor(i int, target int32) plan {
-	p := plan{exitAt: -1}
+	p := plan{exitAt: -1, crashAt: -1}
+	for _, c := range s.crashes {
+		if c.peer == i && c.frame < target {
+			p.crashAt, p.crashDown = c.frame, c.down
+		}
+	}
 	for _, e := range s.exits {
 		if e.peer == i && e.frame < target {
 			p.exitAt, p.kill = e.frame, e.kill
@@ -292,6 +319,9 @@ const (
 	lifeLeft        = "left"        // the remote sent a Leave
 	lifeSplit       = "split"       // a lost remote was heard again: both sides played on apart
 	lifeDropped     = "dropped"     // the agreed frame (Since) from which the remote's inputs are disconnected
+	lifeCrashed     = "crashed"     // -crash: this peer's process died (Remote is the peer itself)
+	lifeRestarted   = "restarted"   // -crash: a new process of this peer started, to rejoin
+	lifeRejoin      = "rejoin"      // a rejoin of Remote (or this peer: Rejoin.Self) ended; Error if it failed
 )
 
 // lifeEvent is one life-cycle event a peer saw about a remote peer.
@@ -305,6 +335,8 @@ type lifeEvent struct {
 	// frame from which this peer played without the remote.
 	Since *int32 `json:"since,omitempty"`
 	Error string `json:"error,omitempty"` // refused, or lost by handshake timeout: why
+	// Rejoin is the timeline of a rejoin event.
+	Rejoin *rejoinInfo `json:"rejoin,omitempty"`
 }
 
 // How a peer's match ended, as JSON names it.
@@ -373,6 +405,11 @@ func (p *simPeer) lifeEvent(i int, now time.Duration, ev any) bool {
 	case core.DisconnectEvent:
 		// One player per peer: the handle is the peer's index.
 		e.Event, e.Remote, since = lifeDropped, int(x.Player), x.Frame
+	case core.RejoinEvent:
+		r := rejoinEvent(i, x)
+		r.Ms, r.Frame = e.Ms, e.Frame
+		p.life = append(p.life, r)
+		return true
 	default:
 		return false
 	}
@@ -417,6 +454,12 @@ func (e *lifeEvent) describe(unit string) string {
 		if e.Since != nil {
 			s += fmt.Sprintf(": its inputs disconnected from %s %d on", unit, *e.Since)
 		}
+	case lifeRejoin:
+		s = e.describeRejoin(unit)
+	case lifeCrashed:
+		s = "CRASHED: this peer's process died"
+	case lifeRestarted:
+		s = "a new process of this peer started"
 	case lifeSplit:
 		s = fmt.Sprintf("SPLIT from peer %d", e.Remote)
 		if e.Since != nil {

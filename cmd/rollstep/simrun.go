@@ -103,6 +103,11 @@ type simPeer struct {
 	life     []lifeEvent   // its life-cycle events, in order
 	ended    *peerEnd      // how its match ended; nil while it plays
 	gone     bool          // no longer hosted: it left, was killed or failed
+	// -crash: crashed once its process died, back once a new one
+	// started (at backAt), by restart.
+	crashed, back bool
+	backAt        time.Duration
+	restart       func() error
 }
 
 // simulate plays one match of o in mode m.
@@ -130,6 +135,18 @@ func simulate(o *simOptions, m simMode) (*simRun, error) {
 		}
 		p.report.Peer = i
 		p.plan = o.script.planFor(i, target)
+		p.restart = func() error { // -crash: a new process binds the old port and rejoins
+			ep, err := netw.Reopen(eps[i].ID())
+			if err != nil {
+				return err
+			}
+			c := cfg
+			c.Rejoin = true
+			c.Transport.Rand = rand.NewChaCha8(seedBytes(o.seed^0xc4a5, i))
+			p.ep, eps[i] = ep, ep
+			p.sess, err = rollstep.NewSession(c, game, initial, ep)
+			return err
+		}
 		peers[i] = p
 	}
 	limit := time.Duration(target)*period*20 + time.Minute + o.script.lastLate()
@@ -163,6 +180,14 @@ func (p *simPeer) step(i int, now time.Duration, target int32) bool {
 		return true
 	case now < p.plan.startAt:
 		return false // -late: not updated yet
+	}
+	if down, err := p.crashStep(i, now); err != nil {
+		p.gone, p.ended = true, failed(i, now, p.sess.Frame(), err)
+		return true
+	} else if down {
+		return false
+	}
+	switch {
 	case p.ended == nil && p.plan.exitAt >= 0 && p.sess.Frame() >= core.Frame(p.plan.exitAt):
 		p.gone = true
 		p.ended = &peerEnd{How: endKilled, Ms: now.Milliseconds(), Frame: int32(p.sess.Frame())}
