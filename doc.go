@@ -152,6 +152,13 @@
 //   - Split. A peer lost to silence that is heard again raises
 //     core.SplitEvent with the frame it was dropped at: each side played
 //     on without the other from that frame, and the peer stays dropped.
+//   - Rejoined. A peer whose process restarted, started with the same
+//     Config and Rejoin set, proves it holds the token and comes back: the
+//     survivor with the lowest player handle sends it the confirmed state
+//     and the inputs since, every peer agrees the frame from which its
+//     inputs count again, and each reports a core.RejoinEvent (Err is
+//     nil, or says why it failed, matching ErrRejoin). The others never
+//     wait for the transfer.
 //   - Ended. EndAt ends the match at an agreed frame (core.MatchEndedEvent;
 //     see Ending a match), after which Update does nothing. Close leaves at
 //     once: the other peers see a core.PeerLostEvent with Reason
