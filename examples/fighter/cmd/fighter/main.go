@@ -30,6 +30,11 @@
 // the match did not end together. -replay FILE writes a replay of the
 // match (package replay), with a checksum every second, that
 // replay.Open and replay.VerifyData check.
+//
+// A player whose process was killed mid-match comes back into it: start it
+// again with the same flags (and -token) plus -rejoin. It takes the match's
+// state from the other player, plays on, and both print the same final
+// checksum.
 package main
 
 import (
@@ -64,6 +69,7 @@ type options struct {
 	timeout    time.Duration
 	noSpectate bool
 	replay     string
+	rejoin     bool
 }
 
 // parse reads the flags; it reports usage errors to stderr.
@@ -85,6 +91,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.spectator, "spectator", "", "player 0: a spectator's UDP address to stream the match to")
 	fs.BoolVar(&o.spectate, "spectate", false, "watch the match of the host at -peer")
 	fs.StringVar(&o.replay, "replay", "", "write the match's replay (player 0's, with -sim) to this file")
+	fs.BoolVar(&o.rejoin, "rejoin", false, "this process restarts a player killed mid-match: come back into the running match (same -listen, -peer, -player and -token)")
 	fs.DurationVar(&o.timeout, "timeout", 0, "real network: give up after this long (0: 3× the match plus 30 s)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -104,6 +111,8 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 		return nil, fmt.Errorf("-player %d: want 0 or 1", o.player)
 	case o.spectator != "" && (o.player != 0 || o.psk != ""):
 		return nil, fmt.Errorf("-spectator: only player 0 streams, over plaintext UDP")
+	case o.rejoin && (o.spectate || o.token == "" && o.psk == ""):
+		return nil, fmt.Errorf("-rejoin: a player comes back with the match's -token (or -psk)")
 	case o.token == "" && o.psk == "" && (o.player != 0 || o.spectate):
 		return nil, fmt.Errorf("-token: required to join a match: give the token player 0 printed")
 	}

@@ -77,7 +77,9 @@ func runPlayer(o *options, w io.Writer) error {
 		_ = conn.Close()
 		return err
 	}
-	p, err := match.NewPeer(match.Config(o.player, addr, token, spectators), conn, o.frames, o.seed)
+	cfg := match.Config(o.player, addr, token, spectators)
+	cfg.Rejoin = o.rejoin
+	p, err := match.NewPeer(cfg, conn, o.frames, o.seed)
 	if err != nil {
 		_ = conn.Close()
 		return err
@@ -96,6 +98,9 @@ func runPlayer(o *options, w io.Writer) error {
 	}
 	fmt.Fprintf(w, "fighter: player %d, %d frames over %s with %s, seed %d, %v\n", o.player, o.frames, mode, o.peer, o.seed, time.Since(start).Round(time.Millisecond))
 	printPeer(w, o.player, s)
+	if s.Counts.Rejoined > 0 {
+		fmt.Fprintf(w, "rejoin: %d (the other player's process restarted, or this one did)\n", s.Counts.Rejoined)
+	}
 	fmt.Fprintf(w, "checksum: final %#016x\n", s.Checksum)
 	printWinner(w, &s.Final)
 	if o.replay != "" {
@@ -112,7 +117,7 @@ func runPlayer(o *options, w io.Writer) error {
 	if s.Counts.Desyncs > 0 {
 		return fmt.Errorf("%d desyncs", s.Counts.Desyncs)
 	}
-	if s.Counts.Lost > 0 {
+	if s.Counts.Lost > s.Counts.Rejoined {
 		return fmt.Errorf("lost the other player during the match: it did not end together, and its final checksum may differ")
 	}
 	return nil

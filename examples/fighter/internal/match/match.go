@@ -72,6 +72,7 @@ type Counts struct {
 	Desyncs   int // core.DesyncEvent
 	SyncTests int // core.SyncTestEvent (rollstep_synctest builds)
 	Lost      int // core.PeerLostEvent
+	Rejoined  int // core.RejoinEvent that succeeded: a restarted process came back
 	Hits      int // EffectHit
 	Blocks    int // EffectBlock
 	KOs       int // EffectKO
@@ -145,6 +146,10 @@ func (p *Peer) Tick(now time.Duration) error {
 			p.Counts.SyncTests++
 		case core.PeerLostEvent:
 			p.Counts.Lost++
+		case core.RejoinEvent:
+			if e := ev.(core.RejoinEvent); e.Err == nil {
+				p.Counts.Rejoined++
+			}
 		}
 	}
 	return nil
