@@ -33,6 +33,7 @@ type options struct {
 	player  int
 	token   string
 	timeout time.Duration
+	rejoin  bool
 }
 
 // errUsage reports a flag error already printed with the usage.
@@ -57,6 +58,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.peer, "peer", "", "UDP mode: every player's address, comma-separated, in player order")
 	fs.IntVar(&o.player, "player", 0, "UDP mode: this process's player index in -peer")
 	fs.DurationVar(&o.timeout, "timeout", 0, "UDP mode: give up after this long (default: 10 × turns × turn + 30s)")
+	fs.BoolVar(&o.rejoin, "rejoin", false, "UDP mode: this process restarts a player killed mid-match: come back into the running match (same -peer, -player and -token)")
 	fs.StringVar(&o.token, "token", "", "UDP mode: the match's session token (16 hex digits), as player 0 printed it; player 0 draws one if none is given")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `usage: rts [flags]
@@ -86,6 +88,9 @@ flags:
 	}
 	if o.turns < 1 || o.turns > 1<<24 {
 		return o, fmt.Errorf("-turns %d: want 1 to %d", o.turns, 1<<24)
+	}
+	if o.rejoin && (o.peer == "" || o.token == "") {
+		return o, errors.New("-rejoin: a player comes back over UDP (-peer) with the match's -token")
 	}
 	if o.peer != "" && o.player != 0 && o.token == "" {
 		return o, errors.New("-token: required to join a match: give the token player 0 printed")

@@ -81,6 +81,7 @@ func playUDP(o *options, w io.Writer) error {
 		return err
 	}
 	cfg := rts.SessionConfig(players, o.player, ids, o.period)
+	cfg.Rejoin = o.rejoin
 	if cfg.Transport.Token, err = sessionToken(o, w); err != nil {
 		conn.Close()
 		return err
@@ -119,7 +120,7 @@ func hostUDP(o *options, w io.Writer, sess *rollstep.Session[rts.State, rts.Comm
 	var doneAt time.Duration
 	var st rollstep.Stats
 	var sent []uint64 // bytes sent to each peer, IP and UDP headers included
-	desyncs, dropped := 0, 0
+	desyncs, dropped, rejoined := 0, 0, 0
 	for {
 		now := time.Since(start)
 		if now > timeout {
@@ -139,6 +140,10 @@ func hostUDP(o *options, w io.Writer, sess *rollstep.Session[rts.State, rts.Comm
 			switch e := ev.(type) {
 			case core.DesyncEvent[rts.State]:
 				desyncs++
+			case core.RejoinEvent:
+				if e.Err == nil && e.Peer >= 0 {
+					rejoined++ // a player dropped at its crash is back
+				}
 			case core.DisconnectEvent:
 				// A player that played every turn and then left is not
 				// dropped: its inputs stop after the last turn.
@@ -172,7 +177,7 @@ func hostUDP(o *options, w io.Writer, sess *rollstep.Session[rts.State, rts.Comm
 	if desyncs > 0 {
 		return fmt.Errorf("%d desyncs detected", desyncs)
 	}
-	if dropped > 0 {
+	if dropped > rejoined {
 		return fmt.Errorf("%d players dropped during the match: it did not end together, and their final checksums may differ", dropped)
 	}
 	fmt.Fprintf(w, "checksum %#016x after turn %d, %d units died\n", state.Checksum(&host.Final), o.turns, host.Final.Deaths)
