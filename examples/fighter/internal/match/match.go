@@ -139,7 +139,7 @@ func (p *Peer) Tick(now time.Duration) error {
 	p.Counts.count(play, 1, p.frames)
 	p.Counts.count(cancel, -1, p.frames)
 	for _, ev := range s.Events() {
-		switch ev.(type) {
+		switch e := ev.(type) {
 		case core.DesyncEvent[fighter.State]:
 			p.Counts.Desyncs++
 		case core.SyncTestEvent:
@@ -147,7 +147,7 @@ func (p *Peer) Tick(now time.Duration) error {
 		case core.PeerLostEvent:
 			p.Counts.Lost++
 		case core.RejoinEvent:
-			if e := ev.(core.RejoinEvent); e.Err == nil {
+			if e.Err == nil {
 				p.Counts.Rejoined++
 			}
 		}
