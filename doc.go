@@ -151,7 +151,11 @@
 //     (core.DisconnectEvent, the same frame everywhere) and play on.
 //   - Split. A peer lost to silence that is heard again raises
 //     core.SplitEvent with the frame it was dropped at: each side played
-//     on without the other from that frame, and the peer stays dropped.
+//     on without the other from that frame. A session that hears no other
+//     peer yields to a side holding a lower player handle: it throws its
+//     frames away and rejoins from it (its core.RejoinEvent counts them in
+//     Discarded). A split between two sides of several peers each stays
+//     reported and unhealed.
 //   - Rejoined. A peer whose process restarted, started with the same
 //     Config and Rejoin set, proves it holds the token and comes back: the
 //     survivor with the lowest player handle sends it the confirmed state

@@ -70,6 +70,7 @@ func (s *Session[S, I]) route(evs []endpoint.Event) {
 				at = f
 			}
 			s.event(core.SplitEvent{Peer: e.Peer, Frame: at})
+			s.maybeYield(e.At, e.Peer, at)
 		case endpoint.EventDisconnected, endpoint.EventLeft:
 			if e.Kind == endpoint.EventLeft && e.Reason == wire.LeaveEnded {
 				s.end.adopt(s.eng, e.Frame)

@@ -93,6 +93,7 @@ type comeback struct {
 	err         error
 	catchUp     bool
 	ret         core.Frame
+	discarded   core.Frame // a yielded split: the frames played apart
 }
 
 // rejoins is the rejoin state of a session.
@@ -132,6 +133,30 @@ func (s *Session[S, I]) restarted(now time.Duration, i core.PeerID) {
 		rj.nextID += 2
 		rj.sponsor = &sponsorship{peer: i, begun: now, id: rj.nextID - 1}
 	}
+}
+
+// maybeYield heals a split with peer i, heard again after both sides
+// played apart since frame at, by the rule both sides compute alike: a
+// session that hears none of the other peers yields to a side whose
+// lowest player handle is below its own. It throws its side away and
+// rejoins as a restarted process would, toward every peer it lost. A
+// side of several peers never yields; it is the other side's to.
+func (s *Session[S, I]) maybeYield(now time.Duration, i core.PeerID, at core.Frame) {
+	me := &s.rejoin.me
+	if me.active || me.catchUp || slices.Min(s.cfg.Peers[i].Players) > slices.Min(s.cfg.Local) {
+		return
+	}
+	for j := range s.cfg.Peers {
+		if st := s.ep.State(core.PeerID(j)); st == endpoint.StateConnected || st == endpoint.StateInterrupted {
+			return // not alone
+		}
+	}
+	for j := range s.cfg.Peers {
+		if s.ep.State(core.PeerID(j)) == endpoint.StateDisconnected {
+			_ = s.ep.Restart(now, core.PeerID(j)) // j is in the table; a failed nonce draw leaves it lost
+		}
+	}
+	*me = comeback{active: true, clock: true, begun: now, discarded: s.eng.Frame() - max(at, 0)}
 }
 
 // sponsorOf reports whether this session sends peer i's rejoin: it has
@@ -465,7 +490,7 @@ func (s *Session[S, I]) resume(now time.Duration) error {
 	*s.view = *eng.State()
 	*s.prev = *s.view
 	s.event(core.RejoinEvent{Peer: -1, Handoff: eng.Frame(), Return: me.ret, Bytes: me.bytes,
-		Chunks: me.chunks, Retransmits: me.dup, Took: now - me.begun})
+		Chunks: me.chunks, Retransmits: me.dup, Took: now - me.begun, Discarded: me.discarded})
 	return nil
 }
 

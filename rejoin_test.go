@@ -361,3 +361,42 @@ func TestRejoinOneAtATime(t *testing.T) {
 	require.True(t, ok, "the first restart rejoins")
 	require.NoError(t, ev.Err)
 }
+
+// A 3 s blackout splits a two-peer match: each side drops the other and
+// plays on alone. When the link heals the split is healed: the side
+// without the lowest handle yields, throws its frames away and rejoins
+// from the other, in every mode, and the match agrees again.
+func TestSplitHeals(t *testing.T) {
+	for _, mode := range []Mode{Lockstep, Rollback, Auto} {
+		t.Run(mode.String(), func(t *testing.T) {
+			m := newCrashMatch(t, 2, mode, 0.02, 21+uint64(mode))
+			m.run(func() bool { return m.lowest() >= 300 })
+			m.net.Cut(m.conns[0].ID(), m.conns[1].ID())
+			m.net.Cut(m.conns[1].ID(), m.conns[0].ID())
+			out := m.now + 3*time.Second
+			m.run(func() bool { return m.now >= out })
+			m.net.Heal()
+			var ev core.RejoinEvent
+			m.run(func() bool {
+				var ok bool
+				ev, ok = m.rejoined(1)
+				return ok
+			})
+			require.NoError(t, ev.Err)
+			require.Positive(t, ev.Discarded, "the yielding side's frames played apart")
+			m.crashed = 1
+			m.run(func() bool { return m.lowest() >= ev.Return+180 })
+			m.check(ev.Return)
+			split := 0
+			for i := range 2 {
+				for _, e := range m.events[i] {
+					if _, ok := e.(core.SplitEvent); ok {
+						split++
+					}
+				}
+			}
+			require.Positive(t, split, "the split is reported")
+			t.Logf("split healed: %d frames discarded, return at frame %d, %v after the yield", ev.Discarded, ev.Return, ev.Took)
+		})
+	}
+}

@@ -63,9 +63,11 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 		if me.active {
 			return err // still coming back
 		}
-		s.started = true
-		s.event(core.StartedEvent{At: now})
-		s.pacer.Update(now) // starts the frame clock
+		if !s.started { // a restarted process; a yielded split had started
+			s.started = true
+			s.event(core.StartedEvent{At: now})
+			s.pacer.Update(now) // starts the frame clock
+		}
 		s.winStart = now
 	}
 	if !s.started {

@@ -83,7 +83,10 @@ type SplitEvent struct {
 // started at (0 where unknown); Return, the first frame its players'
 // inputs count again; Bytes, Chunks and Retransmits count the transfer's
 // datagrams as sent (sender) or received (new process); Took is the time
-// from the restart's handshake to this event.
+// from the restart's handshake to this event. A session that yielded a
+// split (it was alone, and the other side holds the lowest player handle)
+// rejoins the same way; Discarded is then how many frames it had played
+// apart and threw away.
 type RejoinEvent struct {
 	Peer                PeerID
 	Snapshot, Handoff   Frame
@@ -91,6 +94,7 @@ type RejoinEvent struct {
 	Bytes               int64
 	Chunks, Retransmits int
 	Took                time.Duration
+	Discarded           Frame
 	Err                 error
 }
 

@@ -39,7 +39,9 @@
 //	                       host stops calling Update and never closes the session
 //	-blackout START/DUR    every link drops every datagram sent from START for DUR of
 //	                       virtual time, then heals (e.g. 2s/3s); datagrams already in
-//	                       flight still arrive
+//	                       flight still arrive. A blackout past the disconnect timeout
+//	                       splits the match; a peer alone on its side then yields to
+//	                       the side with the lowest handle and rejoins it
 //	-late PEER:DELAY       the peer's session exists from the start (its endpoint
 //	                       receives) but is first updated at DELAY (e.g. 1:4s)
 //	-crash PEER:FRAME:DOWN the peer's process dies at FRAME without a word (its socket

@@ -50,6 +50,7 @@ type rejoinInfo struct {
 	Retransmits int    `json:"retransmits"` // chunks sent again (sender) or received twice
 	TookMs      int64  `json:"took_ms"`     // from the restart's handshake to this event
 	Self        bool   `json:"self,omitempty"`
+	Discarded   int32  `json:"discarded,omitempty"` // a yielded split: frames this peer had played apart
 	Error       string `json:"-"`
 }
 
@@ -58,7 +59,7 @@ type rejoinInfo struct {
 func rejoinEvent(i int, x core.RejoinEvent) lifeEvent {
 	e := lifeEvent{Event: lifeRejoin, Error: errText(x.Err), Rejoin: &rejoinInfo{
 		Snapshot: int32(x.Snapshot), Handoff: int32(x.Handoff), Return: int32(x.Return), Bytes: x.Bytes,
-		Chunks: x.Chunks, Retransmits: x.Retransmits, TookMs: x.Took.Milliseconds(), Self: x.Peer < 0}}
+		Chunks: x.Chunks, Retransmits: x.Retransmits, TookMs: x.Took.Milliseconds(), Self: x.Peer < 0, Discarded: int32(x.Discarded)}}
 	e.Remote = i
 	if x.Peer >= 0 {
 		e.Remote = globalPeer(i, x.Peer)
@@ -85,6 +86,9 @@ func (e *lifeEvent) describeRejoin(unit string) string {
 	}
 	if r.Bytes > 0 {
 		s += fmt.Sprintf(", %d bytes in %d chunks (%d resent)", r.Bytes, r.Chunks, r.Retransmits)
+	}
+	if r.Discarded > 0 {
+		s += fmt.Sprintf(", healing a split: %d %ss played apart thrown away", r.Discarded, unit)
 	}
 	return s + fmt.Sprintf(", %d ms after the restart", r.TookMs)
 }

@@ -123,6 +123,11 @@ type peer struct {
 	// Disconnect) rather than refused, left or never handshaken; split
 	// once it was heard again after that (see probeLost).
 	lost, split bool
+	// rejoin: this endpoint restarted its own session with the peer (see
+	// Restart), from hsStart: its Hellos say Rejoin, as Config.Rejoin
+	// makes every peer's.
+	rejoin  bool
+	hsStart time.Duration
 	// restart is the restart handshake a new process of the peer opened,
 	// until a packet under its keys proves it (restart.go); nil if none.
 	restart *restart
@@ -239,6 +244,31 @@ func (ep *Endpoint[I]) Disconnect(p core.PeerID) error {
 	}
 	return nil
 }
+
+// Restart starts this endpoint's session with peer p over as a restarted
+// process would (see "Restarts"): a fresh nonce, Rejoin Hellos, and a
+// handshake timed from now, in which only a restart reply connects. A
+// session that yields a split (it played apart from p and gives up its
+// side) calls it before it takes the match's state from p's side. It
+// returns ErrUnknownPeer for a peer outside the table, and the random
+// source's error.
+func (ep *Endpoint[I]) Restart(now time.Duration, p core.PeerID) error {
+	if p < 0 || int(p) >= len(ep.peers) {
+		return ErrUnknownPeer
+	}
+	nonce, err := ep.drawNonce()
+	if err != nil {
+		return err
+	}
+	q := &ep.peers[p]
+	*q = peer{addr: q.addr, seat: q.seat, state: StateHandshaking, nonce: nonce, seq: q.seq,
+		rejoin: true, hsStart: now, st: q.st, srtt: q.srtt, rttvar: q.rttvar, samples: q.samples}
+	return nil
+}
+
+// rejoining reports whether the endpoint's session with q is a restarted
+// process's.
+func (ep *Endpoint[I]) rejoining(q *peer) bool { return ep.cfg.Rejoin || q.rejoin }
 
 // Events returns the events raised since the previous call, in order, and
 // forgets them. The slice is owned by the endpoint and valid until its next

@@ -29,7 +29,7 @@ func (ep *Endpoint[I]) onHello(now time.Duration, i int, h wire.Header, p []byte
 		q.st.Malformed++
 		return nil
 	}
-	if ep.cfg.Rejoin && (!q.helloSeen || hello.Nonce != q.theirNonce) {
+	if ep.rejoining(q) && (!q.helloSeen || hello.Nonce != q.theirNonce) {
 		// A new process comes back only through restart replies: a
 		// survivor's Hello (it repeats them while it misses the old
 		// process) names a nonce of the old session, and answering it
@@ -111,7 +111,7 @@ func (ep *Endpoint[I]) onHelloReply(now time.Duration, i int, h wire.Header, p [
 		return nil
 	}
 	q.helloAcked = true
-	if hr.Replier != 0 && ep.cfg.Rejoin && !q.helloSeen {
+	if hr.Replier != 0 && ep.rejoining(q) && !q.helloSeen {
 		// A restart handshake (restart.go): the reply carries the
 		// replier's nonce instead of a Hello of its own. Our first packet
 		// under the keys proves to it that we are its peer's new process.
@@ -154,7 +154,7 @@ func (ep *Endpoint[I]) maybeConnect(now time.Duration, i int) {
 // sendHello sends our Hello to peer i.
 func (ep *Endpoint[I]) sendHello(now time.Duration, i int) error {
 	q := &ep.peers[i]
-	hello := wire.Hello{Protocol: wire.Protocol, Nonce: q.nonce, Config: ep.cfg.Digest, Seat: ep.cfg.Seat, Rejoin: ep.cfg.Rejoin}
+	hello := wire.Hello{Protocol: wire.Protocol, Nonce: q.nonce, Config: ep.cfg.Digest, Seat: ep.cfg.Seat, Rejoin: ep.rejoining(q)}
 	out, err := wire.AppendHello(ep.sbuf[:0], ep.key, q.seq, &hello)
 	if err != nil {
 		return err

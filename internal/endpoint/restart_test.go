@@ -122,3 +122,23 @@ func TestRestartRefusals(t *testing.T) {
 		require.Equal(t, before.WrongToken, after.WrongToken, "the live peer's packets still pass")
 	})
 }
+
+// Restart makes a live endpoint's session with a peer start over as a
+// restarted process's would: the peer sees EventRestarted, and both
+// directions work under the new keys.
+func TestRestartOfOwnSession(t *testing.T) {
+	m := seatedMesh(t)
+	now := m.net.Now()
+	require.NoError(t, m.nodes[1].ep.Restart(now, 0))
+	require.ErrorIs(t, m.nodes[1].ep.Restart(now, 5), ErrUnknownPeer)
+	require.Equal(t, StateHandshaking, m.nodes[1].ep.State(0))
+	m.run(now+300*time.Millisecond, time.Millisecond)
+	require.Contains(t, kinds(m.nodes[0].events, 0), EventRestarted)
+	require.Equal(t, StateConnected, m.nodes[1].ep.State(0))
+	now = m.net.Now()
+	require.NoError(t, m.nodes[0].ep.SendTransfer(now, 0, []byte{7}))
+	require.NoError(t, m.nodes[1].ep.SendTransfer(now, 0, []byte{8}))
+	m.run(now+100*time.Millisecond, time.Millisecond)
+	require.Equal(t, [][]byte{{7}}, m.nodes[1].rx.transfers)
+	require.Equal(t, [][]byte{{8}}, m.nodes[0].rx.transfers)
+}

@@ -144,9 +144,9 @@ func (ep *Endpoint[I]) Tick(now time.Duration) error {
 		q := &ep.peers[i]
 		switch q.state {
 		case StateHandshaking:
-			if now-ep.start >= ep.cfg.HandshakeTimeout {
+			if began := max(ep.start, q.hsStart); now-began >= ep.cfg.HandshakeTimeout {
 				q.state = StateDisconnected
-				err := &HandshakeTimeoutError{Peer: core.PeerID(i), After: now - ep.start, Received: q.st.PacketsReceived,
+				err := &HandshakeTimeoutError{Peer: core.PeerID(i), After: now - began, Received: q.st.PacketsReceived,
 					Unauthenticated: q.st.WrongToken + q.st.Malformed, Heard: q.heard, SendErrors: q.st.SendErrors, SendError: q.sendErr}
 				ep.event(Event{Kind: EventDisconnected, Peer: core.PeerID(i), At: now, Err: err})
 				continue
