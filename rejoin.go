@@ -115,8 +115,11 @@ type rejoins[S any, I comparable] struct {
 func (s *Session[S, I]) restarted(now time.Duration, i core.PeerID) {
 	rj := &s.rejoin
 	for _, p := range s.cfg.Peers[i].Players {
-		if _, ok := s.eng.Disconnected(p); !ok {
-			_ = s.eng.DisconnectPeer(i) // the old process is gone; i is a player peer
+		// The old process is gone, unless the others brought the new one
+		// back before this endpoint finished its handshake (its return is
+		// settled here already).
+		if _, ok := s.eng.Disconnected(p); !ok && !s.eng.Back(i) {
+			_ = s.eng.DisconnectPeer(i) // i is a player peer
 			break
 		}
 	}

@@ -400,3 +400,34 @@ func TestSplitHeals(t *testing.T) {
 		})
 	}
 }
+
+// Rejoins across seeds, modes, 2-4 peers, any victim and downtimes on
+// both sides of the interrupt and disconnect timeouts, at 10 % loss. It
+// caught a survivor that finished the restart handshake only after it
+// had settled the return, and then dropped the new process again.
+func TestRejoinSweep(t *testing.T) {
+	for seed := uint64(100); seed < 110; seed++ {
+		for _, mode := range []Mode{Lockstep, Rollback, Auto} {
+			for _, n := range []int{2, 3, 4} {
+				t.Run(fmt.Sprintf("seed=%d/%v/%dpeers", seed, mode, n), func(t *testing.T) {
+					m := newCrashMatch(t, n, mode, 0.10, seed)
+					m.run(func() bool { return m.lowest() >= 200 })
+					victim := int(seed) % n
+					m.kill(victim)
+					down := m.now + time.Duration(seed%3)*time.Second + 300*time.Millisecond
+					m.run(func() bool { return m.now >= down })
+					m.restart(victim, nil)
+					var ev core.RejoinEvent
+					m.run(func() bool {
+						var ok bool
+						ev, ok = m.rejoined(victim)
+						return ok
+					})
+					require.NoError(t, ev.Err)
+					m.run(func() bool { return m.lowest() >= ev.Return+180 })
+					m.check(ev.Return)
+				})
+			}
+		}
+	}
+}

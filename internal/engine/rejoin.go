@@ -102,6 +102,17 @@ func (e *Engine[S, I]) Returning(id core.PeerID) (r core.Frame, settled, ok bool
 	return e.retR[p], e.retAt[p] == never, true
 }
 
+// Back reports whether peer id's players are back from their newest
+// disconnect: their return is settled here and no disconnect of them was
+// declared since.
+func (e *Engine[S, I]) Back(id core.PeerID) bool {
+	if id < 0 || int(id) >= len(e.peers) {
+		return false
+	}
+	p := e.peers[id].players[0]
+	return e.returned&(1<<p) != 0 && e.retAt[p] == never && !e.agreed[p] && e.goneMask&(1<<p) == 0
+}
+
 // ReturnOf reports the return frame of player p's newest return: from
 // that frame on its inputs count again. A resumed engine knows its own
 // players' (see Resume).
