@@ -102,10 +102,11 @@ type rejoins[S any, I comparable] struct {
 	sponsor *sponsorship
 	// waiting has bit i while peer i's new process is back but its return
 	// is not settled here; began[i] is when it came back.
-	waiting uint64
-	began   []time.Duration
-	nextID  uint32
-	out     []byte
+	waiting  uint64
+	began    []time.Duration
+	restarts []int // restarts of each peer's process seen
+	nextID   uint32
+	out      []byte
 	// tamper, set only by tests, changes a snapshot before it is sent:
 	// a lying sponsor.
 	tamper func([]byte)
@@ -114,11 +115,13 @@ type rejoins[S any, I comparable] struct {
 // restarted handles a peer's new process proving itself (EventRestarted).
 func (s *Session[S, I]) restarted(now time.Duration, i core.PeerID) {
 	rj := &s.rejoin
+	// The old process is gone, unless the others brought this new one back
+	// before this endpoint finished its handshake: then the engine settled
+	// one return more than there were restarts before.
+	back := s.eng.Returns(i) > rj.restarts[i]
+	rj.restarts[i]++
 	for _, p := range s.cfg.Peers[i].Players {
-		// The old process is gone, unless the others brought the new one
-		// back before this endpoint finished its handshake (its return is
-		// settled here already).
-		if _, ok := s.eng.Disconnected(p); !ok && !s.eng.Back(i) {
+		if _, ok := s.eng.Disconnected(p); !ok && !back {
 			_ = s.eng.DisconnectPeer(i) // i is a player peer
 			break
 		}
@@ -187,7 +190,9 @@ func (s *Session[S, I]) rejoinTick(now time.Duration) error {
 	rj := &s.rejoin
 	for w := rj.waiting; w != 0; w &= w - 1 {
 		i := core.PeerID(bits.TrailingZeros64(w))
-		if r, settled, ok := s.eng.Returning(i); ok && settled {
+		// Settled once the engine settled a return for each restart seen
+		// (an earlier return of the peer does not count).
+		if r, _, ok := s.eng.Returning(i); ok && s.eng.Returns(i) >= rj.restarts[i] {
 			rj.waiting &^= 1 << i
 			if rj.sponsor == nil || rj.sponsor.peer != i {
 				s.event(core.RejoinEvent{Peer: i, Return: r, Took: now - rj.began[i]})
@@ -243,8 +248,8 @@ func (s *Session[S, I]) sponsorTick(now time.Duration, sp *sponsorship) error {
 		}
 		sp.stage = stageReturn
 	case stageReturn:
-		r, settled, ok := s.eng.Returning(sp.peer)
-		if !ok || !settled {
+		r, _, ok := s.eng.Returning(sp.peer)
+		if !ok || s.eng.Returns(sp.peer) < rj.restarts[sp.peer] {
 			return nil // the command rides the next input
 		}
 		sp.ret = r

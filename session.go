@@ -182,6 +182,7 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 	s.rx.s = s
 	s.game, s.ecfg = game, cc
 	s.rejoin.began = make([]time.Duration, len(c.Peers))
+	s.rejoin.restarts = make([]int, len(c.Peers))
 	s.rejoin.me.active = c.Rejoin
 	s.ts = timesync.New(c.timesync(), c.TurnPeriod, len(c.Peers))
 	s.stream.Init(c.Players, len(c.Spectators), stream.Config{Delay: c.SpectatorDelay, MaxLag: c.SpectatorMaxLag}, len(c.Peers), s.event)

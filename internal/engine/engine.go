@@ -91,7 +91,8 @@ type Engine[S any, I comparable] struct {
 	retR      [core.MaxPlayers]core.Frame
 	retBack   [core.MaxPlayers]core.Frame
 	returned  uint16
-	unsettled uint16 // players whose return is known but not settled
+	unsettled uint16                  // players whose return is known but not settled
+	settled   [core.MaxPlayers]uint16 // returns of each player settled so far
 	floor     core.Frame
 
 	sums     sumLog

@@ -218,7 +218,7 @@ func (e *Engine[S, I]) parseHandoff(b []byte) (handoffRecord, error) {
 	switch {
 	case h.s < 1 || h.c < h.s:
 		return h, badHandoff("frames", int(h.s), int(h.c))
-	case h.r <= h.c || h.r-h.c > core.Frame(e.horizon):
+	case h.r < h.c || h.r-h.c > core.Frame(e.horizon):
 		return h, badHandoff("return frame", int(h.r))
 	case h.player >= e.players || !e.local[h.player]:
 		return h, badHandoff("returns player", h.player)

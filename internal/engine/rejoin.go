@@ -102,15 +102,14 @@ func (e *Engine[S, I]) Returning(id core.PeerID) (r core.Frame, settled, ok bool
 	return e.retR[p], e.retAt[p] == never, true
 }
 
-// Back reports whether peer id's players are back from their newest
-// disconnect: their return is settled here and no disconnect of them was
-// declared since.
-func (e *Engine[S, I]) Back(id core.PeerID) bool {
+// Returns reports how many returns of peer id's players this engine has
+// settled in the match: a host that counts the peer's restarts tells by
+// it whether a restart is the one already brought back.
+func (e *Engine[S, I]) Returns(id core.PeerID) int {
 	if id < 0 || int(id) >= len(e.peers) {
-		return false
+		return 0
 	}
-	p := e.peers[id].players[0]
-	return e.returned&(1<<p) != 0 && e.retAt[p] == never && !e.agreed[p] && e.goneMask&(1<<p) == 0
+	return int(e.settled[e.peers[id].players[0]])
 }
 
 // ReturnOf reports the return frame of player p's newest return: from
@@ -178,6 +177,7 @@ func (e *Engine[S, I]) settle(id core.PeerID) {
 		}
 		e.next[o] = r
 		e.agreed[o], e.retAt[o] = false, never
+		e.settled[o]++
 		e.goneMask &^= 1 << o
 		e.unsettled &^= 1 << o
 		for i := range e.peers {

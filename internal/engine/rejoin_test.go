@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/binary"
 	"errors"
 	"testing"
 	"time"
@@ -121,7 +122,7 @@ func (h *harness) rejoin(t testing.TB, pl rejoinPlan, cfgOf func(i int) Config) 
 // disconnect frame to the return frame and with its real inputs after.
 func (h *harness) checkRejoined(t *testing.T, pl rejoinPlan, run *rejoinRun) {
 	t.Helper()
-	require.Greater(t, run.returnFrame, run.handoffFrame, "return frame after the handoff frame")
+	require.GreaterOrEqual(t, run.returnFrame, run.handoffFrame, "return frame at or after the handoff frame")
 	require.GreaterOrEqual(t, run.handoffFrame, run.snapFrame)
 	ref := h.nodes[run.sponsor]
 	for i, nd := range h.nodes {
@@ -247,7 +248,10 @@ func TestResumeRefusesBadHandoff(t *testing.T) {
 		{"version", snap, func(r []byte) []byte { r[0] = 9; return r }},
 		{"players", snap, func(r []byte) []byte { r[1] = 3; return r }},
 		{"truncated", snap, func(r []byte) []byte { return r[:len(r)-1] }},
-		{"return before handoff", snap, func(r []byte) []byte { copy(r[10:14], r[6:10]); return r }},
+		{"return before handoff", snap, func(r []byte) []byte {
+			binary.LittleEndian.PutUint32(r[10:14], binary.LittleEndian.Uint32(r[6:10])-1)
+			return r
+		}},
 		{"not our player", snap, func(r []byte) []byte { r[14] = 0; return r }},
 		{"gone mask", snap, func(r []byte) []byte { r[23] = 0x80; return r }},
 		{"checksum", snap, func(r []byte) []byte { r[15] ^= 1; return r }},
