@@ -466,3 +466,66 @@ func TestRejoinTwice(t *testing.T) {
 		}
 	}
 }
+
+// A peer cut off from the others of a 3- or 4-peer match for 4 s is
+// dropped by them and plays on alone; when the links heal it yields (it
+// is alone, and the others hold a lower handle) and rejoins, in every
+// mode, and the match agrees again.
+func TestSplitHealsLonePeer(t *testing.T) {
+	for seed := uint64(400); seed < 402; seed++ {
+		for _, mode := range []Mode{Lockstep, Rollback, Auto} {
+			for _, n := range []int{3, 4} {
+				t.Run(fmt.Sprintf("%d/%v/%d", seed, mode, n), func(t *testing.T) {
+					m := newCrashMatch(t, n, mode, 0.05, seed)
+					m.run(func() bool { return m.lowest() >= 200 })
+					lone := n - 1 - int(seed%2)
+					for j := range n {
+						if j != lone {
+							m.net.Cut(m.conns[j].ID(), m.conns[lone].ID())
+							m.net.Cut(m.conns[lone].ID(), m.conns[j].ID())
+						}
+					}
+					out := m.now + 4*time.Second
+					m.run(func() bool { return m.now >= out })
+					m.net.Heal()
+					var ev core.RejoinEvent
+					m.run(func() bool {
+						var ok bool
+						ev, ok = m.rejoined(lone)
+						return ok
+					})
+					require.NoError(t, ev.Err)
+					m.crashed = lone
+					m.run(func() bool { return m.lowest() >= ev.Return+180 })
+					m.check(ev.Return)
+				})
+			}
+		}
+	}
+}
+
+// A peer down for 6 s, well past the disconnect timeout, rejoins a
+// 3-peer match over links that lose a fifth of the datagrams.
+func TestRejoinAfterLongDowntime(t *testing.T) {
+	for seed := uint64(500); seed < 502; seed++ {
+		for _, mode := range []Mode{Lockstep, Rollback, Auto} {
+			t.Run(fmt.Sprintf("%d/%v", seed, mode), func(t *testing.T) {
+				m := newCrashMatch(t, 3, mode, 0.2, seed)
+				m.run(func() bool { return m.lowest() >= 200 })
+				m.kill(1)
+				down := m.now + 6*time.Second
+				m.run(func() bool { return m.now >= down })
+				m.restart(1, nil)
+				var ev core.RejoinEvent
+				m.run(func() bool {
+					var ok bool
+					ev, ok = m.rejoined(1)
+					return ok
+				})
+				require.NoError(t, ev.Err)
+				m.run(func() bool { return m.lowest() >= ev.Return+180 })
+				m.check(ev.Return)
+			})
+		}
+	}
+}
