@@ -114,6 +114,31 @@ func (m *crashMatch) restart(i int, edit func(c *Config)) {
 	m.events[i] = nil
 }
 
+// crashAndRejoin kills peer i's process, restarts it after down and runs
+// until its rejoin ended; it fails the test unless the rejoin succeeded.
+func (m *crashMatch) crashAndRejoin(i int, down time.Duration) core.RejoinEvent {
+	m.t.Helper()
+	m.kill(i)
+	until := m.now + down
+	m.run(func() bool { return m.now >= until })
+	m.restart(i, nil)
+	return m.awaitRejoin(i)
+}
+
+// awaitRejoin runs until peer i's own rejoin ended; it fails the test
+// unless it succeeded.
+func (m *crashMatch) awaitRejoin(i int) core.RejoinEvent {
+	m.t.Helper()
+	var ev core.RejoinEvent
+	m.run(func() bool {
+		var ok bool
+		ev, ok = m.rejoined(i)
+		return ok
+	})
+	require.NoError(m.t, ev.Err)
+	return ev
+}
+
 // rejoinedAfter returns peer i's own RejoinEvent among evs and the
 // events already seen.
 func (m *crashMatch) rejoinedAfter(i int, evs []core.Event) (core.RejoinEvent, bool) {
@@ -204,17 +229,7 @@ func TestRejoinAfterCrash(t *testing.T) {
 				if n == 3 {
 					victim = 0 // the lowest handle: the sponsor is another
 				}
-				m.kill(victim)
-				down := m.now + time.Second
-				m.run(func() bool { return m.now >= down })
-				m.restart(victim, nil)
-				var ev core.RejoinEvent
-				m.run(func() bool {
-					var ok bool
-					ev, ok = m.rejoined(victim)
-					return ok
-				})
-				require.NoError(t, ev.Err)
+				ev := m.crashAndRejoin(victim, time.Second)
 				m.run(func() bool { return m.lowest() >= ev.Return+180 })
 				m.check(ev.Return)
 				// Every survivor reports the rejoin done, the sponsor with
@@ -378,13 +393,7 @@ func TestSplitHeals(t *testing.T) {
 			out := m.now + 3*time.Second
 			m.run(func() bool { return m.now >= out })
 			m.net.Heal()
-			var ev core.RejoinEvent
-			m.run(func() bool {
-				var ok bool
-				ev, ok = m.rejoined(1)
-				return ok
-			})
-			require.NoError(t, ev.Err)
+			ev := m.awaitRejoin(1)
 			require.Positive(t, ev.Discarded, "the yielding side's frames played apart")
 			m.crashed = 1
 			m.run(func() bool { return m.lowest() >= ev.Return+180 })
@@ -415,17 +424,7 @@ func TestRejoinSweep(t *testing.T) {
 					m := newCrashMatch(t, n, mode, 0.10, seed)
 					m.run(func() bool { return m.lowest() >= 200 })
 					victim := int(seed) % n
-					m.kill(victim)
-					down := m.now + time.Duration(seed%3)*time.Second + 300*time.Millisecond
-					m.run(func() bool { return m.now >= down })
-					m.restart(victim, nil)
-					var ev core.RejoinEvent
-					m.run(func() bool {
-						var ok bool
-						ev, ok = m.rejoined(victim)
-						return ok
-					})
-					require.NoError(t, ev.Err)
+					ev := m.crashAndRejoin(victim, time.Duration(seed%3)*time.Second+300*time.Millisecond)
 					m.run(func() bool { return m.lowest() >= ev.Return+180 })
 					m.check(ev.Return)
 				})
@@ -448,16 +447,7 @@ func TestRejoinTwice(t *testing.T) {
 					for round := range 2 {
 						at := m.lowest() + 150
 						m.run(func() bool { return m.lowest() >= at })
-						m.kill(victim)
-						down := m.now + time.Duration(round)*time.Second + 500*time.Millisecond
-						m.run(func() bool { return m.now >= down })
-						m.restart(victim, nil)
-						m.run(func() bool {
-							var ok bool
-							ev, ok = m.rejoined(victim)
-							return ok
-						})
-						require.NoError(t, ev.Err, "round %d", round)
+						ev = m.crashAndRejoin(victim, time.Duration(round)*time.Second+500*time.Millisecond)
 					}
 					m.run(func() bool { return m.lowest() >= ev.Return+180 })
 					m.check(ev.Return)
@@ -488,13 +478,7 @@ func TestSplitHealsLonePeer(t *testing.T) {
 					out := m.now + 4*time.Second
 					m.run(func() bool { return m.now >= out })
 					m.net.Heal()
-					var ev core.RejoinEvent
-					m.run(func() bool {
-						var ok bool
-						ev, ok = m.rejoined(lone)
-						return ok
-					})
-					require.NoError(t, ev.Err)
+					ev := m.awaitRejoin(lone)
 					m.crashed = lone
 					m.run(func() bool { return m.lowest() >= ev.Return+180 })
 					m.check(ev.Return)
@@ -512,17 +496,7 @@ func TestRejoinAfterLongDowntime(t *testing.T) {
 			t.Run(fmt.Sprintf("%d/%v", seed, mode), func(t *testing.T) {
 				m := newCrashMatch(t, 3, mode, 0.2, seed)
 				m.run(func() bool { return m.lowest() >= 200 })
-				m.kill(1)
-				down := m.now + 6*time.Second
-				m.run(func() bool { return m.now >= down })
-				m.restart(1, nil)
-				var ev core.RejoinEvent
-				m.run(func() bool {
-					var ok bool
-					ev, ok = m.rejoined(1)
-					return ok
-				})
-				require.NoError(t, ev.Err)
+				ev := m.crashAndRejoin(1, 6*time.Second)
 				m.run(func() bool { return m.lowest() >= ev.Return+180 })
 				m.check(ev.Return)
 			})
