@@ -45,8 +45,10 @@ const (
 	catchUpFrames        = 256 // frames a resumed session runs per Update until it has caught up
 )
 
-// Transfer IDs: a rejoin's snapshot has an odd ID, its handoff the next.
-const refuseKind = 0x80 // a Transfer payload that refuses a rejoin: then a reason byte
+// refuseKind starts a Transfer payload that refuses a rejoin, then a
+// reason byte; internal/transfer's messages start with kinds 1 to 3.
+// A rejoin's snapshot has an odd transfer ID, its handoff the next.
+const refuseKind = 0x80
 
 // Refusal reasons.
 const (
@@ -84,7 +86,6 @@ type comeback struct {
 	clock       bool // begun is set
 	begun       time.Duration
 	from        core.PeerID
-	snapID      uint32
 	snap, hand  *transfer.Receiver
 	snapOffer   transfer.Offer
 	handOffer   transfer.Offer
@@ -209,6 +210,7 @@ func (s *Session[S, I]) rejoinTick(now time.Duration) error {
 func (s *Session[S, I]) sponsorTick(now time.Duration, sp *sponsorship) error {
 	rj := &s.rejoin
 	fail := func(err error) error {
+		s.addSent(sp) // what the transfer under way sent counts too
 		s.event(core.RejoinEvent{Peer: sp.peer, Snapshot: sp.snapFrame, Return: sp.ret, Bytes: sp.sent.BytesSent,
 			Chunks: sp.sent.ChunksSent, Retransmits: sp.sent.Retransmits, Took: now - sp.begun, Err: fmt.Errorf("%w: %w", ErrRejoin, err)})
 		rj.sponsor = nil
@@ -357,12 +359,12 @@ func (r *receiver[S, I]) ReceiveTransfer(now time.Duration, from core.PeerID, p 
 	}
 	// After resuming, go on acknowledging the sponsor's chunks: the ack of
 	// its last one may have been lost.
-	if me := &s.rejoin.me; me.active || (me.hand != nil && from == me.from && p[0] != transferAck) {
+	if me := &s.rejoin.me; me.active || (me.hand != nil && from == me.from && p[0] != transfer.KindAck) {
 		s.comebackMessage(now, from, p)
 		return
 	}
 	sp := s.rejoin.sponsor
-	if sp == nil || sp.peer != from || p[0] != transferAck || sp.snd == nil {
+	if sp == nil || sp.peer != from || p[0] != transfer.KindAck || sp.snd == nil {
 		return
 	}
 	a, err := transfer.DecodeAck(p)
@@ -372,14 +374,6 @@ func (r *receiver[S, I]) ReceiveTransfer(now time.Duration, from core.PeerID, p 
 	sp.offered = true
 	_ = sp.snd.OnAck(now, a) // a bad ack is counted by the sender and changes nothing
 }
-
-// transferAck is the kind byte of internal/transfer's acks (its offers
-// are 1 and chunks 2).
-const (
-	transferOffer = 1
-	transferChunk = 2
-	transferAck   = 3
-)
 
 // comebackMessage takes a Transfer payload of peer from to this session's
 // own rejoin: offers and chunks of the snapshot and the handoff, or a
@@ -391,7 +385,7 @@ func (s *Session[S, I]) comebackMessage(now time.Duration, from core.PeerID, p [
 		if me.snap == nil && me.err == nil {
 			me.err = fmt.Errorf("%w: refused by peer %d: another rejoin is under way", ErrRejoin, from)
 		}
-	case transferOffer:
+	case transfer.KindOffer:
 		o, err := transfer.DecodeOffer(p)
 		if err != nil {
 			return
@@ -402,8 +396,8 @@ func (s *Session[S, I]) comebackMessage(now time.Duration, from core.PeerID, p [
 			if err != nil || o.RawSize != s.eng.SnapshotSize() {
 				return
 			}
-			me.snap, me.snapOffer, me.snapID, me.from = rcv, o, o.ID, from
-		case me.snap != nil && me.hand == nil && from == me.from && o.ID == me.snapID+1 && me.snap.Complete():
+			me.snap, me.snapOffer, me.from = rcv, o, from
+		case me.snap != nil && me.hand == nil && from == me.from && o.ID == me.snapOffer.ID+1 && me.snap.Complete():
 			rcv, err := transfer.NewReceiver(o, maxHandoffSize)
 			if err != nil {
 				return
@@ -411,7 +405,7 @@ func (s *Session[S, I]) comebackMessage(now time.Duration, from core.PeerID, p [
 			me.hand, me.handOffer = rcv, o
 		}
 		s.ackComeback(now, o.ID)
-	case transferChunk:
+	case transfer.KindChunk:
 		c, err := transfer.DecodeChunk(p)
 		if err != nil || from != me.from {
 			return
@@ -440,7 +434,7 @@ func (s *Session[S, I]) ackComeback(now time.Duration, id uint32) {
 	me := &s.rejoin.me
 	var a transfer.Ack
 	switch {
-	case me.snap != nil && id == me.snapID:
+	case me.snap != nil && id == me.snapOffer.ID:
 		a = me.snap.Ack()
 	case me.hand != nil && id == me.handOffer.ID:
 		a = me.hand.Ack()

@@ -42,16 +42,15 @@ func parseCrash(s string) (crash, error) {
 // rejoinInfo is what a life-cycle "rejoin" event reports: the
 // core.RejoinEvent the peer saw.
 type rejoinInfo struct {
-	Snapshot    int32  `json:"snapshot,omitempty"` // the frame of the state sent (sender)
-	Handoff     int32  `json:"handoff,omitempty"`  // the frame the new process started at
-	Return      int32  `json:"return,omitempty"`   // the first frame its inputs count again
-	Bytes       int64  `json:"bytes"`              // transfer datagrams' payload bytes, sent or received
-	Chunks      int    `json:"chunks"`
-	Retransmits int    `json:"retransmits"` // chunks sent again (sender) or received twice
-	TookMs      int64  `json:"took_ms"`     // from the restart's handshake to this event
-	Self        bool   `json:"self,omitempty"`
-	Discarded   int32  `json:"discarded,omitempty"` // a yielded split: frames this peer had played apart
-	Error       string `json:"-"`
+	Snapshot    int32 `json:"snapshot,omitempty"` // the frame of the state sent (sender)
+	Handoff     int32 `json:"handoff,omitempty"`  // the frame the new process started at
+	Return      int32 `json:"return,omitempty"`   // the first frame its inputs count again
+	Bytes       int64 `json:"bytes"`              // transfer datagrams' payload bytes, sent or received
+	Chunks      int   `json:"chunks"`
+	Retransmits int   `json:"retransmits"` // chunks sent again (sender) or received twice
+	TookMs      int64 `json:"took_ms"`     // from the restart's handshake to this event
+	Self        bool  `json:"self,omitempty"`
+	Discarded   int32 `json:"discarded,omitempty"` // a yielded split: frames this peer had played apart
 }
 
 // rejoinEvent turns a core.RejoinEvent of peer i into its life-cycle

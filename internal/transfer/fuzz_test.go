@@ -16,7 +16,7 @@ func FuzzDecodeChunk(f *testing.F) {
 	f.Add(AppendChunk(nil, Chunk{ID: 1, Index: 2}))
 	f.Add(AppendAck(nil, Ack{ID: 1}))
 	f.Add([]byte{})
-	f.Add([]byte{kindChunk})
+	f.Add([]byte{KindChunk})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		c, err := DecodeChunk(b)
 		if err != nil {
@@ -55,7 +55,7 @@ func FuzzDecodeOffer(f *testing.F) {
 	f.Add(AppendOffer(nil, Offer{ID: 1, Size: 100, RawSize: 300, ChunkSize: 1024}))
 	f.Add(AppendOffer(nil, Offer{ID: 1, Size: 1 << 30, RawSize: 1<<31 - 1, ChunkSize: 0xffff}))
 	f.Add(append(AppendOffer(nil, Offer{}), 1))
-	f.Add([]byte{kindOffer, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff})
+	f.Add([]byte{KindOffer, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		o, err := DecodeOffer(b)
 		if err != nil {
@@ -261,7 +261,7 @@ func FuzzSenderAcks(f *testing.F) {
 					break
 				}
 			}
-			a, _ := DecodeAck(append([]byte{kindAck}, acks[1:AckSize]...))
+			a, _ := DecodeAck(append([]byte{KindAck}, acks[1:AckSize]...))
 			acks = acks[AckSize:]
 			if err := s.OnAck(now, a); err != nil && !errors.Is(err, ErrWrongTransfer) && !errors.Is(err, ErrBadAck) {
 				t.Fatalf("untyped error %v", err)

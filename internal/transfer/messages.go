@@ -21,10 +21,12 @@ const (
 	AckSize = 17
 )
 
+// The kind bytes that start the messages, so a carrier that multiplexes
+// them with messages of its own can tell them apart by the first byte.
 const (
-	kindOffer byte = 0x01
-	kindChunk byte = 0x02
-	kindAck   byte = 0x03
+	KindOffer byte = 0x01 // an Offer
+	KindChunk byte = 0x02 // a Chunk
+	KindAck   byte = 0x03 // an Ack
 )
 
 // Chunk carries the data of one chunk of a transfer, from the sender to
@@ -47,7 +49,7 @@ type Ack struct {
 // AppendOffer appends the encoding of o, which must be valid (see
 // Offer.Validate), to dst and returns the extended slice.
 func AppendOffer(dst []byte, o Offer) []byte {
-	dst = append(dst, kindOffer)
+	dst = append(dst, KindOffer)
 	dst = binary.LittleEndian.AppendUint32(dst, o.ID)
 	dst = binary.LittleEndian.AppendUint32(dst, uint32(o.Size))
 	dst = binary.LittleEndian.AppendUint32(dst, uint32(o.RawSize))
@@ -61,7 +63,7 @@ func DecodeOffer(b []byte) (Offer, error) {
 	if len(b) != OfferSize {
 		return Offer{}, fmt.Errorf("%w: offer of %d bytes, want %d", ErrMalformed, len(b), OfferSize)
 	}
-	if b[0] != kindOffer {
+	if b[0] != KindOffer {
 		return Offer{}, fmt.Errorf("%w: kind %#02x is not an offer", ErrMalformed, b[0])
 	}
 	size := binary.LittleEndian.Uint32(b[5:])
@@ -83,7 +85,7 @@ func DecodeOffer(b []byte) (Offer, error) {
 // bytes, to dst and returns the extended slice. It does not allocate when
 // dst has room.
 func AppendChunk(dst []byte, c Chunk) []byte {
-	dst = append(dst, kindChunk)
+	dst = append(dst, KindChunk)
 	dst = binary.LittleEndian.AppendUint32(dst, c.ID)
 	dst = binary.LittleEndian.AppendUint32(dst, c.Index)
 	return append(dst, c.Data...)
@@ -96,7 +98,7 @@ func DecodeChunk(b []byte) (Chunk, error) {
 	if len(b) <= ChunkHeaderSize {
 		return Chunk{}, fmt.Errorf("%w: chunk of %d bytes, want more than the %d-byte header", ErrMalformed, len(b), ChunkHeaderSize)
 	}
-	if b[0] != kindChunk {
+	if b[0] != KindChunk {
 		return Chunk{}, fmt.Errorf("%w: kind %#02x is not a chunk", ErrMalformed, b[0])
 	}
 	if n := len(b) - ChunkHeaderSize; n > MaxChunkSize {
@@ -112,7 +114,7 @@ func DecodeChunk(b []byte) (Chunk, error) {
 // AppendAck appends the encoding of a, AckSize bytes, to dst and returns
 // the extended slice. It does not allocate when dst has room.
 func AppendAck(dst []byte, a Ack) []byte {
-	dst = append(dst, kindAck)
+	dst = append(dst, KindAck)
 	dst = binary.LittleEndian.AppendUint32(dst, a.ID)
 	dst = binary.LittleEndian.AppendUint32(dst, a.Next)
 	return binary.LittleEndian.AppendUint64(dst, a.Mask)
@@ -124,7 +126,7 @@ func DecodeAck(b []byte) (Ack, error) {
 	if len(b) != AckSize {
 		return Ack{}, fmt.Errorf("%w: ack of %d bytes, want %d", ErrMalformed, len(b), AckSize)
 	}
-	if b[0] != kindAck {
+	if b[0] != KindAck {
 		return Ack{}, fmt.Errorf("%w: kind %#02x is not an ack", ErrMalformed, b[0])
 	}
 	return Ack{

@@ -10,7 +10,7 @@ import (
 func TestChunkRoundTrip(t *testing.T) {
 	c := Chunk{ID: 0x01020304, Index: 0xa0b0c0d0, Data: []byte{9, 8, 7}}
 	b := AppendChunk([]byte{0xff}, c)
-	require.Equal(t, []byte{0xff, kindChunk, 4, 3, 2, 1, 0xd0, 0xc0, 0xb0, 0xa0, 9, 8, 7}, b)
+	require.Equal(t, []byte{0xff, KindChunk, 4, 3, 2, 1, 0xd0, 0xc0, 0xb0, 0xa0, 9, 8, 7}, b)
 	got, err := DecodeChunk(b[1:])
 	require.NoError(t, err)
 	require.Equal(t, c, got)
@@ -21,11 +21,11 @@ func TestChunkRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	for _, bad := range [][]byte{
 		nil,
-		{kindChunk},
+		{KindChunk},
 		AppendChunk(nil, Chunk{ID: 1, Index: 2}), // no data
 		append(full, 0),                          // too much data
 		AppendAck(nil, Ack{}),
-		append([]byte{kindAck}, make([]byte, 20)...),
+		append([]byte{KindAck}, make([]byte, 20)...),
 	} {
 		_, err := DecodeChunk(bad)
 		require.ErrorIs(t, err, ErrMalformed, "% x", bad)

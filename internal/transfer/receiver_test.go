@@ -138,7 +138,7 @@ func TestReceiverHostile(t *testing.T) {
 			case 4: // random bytes
 				msg = randomBytes(rng.IntN(2*ChunkHeaderSize+MaxChunkSize), rng.Uint64())
 				if rng.IntN(2) == 0 && len(msg) > 0 {
-					msg[0] = kindChunk
+					msg[0] = KindChunk
 				}
 			case 5: // truncated or extended valid message
 				msg = AppendChunk(nil, c)

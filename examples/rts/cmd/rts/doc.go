@@ -34,7 +34,10 @@
 // checksum after the last turn, which must be the same everywhere. It
 // keeps the session running for a second after the last turn so the others
 // receive its last inputs. A player that dropped another during the match
-// says so and exits 1: the match did not end together.
+// says so and exits 1: the match did not end together, unless that player
+// came back. A player whose process was killed mid-match comes back into
+// it when started again with the same flags plus -rejoin: it takes the
+// match's state from the others, plays on, and prints the same checksum.
 //
 // -replay FILE records a replay (package replay) of peer 0 (or of
 // this player over UDP), written atomically; `rollstep replay info FILE`
