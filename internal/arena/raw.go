@@ -5,7 +5,9 @@ package arena
 // values sent many times, such as a player's input in every packet, where
 // both sides already agree on the type. It allocates only if dst lacks
 // capacity (Size[S]() bytes). Like Encode it panics with the
-// *ValidationError if S is not arena-serializable; validate S first.
+// *ValidationError if S is not arena-serializable; validate S first. A
+// caller that encodes many values keeps a Raw instead, which looks the
+// layout up once.
 func AppendRaw[S any](dst []byte, s *S) []byte {
 	mustLayout[S]()
 	return append(dst, bytesOf(s)...)
@@ -18,17 +20,40 @@ func AppendRaw[S any](dst []byte, s *S) []byte {
 // or 1; on any error *s is unchanged. DecodeRaw never panics and does not
 // allocate.
 func DecodeRaw[S any](b []byte, s *S) error {
-	l, err := LayoutOf[S]()
+	r, err := RawOf[S]()
 	if err != nil {
 		return err
 	}
-	switch size := l.root.size; {
+	return r.Decode(b, s)
+}
+
+// Raw is AppendRaw and DecodeRaw for one type whose layout was looked up
+// once, in RawOf: the codec of inputs, which runs for every input of every
+// packet, skips the type cache's lookup. The zero Raw is not usable.
+type Raw[S any] struct{ l *Layout }
+
+// RawOf returns the Raw of S, or the *ValidationError if S is not
+// arena-serializable.
+func RawOf[S any]() (Raw[S], error) {
+	l, err := LayoutOf[S]()
+	if err != nil {
+		return Raw[S]{}, err
+	}
+	return Raw[S]{l: l}, nil
+}
+
+// Append is AppendRaw.
+func (Raw[S]) Append(dst []byte, s *S) []byte { return append(dst, bytesOf(s)...) }
+
+// Decode is DecodeRaw.
+func (r Raw[S]) Decode(b []byte, s *S) error {
+	switch size := r.l.root.size; {
 	case len(b) < size:
 		return &TruncatedError{Need: size, Have: len(b)}
 	case len(b) > size:
 		return &TrailingError{Extra: len(b) - size}
 	}
-	if err := l.checkBools(b); err != nil {
+	if err := r.l.checkBools(b); err != nil {
 		return err
 	}
 	copyBytes(bytesOf(s), b)

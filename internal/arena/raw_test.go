@@ -98,3 +98,33 @@ func typeName(err error) string {
 	}
 	return "other"
 }
+
+// TestRawMatchesFunctions checks that a Raw encodes and decodes as
+// AppendRaw and DecodeRaw do, errors included, and refuses a type that
+// is not serializable when it is made.
+func TestRawMatchesFunctions(t *testing.T) {
+	r, err := arena.RawOf[rawInput]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := rawInput{Buttons: 7, Held: true, X: -9, Y: 1}
+	b := r.Append([]byte{1}, &in)
+	if want := arena.AppendRaw([]byte{1}, &in); string(b) != string(want) {
+		t.Fatalf("Append = % x, AppendRaw = % x", b, want)
+	}
+	var out rawInput
+	if err := r.Decode(b[1:], &out); err != nil || out != in {
+		t.Fatalf("Decode = %+v, %v; want %+v", out, err, in)
+	}
+	bad := append([]byte(nil), b[1:]...)
+	bad[2] = 2 // the bool
+	for _, p := range [][]byte{bad, b[1:4], b} {
+		e1, e2 := r.Decode(p, &out), arena.DecodeRaw(p, &out)
+		if e1 == nil || e2 == nil || e1.Error() != e2.Error() {
+			t.Errorf("% x: Decode %v, DecodeRaw %v", p, e1, e2)
+		}
+	}
+	if _, err := arena.RawOf[struct{ P *int }](); !errors.Is(err, arena.ErrNotSerializable) {
+		t.Errorf("RawOf a pointer type = %v, want ErrNotSerializable", err)
+	}
+}

@@ -191,7 +191,7 @@ func (ep *Endpoint[I]) onInput(now time.Duration, i int, h wire.Header, p []byte
 		q.st.Early++
 		return nil
 	}
-	if _, err := ep.codec.DecodeInput(p, q.rxKey, &q.window, &ep.msg); err != nil {
+	if err := ep.codec.DecodeInputBody(p, h, &ep.msg); err != nil { // handle verified the tag
 		q.st.Malformed++
 		return nil
 	}

@@ -33,11 +33,12 @@ const (
 // for concurrent use: use one per goroutine. Control packets need no Codec.
 // The zero Codec is invalid; make one with NewCodec.
 type Codec[I comparable] struct {
-	size   int    // state.Size[I]()
-	masked bool   // literals carry a byte mask (size > 2)
-	mlen   int    // mask bytes per literal: ceil(size/8)
-	prev   []byte // the previous value's bytes (size bytes)
-	cur    []byte // the current value's bytes (size bytes)
+	size   int          // state.Size[I]()
+	masked bool         // literals carry a byte mask (size > 2)
+	mlen   int          // mask bytes per literal: ceil(size/8)
+	prev   []byte       // the previous value's bytes (size bytes)
+	cur    []byte       // the current value's bytes (size bytes)
+	raw    arena.Raw[I] // I's byte view, its layout looked up once
 	// slot: I is a core.Slot, whose first slotControl bytes are the
 	// control word; masked and mlen then describe its value's literal.
 	slot bool
@@ -61,6 +62,10 @@ func NewCodec[I comparable]() (*Codec[I], error) {
 	if err := arena.Validate[I](); err != nil {
 		return nil, err
 	}
+	raw, err := arena.RawOf[I]()
+	if err != nil {
+		return nil, err
+	}
 	n := arena.Size[I]()
 	if n > MaxInputSize {
 		return nil, fmt.Errorf("%w: input size %d is over %d", ErrInvalidConfig, n, MaxInputSize)
@@ -72,6 +77,7 @@ func NewCodec[I comparable]() (*Codec[I], error) {
 		prev:   make([]byte, 0, n),
 		cur:    make([]byte, 0, n),
 		slot:   isSlot[I](),
+		raw:    raw,
 	}
 	if c.slot {
 		v := n - slotControl
@@ -93,7 +99,7 @@ func (c *Codec[I]) appendRun(dst []byte, vals []I, limit int) ([]byte, bool) {
 	clear(prev)
 	gap := uint64(0)
 	for i := range vals {
-		cur := arena.AppendRaw(c.cur[:0], &vals[i])
+		cur := c.raw.Append(c.cur[:0], &vals[i])
 		nz := xorDelta(cur, prev)
 		if nz == 0 {
 			gap++
@@ -290,7 +296,7 @@ func (c *Codec[I]) readRun(r *reader, vals []I) {
 		} else if !c.readLiteral(r, prev, false) {
 			return
 		}
-		if err := arena.DecodeRaw(prev, &vals[pos]); err != nil {
+		if err := c.raw.Decode(prev, &vals[pos]); err != nil {
 			r.fail(at, "input value: "+err.Error(), ErrMalformed)
 			return
 		}

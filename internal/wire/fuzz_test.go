@@ -80,10 +80,22 @@ func TestWriteSeedCorpus(t *testing.T) {
 // byte for byte (canonical), and decoding that must give the same message.
 func fuzzInput[I comparable](t *testing.T, c *Codec[I], p []byte) {
 	for _, p := range [][]byte{p, resign(p, testWindow())} {
-		var m engine.Message[I]
+		var m, viaHeader engine.Message[I]
 		h, err := c.DecodeInput(p, testKey, testWindow(), &m)
+		// ParseHeader then DecodeInputBody, as the endpoint decodes, must
+		// accept exactly what DecodeInput accepts, with the same result.
+		hh, herr := ParseHeader(p, testKey, testWindow())
+		if herr == nil {
+			herr = c.DecodeInputBody(p, hh, &viaHeader)
+		}
+		if (err == nil) != (herr == nil) {
+			t.Fatalf("DecodeInput: %v; ParseHeader and DecodeInputBody: %v", err, herr)
+		}
 		if err != nil {
 			continue
+		}
+		if d := diffMessage(&viaHeader, &m, h.Seq); d != "" || hh != h {
+			t.Fatalf("DecodeInputBody differs from DecodeInput: %s (headers %+v, %+v)", d, hh, h)
 		}
 		q, fit, err := c.AppendInput(nil, testKey, h.Seq, &m)
 		if err != nil {

@@ -28,6 +28,34 @@ func (c *Codec[I]) DecodeInput(p []byte, key Key, window *ReplayWindow, m *engin
 	if !ok {
 		return Header{}, r.err
 	}
+	if !c.body(&r, hd, m) {
+		return Header{}, r.err
+	}
+	return hd, nil
+}
+
+// DecodeInputBody is DecodeInput after ParseHeader: p is a datagram whose
+// header ParseHeader returned as h, so its tag is verified already and is
+// not computed again. It decodes the body into *m as DecodeInput does,
+// with the same ownership rules, and returns the same errors; a header of
+// another type fails with ErrWrongType.
+func (c *Codec[I]) DecodeInputBody(p []byte, h Header, m *engine.Message[I]) error {
+	if h.Type != TypeInput {
+		return errWrongType
+	}
+	if h.Len < shortHeader || len(p) < h.Len+TagSize {
+		return errShortHeader
+	}
+	r := reader{b: p[:len(p)-TagSize], off: h.Len}
+	if !c.body(&r, h, m) {
+		return r.err
+	}
+	return nil
+}
+
+// body decodes an Input packet's body from r, positioned after header hd
+// and without the tag, into *m; it reports whether r.err is still nil.
+func (c *Codec[I]) body(r *reader, hd Header, m *engine.Message[I]) bool {
 	var ext byte
 	if hd.Flags&flagExt != 0 {
 		ext = r.byte1("extension flags")
@@ -82,12 +110,9 @@ func (c *Codec[I]) DecodeInput(p []byte, key Key, window *ReplayWindow, m *engin
 	if nr == 7 {
 		nr += r.count(core.MaxPlayers-7, "runs")
 	}
-	m.Inputs = c.readRuns(&r, nr, m.Frame, &m.Held, hd.Flags&flagAtHeld != 0, m.Inputs[:0])
+	m.Inputs = c.readRuns(r, nr, m.Frame, &m.Held, hd.Flags&flagAtHeld != 0, m.Inputs[:0])
 	r.end()
-	if r.err != nil {
-		return Header{}, r.err
-	}
-	return hd, nil
+	return r.err == nil
 }
 
 // checksums appends the checksum reports, if present, to dst.

@@ -253,3 +253,35 @@ func TestDecodeBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeInputBodyRefusesOtherHeaders checks DecodeInputBody's own
+// guards: a header of another type, or one longer than the datagram.
+func TestDecodeInputBodyRefusesOtherHeaders(t *testing.T) {
+	c, err := NewCodec[input2]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &engine.Message[input2]{Frame: 9, NoStamp: true}
+	p, _, err := c.AppendInput(nil, testKey, 9, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := ParseHeader(p, testKey, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out engine.Message[input2]
+	if err := c.DecodeInputBody(p, h, &out); err != nil || out.Frame != 9 {
+		t.Fatalf("decoding its own header: frame %d, %v", out.Frame, err)
+	}
+	other := h
+	other.Type = TypeKeepAlive
+	if err := c.DecodeInputBody(p, other, &out); !errors.Is(err, ErrWrongType) {
+		t.Errorf("a keep-alive header: %v, want ErrWrongType", err)
+	}
+	long := h
+	long.Len = len(p)
+	if err := c.DecodeInputBody(p, long, &out); !errors.Is(err, ErrTruncated) {
+		t.Errorf("a header longer than the datagram: %v, want ErrTruncated", err)
+	}
+}
