@@ -8,6 +8,7 @@ require (
 	github.com/zeebo/xxh3 v1.1.0
 	golang.org/x/perf v0.0.0-20260709024250-82a0b07e230d
 	golang.org/x/sync v0.22.0
+	golang.org/x/sys v0.50.0
 	golang.org/x/tools v0.49.0
 )
 
@@ -19,5 +20,4 @@ require (
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/crypto v0.59.0 // indirect
 	golang.org/x/mod v0.39.0 // indirect
-	golang.org/x/sys v0.50.0 // indirect
 )

@@ -16,7 +16,7 @@ type Peer struct {
 	// ID is the identifier the host uses for the peer.
 	ID transport.Addr
 	// Addr is the peer's UDP address. IPv4-mapped IPv6 addresses are
-	// treated as the IPv4 address they map. The zero AddrPort means the
+	// treated as the IPv4 address they map, and an IPv6 zone is ignored. The zero AddrPort means the
 	// address is not known yet: the peer is unbound, Send drops what is
 	// sent to it (without an error), and it gets an address when the
 	// session's endpoint recognises it in a provisional peer (see "Peers
@@ -59,6 +59,10 @@ type Config struct {
 	// every unacknowledged input, so it supersedes older ones). 0 means
 	// 256.
 	QueueLen int
+
+	// reader makes the Conn use a reader goroutine where it would drain
+	// the socket in Receive, so that tests and benchmarks cover both.
+	reader bool
 }
 
 // validate reports the first rule that c breaks, as a
@@ -119,7 +123,8 @@ func (c Config) withDefaults() Config {
 }
 
 // normalize unmaps IPv4-mapped IPv6 addresses, so that one host has one key
-// whichever socket family reported it.
+// whichever socket family reported it, and drops IPv6 zones, which the
+// batch reader does not see.
 func normalize(a netip.AddrPort) netip.AddrPort {
-	return netip.AddrPortFrom(a.Addr().Unmap(), a.Port())
+	return netip.AddrPortFrom(a.Addr().Unmap().WithZone(""), a.Port())
 }

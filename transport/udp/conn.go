@@ -11,12 +11,17 @@ import (
 	"github.com/rollstep/rollstep/transport/internal/dgram"
 )
 
-// Conn is a transport.Conn over a net.PacketConn. A reader goroutine moves
-// arriving datagrams into a bounded queue that Receive drains, so no method
-// blocks on the network. Conn is safe for concurrent use.
+// Conn is a transport.Conn over a net.PacketConn. On Linux, for a
+// *net.UDPConn, Receive takes arriving datagrams off the socket itself, in
+// batches, without waiting; elsewhere a reader goroutine moves them into a
+// bounded queue that Receive drains. Either way no method blocks on the
+// network. Conn is safe for concurrent use.
 type Conn struct {
 	pc  net.PacketConn
 	udp *net.UDPConn // pc when it is a *net.UDPConn, for allocation-free I/O
+	// drain reads the socket in Receive; nil when the reader goroutine
+	// does.
+	drain *drainer
 
 	// done is closed when the reader goroutine has returned.
 	done chan struct{}
@@ -30,9 +35,11 @@ type Conn struct {
 	// readErr is the error that stopped the reader, reported by Receive
 	// once the queue is empty; nil while the reader runs.
 	readErr error
-	peers   peerTable
-	queue   dgram.Ring
-	stats   stats
+	// readFailures counts the drainer's socket errors in a row.
+	readFailures int
+	peers        peerTable
+	queue        dgram.Ring
+	stats        stats
 }
 
 // New returns a Conn that sends and receives over pc and starts its reader
@@ -57,7 +64,14 @@ func New(pc net.PacketConn, cfg Config) (*Conn, error) {
 		queue:   dgram.NewRing(cfg.QueueLen),
 	}
 	c.udp, _ = pc.(*net.UDPConn)
-	go c.read()
+	if !cfg.reader {
+		c.drain = newDrainer(c)
+	}
+	if c.drain == nil {
+		go c.read()
+	} else {
+		close(c.done)
+	}
 	return c, nil
 }
 
@@ -120,6 +134,9 @@ func (c *Conn) Receive(buf []byte) (n int, from transport.Addr, ok bool, err err
 	defer c.mu.Unlock()
 	if c.closed {
 		return 0, 0, false, transport.ErrClosed
+	}
+	if c.queue.Len() == 0 && c.drain != nil && c.readErr == nil {
+		c.fill()
 	}
 	if c.queue.Len() == 0 && c.readErr != nil {
 		return 0, 0, false, fmt.Errorf("%w: udp reader stopped: %w", transport.ErrClosed, c.readErr)

@@ -47,21 +47,45 @@ func newPair(t testing.TB, cfgA, cfgB Config) (a, b *Conn) {
 	return a, b
 }
 
+// awaitData waits up to d for datagrams to reach c: the reader
+// goroutine's notification or, when c drains its socket in Receive, the
+// socket becoming readable, after which it takes what waits into the
+// queue. It is an event wait, not a sleep.
+func awaitData(c *Conn, d time.Duration) {
+	if c.drain == nil {
+		timer := time.NewTimer(d)
+		defer timer.Stop()
+		select {
+		case <-c.arrived:
+		case <-timer.C:
+		}
+		return
+	}
+	pollReadable(c, d)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.readErr == nil && !c.closed {
+		c.fill()
+	}
+}
+
 // settle waits until each Conn has seen every datagram the other sent, or
 // settleWait passes. It waits on the reader's notifications, not a sleep.
 func settle(a, b *Conn) {
-	timer := time.NewTimer(settleWait)
-	defer timer.Stop()
+	deadline := time.Now().Add(settleWait)
 	for {
 		sa, sb := a.snapshot(), b.snapshot()
 		if sa.Arrived() >= sb.DatagramsOut && sb.Arrived() >= sa.DatagramsOut {
 			return
 		}
-		select {
-		case <-a.arrived:
-		case <-b.arrived:
-		case <-timer.C:
+		left := time.Until(deadline)
+		if left <= 0 {
 			return
+		}
+		if sa.Arrived() < sb.DatagramsOut {
+			awaitData(a, left)
+		} else {
+			awaitData(b, left)
 		}
 	}
 }
@@ -70,14 +94,12 @@ func settle(a, b *Conn) {
 // failing the test after a generous deadline.
 func waitArrived(t testing.TB, c *Conn, n uint64) {
 	t.Helper()
-	deadline := time.NewTimer(5 * time.Second)
-	defer deadline.Stop()
+	deadline := time.Now().Add(5 * time.Second)
 	for c.snapshot().Arrived() < n {
-		select {
-		case <-c.arrived:
-		case <-deadline.C:
+		if time.Now().After(deadline) {
 			t.Fatalf("after 5s: %d datagrams arrived, want %d", c.snapshot().Arrived(), n)
 		}
+		awaitData(c, time.Until(deadline))
 	}
 }
 
@@ -86,8 +108,7 @@ func waitArrived(t testing.TB, c *Conn, n uint64) {
 func recv(t testing.TB, c *Conn) ([]byte, transport.Addr) {
 	t.Helper()
 	buf := make([]byte, transport.MaxDatagram)
-	deadline := time.NewTimer(5 * time.Second)
-	defer deadline.Stop()
+	deadline := time.Now().Add(5 * time.Second)
 	for {
 		n, from, ok, err := c.Receive(buf)
 		if err != nil {
@@ -96,11 +117,10 @@ func recv(t testing.TB, c *Conn) ([]byte, transport.Addr) {
 		if ok {
 			return buf[:n], from
 		}
-		select {
-		case <-c.arrived:
-		case <-deadline.C:
+		if time.Now().After(deadline) {
 			t.Fatal("Receive: nothing after 5s")
 		}
+		awaitData(c, time.Until(deadline))
 	}
 }
 

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package udp
+
+import "time"
+
+func pollReadable(*Conn, time.Duration) {}
