@@ -336,8 +336,8 @@ func (s *Session[S, I]) timesyncFrame(now time.Duration) {
 	f := s.eng.Frame()
 	for i := range s.cfg.Peers {
 		// A lost peer was forgotten when it was lost (route, dropAgreed).
-		if ps, ok := s.ep.Peer(core.PeerID(i)); ok && ps.State == endpoint.StateConnected && ps.RTTSamples > 0 {
-			s.ts.Sample(i, f, now, ps.RTT/2)
+		if rtt, ok := s.ep.RTT(core.PeerID(i)); ok {
+			s.ts.Sample(i, f, now, rtt/2)
 		}
 	}
 	if ev, ok := s.ts.Tick(); ok {

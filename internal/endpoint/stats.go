@@ -106,6 +106,17 @@ func (ep *Endpoint[I]) Peer(p core.PeerID) (s PeerStats, ok bool) {
 	return ep.peerStats(int(p)), true
 }
 
+// RTT returns the smoothed round trip to peer p, with ok false unless p
+// is connected and has been measured: what Peer reports as RTT, without
+// copying the rest of its counters (the session asks every frame).
+func (ep *Endpoint[I]) RTT(p core.PeerID) (rtt time.Duration, ok bool) {
+	if p < 0 || int(p) >= len(ep.peers) {
+		return 0, false
+	}
+	q := &ep.peers[p]
+	return q.srtt, q.state == StateConnected && q.samples > 0
+}
+
 func (ep *Endpoint[I]) peerStats(i int) PeerStats {
 	q := &ep.peers[i]
 	s := q.st

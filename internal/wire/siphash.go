@@ -26,61 +26,62 @@ func NewKey(token uint64) Key {
 	return Key{k0: token, k1: token*0x9e3779b97f4a7c15 ^ keyMix}
 }
 
-// sipState is the SipHash state: four 64-bit words.
-type sipState struct{ v0, v1, v2, v3 uint64 }
-
-// round is one SipRound.
-func (s *sipState) round() {
-	s.v0 += s.v1
-	s.v1 = bits.RotateLeft64(s.v1, 13) ^ s.v0
-	s.v0 = bits.RotateLeft64(s.v0, 32)
-	s.v2 += s.v3
-	s.v3 = bits.RotateLeft64(s.v3, 16) ^ s.v2
-	s.v0 += s.v3
-	s.v3 = bits.RotateLeft64(s.v3, 21) ^ s.v0
-	s.v2 += s.v1
-	s.v1 = bits.RotateLeft64(s.v1, 17) ^ s.v2
-	s.v2 = bits.RotateLeft64(s.v2, 32)
-}
-
-// compress absorbs one 8-byte message word with two rounds.
-func (s *sipState) compress(m uint64) {
-	s.v3 ^= m
-	s.round()
-	s.round()
-	s.v0 ^= m
-}
-
 // sip returns SipHash-2-4 under key k of the message (head as 8
 // little-endian bytes, if hasHead) || p. A one-word prefix is what every
 // packet tag needs (the full sequence number), and taking it as a word
-// avoids copying the packet.
+// avoids copying the packet. The state lives in four locals and the
+// rounds are written out (sipRound), so that it stays in registers: this
+// runs twice per packet, once to send and once to receive.
 func sip(k Key, head uint64, hasHead bool, p []byte) uint64 {
-	s := sipState{
-		v0: k.k0 ^ 0x736f6d6570736575,
-		v1: k.k1 ^ 0x646f72616e646f6d,
-		v2: k.k0 ^ 0x6c7967656e657261,
-		v3: k.k1 ^ 0x7465646279746573,
-	}
+	v0 := k.k0 ^ 0x736f6d6570736575
+	v1 := k.k1 ^ 0x646f72616e646f6d
+	v2 := k.k0 ^ 0x6c7967656e657261
+	v3 := k.k1 ^ 0x7465646279746573
 	n := len(p)
 	if hasHead {
-		s.compress(head)
+		v3 ^= head
+		v0, v1, v2, v3 = sipRound(v0, v1, v2, v3)
+		v0, v1, v2, v3 = sipRound(v0, v1, v2, v3)
+		v0 ^= head
 		n += 8
 	}
 	for len(p) >= 8 {
-		s.compress(binary.LittleEndian.Uint64(p))
+		m := binary.LittleEndian.Uint64(p)
+		v3 ^= m
+		v0, v1, v2, v3 = sipRound(v0, v1, v2, v3)
+		v0, v1, v2, v3 = sipRound(v0, v1, v2, v3)
+		v0 ^= m
 		p = p[8:]
 	}
 	last := uint64(n) << 56
 	for i, c := range p {
 		last |= uint64(c) << (8 * i)
 	}
-	s.compress(last)
-	s.v2 ^= 0xff
-	for range 4 {
-		s.round()
-	}
-	return s.v0 ^ s.v1 ^ s.v2 ^ s.v3
+	v3 ^= last
+	v0, v1, v2, v3 = sipRound(v0, v1, v2, v3)
+	v0, v1, v2, v3 = sipRound(v0, v1, v2, v3)
+	v0 ^= last
+	v2 ^= 0xff
+	v0, v1, v2, v3 = sipRound(v0, v1, v2, v3)
+	v0, v1, v2, v3 = sipRound(v0, v1, v2, v3)
+	v0, v1, v2, v3 = sipRound(v0, v1, v2, v3)
+	v0, v1, v2, v3 = sipRound(v0, v1, v2, v3)
+	return v0 ^ v1 ^ v2 ^ v3
+}
+
+// sipRound is one SipRound of the state v0..v3.
+func sipRound(v0, v1, v2, v3 uint64) (uint64, uint64, uint64, uint64) {
+	v0 += v1
+	v1 = bits.RotateLeft64(v1, 13) ^ v0
+	v0 = bits.RotateLeft64(v0, 32)
+	v2 += v3
+	v3 = bits.RotateLeft64(v3, 16) ^ v2
+	v0 += v3
+	v3 = bits.RotateLeft64(v3, 21) ^ v0
+	v2 += v1
+	v1 = bits.RotateLeft64(v1, 17) ^ v2
+	v2 = bits.RotateLeft64(v2, 32)
+	return v0, v1, v2, v3
 }
 
 // TagSize is the length of the authentication tag that ends every packet.
