@@ -3,7 +3,7 @@ package udp
 import (
 	"encoding/binary"
 	"net/netip"
-	"syscall"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -16,10 +16,20 @@ import (
 // of a 16-peer match, or a backlog, in one call.
 const drainBatch = 16
 
-// drainer reads datagrams from the socket in the game loop's own Receive
-// calls, with one non-blocking recvmmsg(2) for up to drainBatch of them:
-// no goroutine hands datagrams over, so no wake-up or lock hand-off is
-// paid per datagram. It is the Conn's path on Linux for a *net.UDPConn.
+// drainer is the Conn's socket path on Linux for a *net.UDPConn: the game
+// loop's own Receive and Send calls make the system calls, and nothing
+// else touches the socket.
+//
+//   - No goroutine hands datagrams over, so no wake-up or lock hand-off is
+//     paid per datagram. Receive takes what waits with one non-blocking
+//     recvmmsg(2) for up to drainBatch datagrams.
+//   - The socket is out of Go's network poller: New duplicates its
+//     descriptor and closes the *net.UDPConn, which removes the original
+//     from epoll. Otherwise every arriving datagram would wake an idle
+//     runtime thread blocked in epoll_wait, for nothing: no goroutine ever
+//     waits on this socket. Every call passes MSG_DONTWAIT.
+//   - c.mu is held around every system call on fd, so Close cannot close
+//     it under one.
 //
 // Its arrays are allocated once. The kernel writes each datagram into
 // bufs[i] (one byte longer than transport.MaxDatagram, so an oversized
@@ -31,18 +41,20 @@ const drainBatch = 16
 // golang.org/x/net/ipv4's ReadBatch would do the same call, but it
 // allocates a net.UDPAddr per datagram.
 type drainer struct {
-	raw   syscall.RawConn
-	read  func(fd uintptr) bool // d.recv as a method value, made once
+	fd    int
+	inet6 bool // an AF_INET6 socket: IPv4 peers are sent to as ::ffff:a.b.c.d
+	sa4   unix.SockaddrInet4
+	sa6   unix.SockaddrInet6
 	hdrs  [drainBatch]unix.Mmsghdr
 	iovs  [drainBatch]unix.Iovec
 	names [drainBatch][unix.SizeofSockaddrInet6]byte
 	bufs  [drainBatch][transport.MaxDatagram + 1]byte
-	n     int           // datagrams the last call returned
-	errno syscall.Errno // the last call's error, 0 if none
 }
 
-// newDrainer returns the drainer of c's socket, or nil when the socket is
-// not a *net.UDPConn and the reader goroutine must serve it.
+// newDrainer takes c's socket out of Go's poller and returns its drainer,
+// or nil, leaving the socket as it was, when the socket is not a
+// *net.UDPConn (or cannot be duplicated) and the reader goroutine must
+// serve it.
 func newDrainer(c *Conn) *drainer {
 	if c.udp == nil {
 		return nil
@@ -51,7 +63,18 @@ func newDrainer(c *Conn) *drainer {
 	if err != nil {
 		return nil
 	}
-	d := &drainer{raw: raw}
+	fd, derr := -1, error(nil)
+	if err := raw.Control(func(s uintptr) { fd, derr = unix.FcntlInt(s, unix.F_DUPFD_CLOEXEC, 0) }); err != nil || derr != nil {
+		return nil
+	}
+	sa, err := unix.Getsockname(fd)
+	if err != nil {
+		_ = unix.Close(fd)
+		return nil
+	}
+	_ = c.udp.Close() // the duplicate keeps the socket open, outside epoll
+	d := &drainer{fd: fd}
+	_, d.inet6 = sa.(*unix.SockaddrInet6)
 	for i := range d.hdrs {
 		d.iovs[i].Base = &d.bufs[i][0]
 		d.iovs[i].SetLen(len(d.bufs[i]))
@@ -59,52 +82,88 @@ func newDrainer(c *Conn) *drainer {
 		d.hdrs[i].Hdr.SetIovlen(1)
 		d.hdrs[i].Hdr.Name = &d.names[i][0]
 	}
-	d.read = d.recv
 	return d
 }
 
-// recv is the RawConn.Read callback: one recvmmsg call that never waits.
-// It returns true so that RawConn.Read never parks the goroutine.
-func (d *drainer) recv(fd uintptr) bool {
+// recv makes one recvmmsg call that never waits and returns the number
+// of datagrams it took and its error.
+func (d *drainer) recv() (int, unix.Errno) {
 	for i := range d.hdrs {
 		d.hdrs[i].Hdr.Namelen = uint32(len(d.names[i]))
 		d.hdrs[i].Hdr.Flags = 0
 		d.hdrs[i].Len = 0
 	}
-	n, _, errno := unix.Syscall6(unix.SYS_RECVMMSG, fd, uintptr(unsafe.Pointer(&d.hdrs[0])), drainBatch,
+	n, _, errno := unix.Syscall6(unix.SYS_RECVMMSG, uintptr(d.fd), uintptr(unsafe.Pointer(&d.hdrs[0])), drainBatch,
 		unix.MSG_DONTWAIT, 0, 0)
-	d.n, d.errno = 0, errno
-	if errno == 0 {
-		d.n = int(n)
+	if errno != 0 {
+		return 0, errno
 	}
-	return true
+	return int(n), 0
+}
+
+// send writes p to addr with one sendto(2) that never waits: a full
+// socket buffer is an error (EAGAIN), as loss would be, not a wait.
+// c.mu must be held.
+func (d *drainer) send(addr netip.AddrPort, p []byte) error {
+	a := addr.Addr()
+	if a.Is4() && !d.inet6 {
+		d.sa4.Addr, d.sa4.Port = a.As4(), int(addr.Port())
+		return unix.Sendto(d.fd, p, unix.MSG_DONTWAIT, &d.sa4)
+	}
+	d.sa6.Addr, d.sa6.Port = a.As16(), int(addr.Port()) // As16 maps IPv4
+	return unix.Sendto(d.fd, p, unix.MSG_DONTWAIT, &d.sa6)
+}
+
+// close closes the socket; c.mu must be held.
+func (d *drainer) close() error { return unix.Close(d.fd) }
+
+// emptyFor is how long a short batch vouches for an empty socket; see
+// Conn.emptyAt. A datagram that arrives within it waits for the next poll,
+// as one would that arrived just after it.
+const emptyFor = 100 * time.Microsecond
+
+// refill fills the empty queue unless the socket was found empty less
+// than emptyFor ago; c.mu must be held.
+func (c *Conn) refill() {
+	if !c.emptyAt.IsZero() && time.Since(c.emptyAt) < emptyFor {
+		c.emptyAt = time.Time{}
+		return
+	}
+	if n := c.fill(); n > 0 && n < drainBatch {
+		c.emptyAt = time.Now()
+	} else {
+		c.emptyAt = time.Time{}
+	}
 }
 
 // fill takes the datagrams waiting on the socket, up to drainBatch, and
-// delivers them into the queue; c.mu must be held. A socket error is counted in
-// ReadErrors; after maxReadErrors in a row, or when the socket is closed,
-// the Conn stops receiving as a failed reader goroutine does.
-func (c *Conn) fill() {
+// delivers them into the queue; c.mu must be held. It returns how many it
+// took. A socket error is counted in ReadErrors; a closed descriptor, or
+// maxReadErrors errors in a row, stop the Conn receiving, as a failed
+// reader goroutine does.
+func (c *Conn) fill() int {
 	d := c.drain
-	if err := d.raw.Read(d.read); err != nil {
-		c.readErr = err // the socket was closed behind the Conn's back
-		return
-	}
-	switch {
-	case d.errno == unix.EAGAIN || d.errno == unix.EINTR:
+	n, errno := d.recv()
+	switch errno {
+	case 0:
+	case unix.EAGAIN, unix.EINTR:
 		c.readFailures = 0
-		return
-	case d.errno != 0:
+		return 0
+	case unix.EBADF, unix.ENOTSOCK:
+		c.readErr = errno
+		return 0
+	default:
 		c.stats.ReadErrors++
 		if c.readFailures++; c.readFailures >= maxReadErrors {
-			c.readErr = d.errno
+			c.readErr = errno
 		}
-		return
+		return 0
 	}
 	c.readFailures = 0
-	for i := range d.n {
+	for i := range n {
 		c.deliver(d.bufs[i][:d.hdrs[i].Len], sourceOf(d.names[i][:d.hdrs[i].Hdr.Namelen]))
 	}
+	return n
 }
 
 // sourceOf parses a raw IPv4 or IPv6 sockaddr. Anything else yields the

@@ -2,23 +2,28 @@ package udp
 
 import (
 	"encoding/binary"
+	"errors"
+	"net"
 	"net/netip"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/transporttest"
 )
 
 // pollReadable waits up to d for c's socket to become readable (poll(2)),
 // for a Conn that drains its socket in Receive.
 func pollReadable(c *Conn, d time.Duration) {
-	fds := []unix.PollFd{{Events: unix.POLLIN}}
-	_ = c.drain.raw.Control(func(fd uintptr) {
-		fds[0].Fd = int32(fd)
+	c.mu.Lock()
+	closed := c.closed
+	fds := []unix.PollFd{{Fd: int32(c.drain.fd), Events: unix.POLLIN}}
+	c.mu.Unlock()
+	if !closed { // poll(2) of a closed descriptor returns at once (POLLNVAL)
 		_, _ = unix.Poll(fds, int(d/time.Millisecond)+1)
-	})
+	}
 }
 
 func TestConformanceReaderGoroutine(t *testing.T) {
@@ -90,5 +95,58 @@ func TestSourceOf(t *testing.T) {
 		if got := sourceOf(tc.sa); got != tc.want {
 			t.Errorf("sourceOf(% x) = %v, want %v", tc.sa, got, tc.want)
 		}
+	}
+}
+
+// TestDrainStopsWhenSocketClosedUnderneath closes the drainer's own
+// descriptor behind the Conn's back: Receive then reports the Conn closed,
+// wrapping the socket's error, and keeps doing so.
+func TestDrainStopsWhenSocketClosedUnderneath(t *testing.T) {
+	_, b := newPair(t, Config{}, Config{})
+	if err := unix.Close(b.drain.fd); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		_, _, ok, err := b.Receive(make([]byte, 10))
+		if ok || !errors.Is(err, transport.ErrClosed) || !errors.Is(err, unix.EBADF) {
+			t.Fatalf("Receive: got (ok=%v, err=%v), want transport.ErrClosed wrapping EBADF", ok, err)
+		}
+	}
+	b.drain.fd = -1 // let Cleanup's Close fail harmlessly, not close a reused number
+}
+
+// TestDrainSendsFromIPv6Sockets checks the dual-stack case: an AF_INET6
+// socket sends to an IPv4 peer as its IPv4-mapped address.
+func TestDrainSendsFromIPv6Sockets(t *testing.T) {
+	pa, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv6unspecified})
+	if err != nil {
+		t.Skipf("no dual-stack socket here: %v", err)
+	}
+	pb := listen(t) // IPv4
+	port := uint16(pa.LocalAddr().(*net.UDPAddr).Port)
+	a, err := New(pa, Config{Peers: []Peer{{ID: 2, Addr: addrOf(pb)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := New(pb, Config{Peers: []Peer{{ID: 1, Addr: netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), port)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if a.drain == nil || !a.drain.inet6 {
+		t.Fatal("the [::] socket should drain as AF_INET6")
+	}
+	if err := a.Send(2, []byte("v6 to v4")); err != nil {
+		t.Fatal(err)
+	}
+	if got, from := recv(t, b); string(got) != "v6 to v4" || from != 1 {
+		t.Fatalf("got %q from %v", got, from)
+	}
+	if err := b.Send(1, []byte("back")); err != nil {
+		t.Fatal(err)
+	}
+	if got, from := recv(t, a); string(got) != "back" || from != 2 {
+		t.Fatalf("reply: got %q from %v (the mapped source must match the IPv4 peer)", got, from)
 	}
 }

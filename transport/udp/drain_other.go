@@ -2,10 +2,19 @@
 
 package udp
 
-// drainer is the Linux batch reader (drain_linux.go); elsewhere every
-// Conn has a reader goroutine.
+import (
+	"errors"
+	"net/netip"
+)
+
+// drainer is the Linux socket path (drain_linux.go); elsewhere every Conn
+// has a reader goroutine, and these are never called.
 type drainer struct{}
 
-func newDrainer(*Conn) *drainer { return nil }
+var errNoDrainer = errors.New("udp: no drainer on this platform")
 
-func (c *Conn) fill() {}
+func newDrainer(*Conn) *drainer                    { return nil }
+func (*drainer) send(netip.AddrPort, []byte) error { return errNoDrainer }
+func (*drainer) close() error                      { return errNoDrainer }
+func (c *Conn) refill()                            {}
+func (c *Conn) fill() int                          { return 0 }

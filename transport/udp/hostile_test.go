@@ -11,15 +11,22 @@ import (
 )
 
 func TestHostileOversized(t *testing.T) {
-	a, b := newPair(t, Config{}, Config{})
-	raw := a.pc.(*net.UDPConn) // A's own socket, so the source is known
+	// A Conn cannot send more than MaxDatagram, so a plain socket that b
+	// knows as peer 1 sends the oversized datagrams, then a fine one.
+	raw := listen(t)
+	defer raw.Close()
+	b, err := New(listen(t), Config{Peers: []Peer{{ID: 1, Addr: addrOf(raw)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
 	to := net.UDPAddrFromAddrPort(addrOf(b.pc.(*net.UDPConn)))
 	for _, size := range []int{transport.MaxDatagram + 1, 1500, 9000, 65000} {
 		if _, err := raw.WriteToUDP(make([]byte, size), to); err != nil {
 			t.Fatalf("WriteToUDP(%d bytes): %v", size, err)
 		}
 	}
-	if err := a.Send(2, []byte("fine")); err != nil {
+	if _, err := raw.WriteToUDP([]byte("fine"), to); err != nil {
 		t.Fatal(err)
 	}
 	waitArrived(t, b, 5)
@@ -106,7 +113,7 @@ func TestHostileQueueFull(t *testing.T) {
 }
 
 func TestReaderStopsWhenSocketClosedUnderneath(t *testing.T) {
-	_, b := newPair(t, Config{}, Config{})
+	_, b := newPair(t, Config{reader: true}, Config{reader: true})
 	b.pc.Close()
 	<-b.done
 	_, _, ok, err := b.Receive(make([]byte, 10))
