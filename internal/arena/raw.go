@@ -30,7 +30,11 @@ func DecodeRaw[S any](b []byte, s *S) error {
 // Raw is AppendRaw and DecodeRaw for one type whose layout was looked up
 // once, in RawOf: the codec of inputs, which runs for every input of every
 // packet, skips the type cache's lookup. The zero Raw is not usable.
-type Raw[S any] struct{ l *Layout }
+type Raw[S any] struct {
+	l     *Layout
+	size  int  // l.root.size
+	bools bool // l.root.hasBool: Decode must check bool bytes
+}
 
 // RawOf returns the Raw of S, or the *ValidationError if S is not
 // arena-serializable.
@@ -39,7 +43,7 @@ func RawOf[S any]() (Raw[S], error) {
 	if err != nil {
 		return Raw[S]{}, err
 	}
-	return Raw[S]{l: l}, nil
+	return Raw[S]{l: l, size: l.root.size, bools: l.root.hasBool}, nil
 }
 
 // Append is AppendRaw.
@@ -47,14 +51,16 @@ func (Raw[S]) Append(dst []byte, s *S) []byte { return append(dst, bytesOf(s)...
 
 // Decode is DecodeRaw.
 func (r Raw[S]) Decode(b []byte, s *S) error {
-	switch size := r.l.root.size; {
-	case len(b) < size:
-		return &TruncatedError{Need: size, Have: len(b)}
-	case len(b) > size:
-		return &TrailingError{Extra: len(b) - size}
+	switch {
+	case len(b) < r.size:
+		return &TruncatedError{Need: r.size, Have: len(b)}
+	case len(b) > r.size:
+		return &TrailingError{Extra: len(b) - r.size}
 	}
-	if err := r.l.checkBools(b); err != nil {
-		return err
+	if r.bools {
+		if err := r.l.checkBools(b); err != nil {
+			return err
+		}
 	}
 	copyBytes(bytesOf(s), b)
 	return nil

@@ -229,7 +229,23 @@ func xorDelta(cur, prev []byte) int {
 		binary.LittleEndian.PutUint64(cur[j:], d)
 		nz += bits.OnesCount64(nonzeroBytes(d))
 	}
-	for ; j < len(cur); j++ {
+	if j+4 <= len(cur) {
+		a := binary.LittleEndian.Uint32(cur[j:])
+		d := a ^ binary.LittleEndian.Uint32(prev[j:])
+		binary.LittleEndian.PutUint32(prev[j:], a)
+		binary.LittleEndian.PutUint32(cur[j:], d)
+		nz += bits.OnesCount64(nonzeroBytes(uint64(d)))
+		j += 4
+	}
+	if j+2 <= len(cur) {
+		a := binary.LittleEndian.Uint16(cur[j:])
+		d := a ^ binary.LittleEndian.Uint16(prev[j:])
+		binary.LittleEndian.PutUint16(prev[j:], a)
+		binary.LittleEndian.PutUint16(cur[j:], d)
+		nz += bits.OnesCount64(nonzeroBytes(uint64(d)))
+		j += 2
+	}
+	if j < len(cur) {
 		d := cur[j] ^ prev[j]
 		prev[j] = cur[j]
 		cur[j] = d
@@ -348,25 +364,25 @@ func (c *Codec[I]) readLiteral(r *reader, prev []byte, zeroOK bool) bool {
 		return false
 	}
 	seen := false
-	for j := range c.mlen * 8 {
-		if mask[j/8]>>(j%8)&1 == 0 {
-			continue
+	for k, b := range mask {
+		for ; b != 0; b &= b - 1 { // the set bits, lowest first
+			j := k*8 + bits.TrailingZeros8(b)
+			if j >= len(prev) {
+				r.fail(at, "input delta mask names a byte past the input", ErrMalformed)
+				return false
+			}
+			bat := r.off
+			x := r.byte1("input delta byte")
+			if !r.ok() {
+				return false
+			}
+			if x == 0 {
+				r.fail(bat, "input delta byte is zero", ErrMalformed)
+				return false
+			}
+			prev[j] ^= x
+			seen = true
 		}
-		if j >= len(prev) {
-			r.fail(at, "input delta mask names a byte past the input", ErrMalformed)
-			return false
-		}
-		bat := r.off
-		x := r.byte1("input delta byte")
-		if !r.ok() {
-			return false
-		}
-		if x == 0 {
-			r.fail(bat, "input delta byte is zero", ErrMalformed)
-			return false
-		}
-		prev[j] ^= x
-		seen = true
 	}
 	if !seen && !zeroOK {
 		r.fail(at, "input delta mask is zero", ErrMalformed)

@@ -80,6 +80,10 @@ func (r *reader) uvarint(what string) uint64 {
 	if r.err != nil {
 		return 0
 	}
+	if r.off < len(r.b) && r.b[r.off] < 0x80 { // most fields are one byte
+		r.off++
+		return uint64(r.b[r.off-1])
+	}
 	start := r.off
 	var x uint64
 	for i := 0; i < binary.MaxVarintLen64; i++ {
