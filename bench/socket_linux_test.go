@@ -175,7 +175,6 @@ func BenchmarkSocket(b *testing.B) {
 	if raw.got == 0 {
 		b.Fatal("the raw loop received nothing")
 	}
-	b.Logf("blocks %d: session min %.0f med %.0f max %.0f; raw min %.0f med %.0f", len(sess), slices.Min(sess), median(sess), slices.Max(sess), slices.Min(base), median(base))
 	se, ba := median(sess), median(base)
 	b.ReportMetric(se, "session-cpu-ns/frame")
 	b.ReportMetric(ba, "raw-cpu-ns/frame")
