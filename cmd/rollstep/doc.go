@@ -5,6 +5,7 @@
 //	rollstep replay info FILE     print a replay's header and whether this build knows its game
 //	rollstep replay verify FILE   re-simulate a replay and compare every stored checksum
 //	rollstep benchgate -budgets F read go test -bench output and check it against a budgets file
+//	rollstep signal [flags]       serve matchmaking and WebRTC signaling (package lobby)
 //
 // Run a command with -h for its flags.
 //
@@ -135,4 +136,16 @@
 // -chart FILE.svg draws every peer's turns (frames) on one time axis per
 // mode: a tick per turn run, red bands while the peer waited for inputs,
 // orange marks at rollbacks, and the input delay D as a blue step line.
+//
+// # rollstep signal
+//
+// signal runs package lobby's server: clients join rooms over WebSocket at
+// /ws, get their seats and the match's secret when a room fills, and relay
+// their WebRTC set-up through it; /healthz and /readyz answer load
+// balancers. Its first line is "listening on ws://ADDR/ws" (-addr port 0
+// picks one). -tls-cert and -tls-key serve wss:// (use them beyond a
+// test: the match secret crosses this connection), -static DIR serves a
+// browser game's files at every other path, and -max-conns, -max-rooms,
+// -rate, -burst, -join-timeout and -idle-timeout set the limits. SIGINT
+// or SIGTERM drain it and stop it, and it prints how many matches it made.
 package main

@@ -27,6 +27,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runBenchgate(args[1:], stdout, stderr)
 	case "replay":
 		return runReplay(args[1:], stdout, stderr)
+	case "signal":
+		return runSignal(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		usage(stdout)
 		return 0
@@ -48,6 +50,7 @@ commands:
          and a bandwidth cap (the impairments of the sim network)
   benchgate  check go test -bench output (stdin) against bench/budgets.txt
   replay     replay info FILE | replay verify FILE: show or re-simulate a replay
+  signal     serve matchmaking and WebRTC signaling over WebSocket (package lobby)
 
 Run 'rollstep <command> -h' for the flags of a command.
 `)
