@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -76,6 +77,10 @@ func TestLoad(t *testing.T) {
 	idle, matches := 300, 300
 	if testenv.Soak() {
 		idle, matches = 10000, 5000
+	}
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err == nil && lim.Cur < uint64(idle+1000) {
+		t.Skipf("%d idle connections need %d file descriptors in each process; this one may open %d", idle, idle+1000, lim.Cur)
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), loadServerVar+"=1")
