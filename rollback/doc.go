@@ -106,8 +106,12 @@
 // SyncTest.AdvanceFrame simulates a frame from one input per player, then
 // rolls back SyncTestConfig.CheckDistance frames, simulates them again and
 // compares the checksums; a *SyncTestError (find it with errors.As) names
-// the first frame and the fields that differ. Use it in development builds and tests to prove the
-// game's Step deterministic before it meets a network. The
+// the first frame and the fields that differ. Use it in development builds
+// and tests to prove the game's Step deterministic before it meets a
+// network. A check distance of k costs k extra Steps a frame (12.5 plain
+// frames' time at k = 8 for a 1 KiB state); SyncTestConfig.Sparse checks
+// each block of k frames once instead, about one extra Step a frame at any
+// k, with every frame still compared once. The
 // rollstep_synctest build tag turns the same check on inside every
 // session whose prediction window allows it, in Rollback and Auto mode
 // (at distance 2, or less when W is smaller), reported as

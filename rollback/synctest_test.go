@@ -151,3 +151,35 @@ func TestNewSyncTestRejectsBadConfig(t *testing.T) {
 		t.Errorf("AdvanceFrame with 1 input for 2 players = %v, want ErrOutOfRange", err)
 	}
 }
+
+// onceGame is pairGame with a Step that, at frame at only, adds a counter
+// kept outside the state: the re-simulation of that one frame differs.
+type onceGame struct{ at int32 }
+
+func (g onceGame) Step(s *pair, in []core.Input[uint16], fx core.Effects) {
+	f := s.Frame
+	pairGame{leakAt: -1}.Step(s, in, fx)
+	if f == g.at {
+		leak++
+		s.Acc += uint64(leak)
+	}
+}
+
+func TestSparseSyncTestCatchesEveryFrame(t *testing.T) {
+	const k = 4
+	for at := int32(20); at < 20+k; at++ {
+		st, err := NewSyncTest[pair, uint16](SyncTestConfig{CheckDistance: k, Sparse: true}, onceGame{at: at}, pair{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = runSyncTest(st, 60, func(f core.Frame, p core.PlayerHandle) uint16 { return uint16(f) + uint16(p) })
+		var se *SyncTestError
+		if !errors.As(err, &se) || se.Frame != core.Frame(at) {
+			t.Errorf("leak at frame %d: AdvanceFrame = %v, want a *SyncTestError at that frame", at, err)
+		}
+	}
+	st, _ := NewSyncTest[pair, uint16](SyncTestConfig{CheckDistance: k, Sparse: true}, pairGame{leakAt: -1}, pair{})
+	if err := runSyncTest(st, 100, func(f core.Frame, p core.PlayerHandle) uint16 { return uint16(f * 3) }); err != nil {
+		t.Errorf("a deterministic Step failed the sparse sync test: %v", err)
+	}
+}

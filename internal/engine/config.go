@@ -77,7 +77,13 @@ type Config struct {
 	// never rolls back further than a real rollback could, and W = 0
 	// suspends it (Stats.SyncTest reports the distance in effect). Builds
 	// with the rollstep_synctest tag use DefaultSyncTest when SyncTest is 0.
+	// Each Advance re-simulates k frames: k extra Steps a frame.
 	SyncTest int
+	// SyncTestSparse re-simulates the k frames since the last check once
+	// every k frames instead of the newest k after every frame: every
+	// frame is still checked, once instead of k times, for about one
+	// extra Step a frame.
+	SyncTestSparse bool
 }
 
 // DefaultConfig returns a rollback configuration for two players where

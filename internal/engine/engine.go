@@ -197,7 +197,7 @@ func NewEngine[S any, I comparable](cfg Config, game core.Game[S, I], initial *S
 	e.events = make([]core.Event, 0, 8)
 	e.spareEvents = make([]core.Event, 0, 8)
 	e.stats.Peers = make([]PeerStats, len(e.peers))
-	e.synct.init(c.SyncTest, c.Prediction)
+	e.synct.init(c.SyncTest, c.SyncTestSparse, c.Prediction)
 	if c.SyncTest > 0 {
 		e.scratch = new(world[S])
 	}

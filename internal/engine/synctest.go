@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/rollstep/rollstep/core"
+import (
+	"math/bits"
+
+	"github.com/rollstep/rollstep/core"
+)
 
 // Sync test: after every new frame f, the engine loads the saved state
 // before frame f-k+1, re-simulates frames f-k+1..f with the inputs they
@@ -15,30 +19,42 @@ import "github.com/rollstep/rollstep/core"
 // never loads a state), and raising W again lengthens it back, up to
 // Config.SyncTest. Stats.SyncTest reports it.
 
+// The sparse schedule (Config.SyncTestSparse) re-simulates the k frames
+// since the last check once every k frames instead: each frame is checked
+// once, for about one extra Step a frame instead of k.
+
 // syncTester keeps the checksums of the newest frames' first simulation.
-// sums[f mod len] is the checksum after frame f, valid when frames[...]==f.
-// k is the distance in effect, at most limit (Config.SyncTest), which
-// sizes the arrays. from is the first frame whose start state was saved
-// for the sync test (the frame where k last rose from 0): it never loads
-// an earlier one.
+// sums[f & mask] is the checksum after frame f, valid when
+// frames[f & mask] == f; the arrays have a power-of-two length above
+// limit (Config.SyncTest), so no division is taken per frame. k is the
+// distance in effect, at most limit. from is the first frame whose start
+// state was saved for the sync test (the frame where k last rose from
+// 0): it never loads an earlier one. With sparse, upto is the newest
+// frame checked (from-1 before the first check).
 type syncTester struct {
 	k      int
 	limit  int
 	from   core.Frame
+	sparse bool
+	upto   core.Frame
+	mask   core.Frame
 	sums   []uint64
 	frames []core.Frame
 	failed bool
 	fx     EffectList
 }
 
-// init sets up a tester for Config.SyncTest = limit and window w.
-func (t *syncTester) init(limit, w int) {
-	t.limit = limit
+// init sets up a tester for Config.SyncTest = limit, the schedule and
+// window w.
+func (t *syncTester) init(limit int, sparse bool, w int) {
+	t.limit, t.sparse, t.upto = limit, sparse, -1
 	if limit == 0 {
 		return
 	}
-	t.sums = make([]uint64, limit+1)
-	t.frames = make([]core.Frame, limit+1)
+	n := 1 << bits.Len(uint(limit)) // > limit
+	t.mask = core.Frame(n - 1)
+	t.sums = make([]uint64, n)
+	t.frames = make([]core.Frame, n)
 	t.fx.list = make([]core.Effect, 0, maxEffectsLimit)
 	t.k = min(limit, w)
 	t.forget()
@@ -54,7 +70,7 @@ func (t *syncTester) setWindow(w int, f core.Frame) {
 		return
 	}
 	if t.k == 0 {
-		t.from = f // the states before f were not saved
+		t.from, t.upto = f, f-1 // the states before f were not saved
 	}
 	t.k = k
 	t.forget()
@@ -68,20 +84,29 @@ func (t *syncTester) forget() {
 }
 
 func (t *syncTester) record(f core.Frame, sum uint64) {
-	i := int(f) % len(t.sums)
+	i := f & t.mask
 	t.sums[i], t.frames[i] = sum, f
 }
 
 func (t *syncTester) get(f core.Frame) (uint64, bool) {
-	i := int(f) % len(t.sums)
+	i := f & t.mask
 	return t.sums[i], t.frames[i] == f
 }
 
-// syncTest re-simulates the newest k frames and compares checksums.
+// syncTest re-simulates the newest k frames and compares checksums; with
+// the sparse schedule, only once k frames have passed since the last
+// check, and then the frames since it.
 func (e *Engine[S, I]) syncTest() {
 	t := &e.synct
 	last := e.frame - 1
 	first := max(last-core.Frame(t.k)+1, t.from)
+	if t.sparse {
+		if last-t.upto < core.Frame(t.k) {
+			return
+		}
+		first = max(first, t.upto+1)
+		t.upto = last
+	}
 	if err := e.ring.Load(int32(first), e.scratch); err != nil {
 		return
 	}
