@@ -16,7 +16,7 @@ import (
 // apiBudget is the most exported names the module's importable packages
 // may have in total (see exportedNames). Raising it is a decision: say
 // why in the commit.
-const apiBudget = 327
+const apiBudget = 347
 
 // TestExportedNamesWithinBudget counts the exported names of every
 // importable package of the module (not internal/, examples/, cmd/ or
