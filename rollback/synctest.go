@@ -14,22 +14,28 @@ import (
 type SyncTestConfig struct {
 	// Players is the number of players, all local; 0 means 2.
 	Players int
-	// CheckDistance is how many frames every new frame rolls back and
-	// re-simulates (k); 0 means 2. It is at most 64. A larger distance
-	// catches state hidden outside S that changes slowly; 1 catches most
-	// non-determinism. It costs k extra Steps a frame, with a state load
-	// and a checksum per re-simulated frame: for a 1 KiB state and a
-	// ~150 ns Step, a frame takes about 3 plain frames' time at k = 1,
-	// 4.7 at k = 2 and 12.5 at k = 8.
+	// CheckDistance is how many frames a check rolls back and
+	// re-simulates (k), after every new frame (or every k-th with
+	// Sparse); 0 means 2. It is at most 64. A larger distance catches
+	// state hidden outside S that changes slowly; 1 catches most
+	// non-determinism. With the dense schedule (the default) it costs k
+	// extra Steps a frame, each followed by a checksum of S, besides a
+	// state save and load and a checksum of the first simulation: for a
+	// 1 KiB state and a ~150 ns Step (BenchmarkSyncTest), a frame takes
+	// about 2.3 times a frame without the sync test at k = 1, 3.3 at
+	// k = 2 and 9 at k = 8 (3.4, 4.9 and 11.7 plain Steps).
 	CheckDistance int
-	// Sparse checks every CheckDistance frames instead of every frame:
-	// each new block of k frames is rolled back and re-simulated once, so
-	// every frame is still compared with its first simulation, once
-	// instead of k times, for about one extra Step a frame at any k (about
-	// 3 plain frames' time at k = 1, 2 or 8 in the case above). The
-	// dense schedule (the default) compares each frame k times, after k
-	// different later frames, and so catches more of what changes between
-	// them.
+	// Sparse selects the sparse schedule: once every k frames, the k
+	// frames since the last check are rolled back and re-simulated, so
+	// every frame is still compared with its first simulation, once, for
+	// about one extra Step a frame whatever k is (about 2.3 times a frame
+	// without the sync test at k = 1, 2 or 8 in the case above). An error
+	// comes with the check of the block holding the bad frame, up to k-1
+	// frames after it. The dense schedule (the default) compares each
+	// frame k times, from k different start states, up to k-1 frames
+	// after its first simulation, so it catches state hidden outside S
+	// that changes slowly more often; the sparse one re-simulates a frame
+	// once, 0 to k-1 frames after its first simulation.
 	Sparse bool
 	// MaxEffectsPerFrame bounds the effects one Step may emit; 0 means 16.
 	MaxEffectsPerFrame int
@@ -59,8 +65,10 @@ func (e *SyncTestError) Error() string {
 // SyncTest runs a game with every player local and checks that Step is
 // deterministic: after every new frame it loads the state saved
 // CheckDistance frames earlier, re-simulates those frames with the same
-// inputs and compares the checksums with the first simulation (core's sync
-// test mode). Use it in development builds and in tests; the
+// inputs and compares the checksums with the first simulation (the
+// engine's sync test mode, reported inside sessions as
+// core.SyncTestEvent); with SyncTestConfig.Sparse, it does so after every
+// CheckDistance-th frame. Use it in development builds and in tests; the
 // rollstep_synctest build tag turns the same check on inside every Session.
 // A SyncTest is not safe for concurrent use.
 type SyncTest[S any, I comparable] struct {
@@ -107,8 +115,9 @@ func NewSyncTest[S any, I comparable](cfg SyncTestConfig, game core.Game[S, I], 
 
 // AdvanceFrame simulates the current frame with inputs, one per player
 // in handle order, then re-simulates the newest CheckDistance frames and
-// compares. It returns the effects the frame emitted (re-simulations
-// never emit any), valid until the next call, and a *SyncTestError for the
+// compares (with Sparse, only at every CheckDistance-th frame). It
+// returns the effects the frame emitted (re-simulations never emit any),
+// valid until the next call, and a *SyncTestError for the
 // first frame whose re-simulation differed; once it has, every later call
 // returns the same error without simulating, since the state can no
 // longer be trusted. An inputs slice of another length than Players is

@@ -2,8 +2,12 @@ package rollback
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/core"
@@ -181,5 +185,45 @@ func TestSparseSyncTestCatchesEveryFrame(t *testing.T) {
 	st, _ := NewSyncTest[pair, uint16](SyncTestConfig{CheckDistance: k, Sparse: true}, pairGame{leakAt: -1}, pair{})
 	if err := runSyncTest(st, 100, func(f core.Frame, p core.PlayerHandle) uint16 { return uint16(f * 3) }); err != nil {
 		t.Errorf("a deterministic Step failed the sparse sync test: %v", err)
+	}
+}
+
+// The sparse schedule reports a Step that reads outside its state at the
+// first frame that does, at the end of the block of k frames holding it.
+func TestSparseSyncTestCatchesNonDeterministicStep(t *testing.T) {
+	const at = 41
+	for _, k := range []int{1, 2, 8} {
+		t.Run(fmt.Sprintf("k=%d", k), func(t *testing.T) {
+			st, err := NewSyncTest[pair, uint16](SyncTestConfig{CheckDistance: k, Sparse: true}, pairGame{leakAt: at}, pair{})
+			require.NoError(t, err)
+			err = runSyncTest(st, 100, func(f core.Frame, p core.PlayerHandle) uint16 { return uint16(f)*3 + uint16(p) })
+			se, ok := errors.AsType[*SyncTestError](err)
+			require.True(t, ok, "AdvanceFrame = %v, want a *SyncTestError", err)
+			assert.Equal(t, core.Frame(at), se.Frame)
+			assert.Equal(t, []string{"Pos[1]"}, se.Paths)
+			assert.Equal(t, int32(at/k*k+k), st.State().Frame, "the error comes with the check of the block holding frame %d", at)
+		})
+	}
+}
+
+// SyncTest.AdvanceFrame allocates nothing in the steady state, with
+// either schedule.
+func TestSyncTestAdvanceFrameAllocatesNothing(t *testing.T) {
+	for _, sparse := range []bool{false, true} {
+		for _, k := range []int{1, 2, 8} {
+			t.Run(fmt.Sprintf("sparse=%v/k=%d", sparse, k), func(t *testing.T) {
+				st, err := NewSyncTest[pair, uint16](SyncTestConfig{CheckDistance: k, Sparse: sparse}, pairGame{leakAt: -1}, pair{})
+				require.NoError(t, err)
+				in := []uint16{1, 2}
+				require.NoError(t, runSyncTest(st, 50, func(f core.Frame, p core.PlayerHandle) uint16 { return uint16(f) + uint16(p) }))
+				allocs := testing.AllocsPerRun(200, func() {
+					in[0], in[1] = in[0]+3, in[1]+5
+					if _, err := st.AdvanceFrame(in); err != nil {
+						t.Fatal(err)
+					}
+				})
+				assert.Zero(t, allocs)
+			})
+		}
 	}
 }

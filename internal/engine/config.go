@@ -77,12 +77,17 @@ type Config struct {
 	// never rolls back further than a real rollback could, and W = 0
 	// suspends it (Stats.SyncTest reports the distance in effect). Builds
 	// with the rollstep_synctest tag use DefaultSyncTest when SyncTest is 0.
-	// Each Advance re-simulates k frames: k extra Steps a frame.
+	// Each Advance that steps re-simulates k frames: k extra Steps a
+	// frame, each with a checksum, and a state save and load.
 	SyncTest int
 	// SyncTestSparse re-simulates the k frames since the last check once
 	// every k frames instead of the newest k after every frame: every
 	// frame is still checked, once instead of k times, for about one
-	// extra Step a frame.
+	// extra Step a frame. A change of the distance (SetPrediction) first
+	// checks the frames since the last check, so none is skipped. It
+	// catches state hidden outside S that changes slowly less often than
+	// the dense schedule, which re-simulates each frame from k different
+	// start states.
 	SyncTestSparse bool
 }
 

@@ -165,7 +165,10 @@
 // and the differing fields. The sync test never rolls back further than a
 // real rollback could: its distance is min(k, W), following SetPrediction,
 // so a lockstep engine (W = 0) does not sync-test, and Stats.SyncTest
-// reports the distance in effect. Building with the rollstep_synctest tag
+// reports the distance in effect. With Config.SyncTestSparse, the k frames
+// since the last check are re-simulated once every k frames instead: each
+// frame is checked once, not k times, for about one extra Step a frame
+// instead of k. Building with the rollstep_synctest tag
 // turns this on for every engine whose MaxPrediction allows it
 // (DefaultSyncTest).
 //

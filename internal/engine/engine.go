@@ -284,7 +284,7 @@ func (e *Engine[S, I]) SetPrediction(w int) error {
 		return ErrOutOfRange
 	}
 	e.window = w
-	e.synct.setWindow(w, e.frame)
+	e.syncWindow(w)
 	return nil
 }
 

@@ -21,7 +21,11 @@ import (
 
 // The sparse schedule (Config.SyncTestSparse) re-simulates the k frames
 // since the last check once every k frames instead: each frame is checked
-// once, for about one extra Step a frame instead of k.
+// once, for about one extra Step a frame instead of k. Its blocks start at
+// frame from; a change of distance first checks the frames since the last
+// check (fewer than the old k, so never deeper than the old distance) and
+// starts the new blocks at the current frame, so no frame simulated at a
+// distance above 0 goes unchecked or is checked twice.
 
 // syncTester keeps the checksums of the newest frames' first simulation.
 // sums[f & mask] is the checksum after frame f, valid when
@@ -29,8 +33,9 @@ import (
 // limit (Config.SyncTest), so no division is taken per frame. k is the
 // distance in effect, at most limit. from is the first frame whose start
 // state was saved for the sync test (the frame where k last rose from
-// 0): it never loads an earlier one. With sparse, upto is the newest
-// frame checked (from-1 before the first check).
+// 0): it never loads an earlier one. With sparse, frames upto+1..frame-1,
+// fewer than k, are those not checked yet: upto is the newest frame
+// checked, or from-1 before the first check.
 type syncTester struct {
 	k      int
 	limit  int
@@ -60,20 +65,27 @@ func (t *syncTester) init(limit int, sparse bool, w int) {
 	t.forget()
 }
 
-// setWindow makes the distance in effect min(limit, w) from frame f on.
-// When it changes, the recorded checksums are forgotten: frames simulated
-// while it was 0 were not recorded, and a re-simulation then may have left
-// an older record stale.
-func (t *syncTester) setWindow(w int, f core.Frame) {
+// syncWindow makes the sync test's distance min(Config.SyncTest, w) from
+// the current frame on. When it changes, the sparse schedule first checks
+// the frames since its last check, at the old distance, whose states are
+// saved now (after a suspension they would not be). Rising from 0, the
+// records are forgotten and the tests start at the current frame: the
+// states before it were not saved, and a rollback during the suspension
+// re-simulated frames without recording them.
+func (e *Engine[S, I]) syncWindow(w int) {
+	t := &e.synct
 	k := min(t.limit, w)
 	if k == t.k {
 		return
 	}
-	if t.k == 0 {
-		t.from, t.upto = f, f-1 // the states before f were not saved
+	if t.sparse && t.k > 0 && t.upto < e.frame-1 {
+		e.resim(t.upto+1, e.frame-1)
 	}
-	t.k = k
-	t.forget()
+	if t.k == 0 {
+		t.from = e.frame
+		t.forget()
+	}
+	t.k, t.upto = k, e.frame-1
 }
 
 // forget drops every recorded checksum.
@@ -93,20 +105,29 @@ func (t *syncTester) get(f core.Frame) (uint64, bool) {
 	return t.sums[i], t.frames[i] == f
 }
 
-// syncTest re-simulates the newest k frames and compares checksums; with
-// the sparse schedule, only once k frames have passed since the last
-// check, and then the frames since it.
+// syncTest runs after each new frame. The dense schedule re-simulates the
+// newest k frames; the sparse one, once k frames have passed since its last
+// check, the frames since it (k of them).
 func (e *Engine[S, I]) syncTest() {
 	t := &e.synct
 	last := e.frame - 1
-	first := max(last-core.Frame(t.k)+1, t.from)
-	if t.sparse {
-		if last-t.upto < core.Frame(t.k) {
-			return
-		}
-		first = max(first, t.upto+1)
-		t.upto = last
+	if !t.sparse {
+		e.resim(max(last-core.Frame(t.k)+1, t.from), last)
+		return
 	}
+	if last-t.upto >= core.Frame(t.k) {
+		first := t.upto + 1 // >= from
+		t.upto = last
+		e.resim(first, last)
+	}
+}
+
+// resim loads the state before frame first, re-simulates frames
+// first..last with the inputs of their first simulation and compares each
+// checksum with the recorded one, raising a SyncTestEvent for the first
+// that differs.
+func (e *Engine[S, I]) resim(first, last core.Frame) {
+	t := &e.synct
 	if err := e.ring.Load(int32(first), e.scratch); err != nil {
 		return
 	}
