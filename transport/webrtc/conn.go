@@ -133,24 +133,34 @@ func New(cfg Config) (*Conn, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &Conn{cfg: cfg, api: newAPI(&cfg), cancel: cancel, done: make(chan struct{}),
 		changed: make(chan struct{}, 1), links: make(map[transport.Addr]*link, len(cfg.Peers)), queue: dgram.NewRing(cfg.QueueLen)}
-	c.mu.Lock()
 	for _, p := range cfg.Peers {
-		l := &link{addr: p, offerer: cfg.Self < p}
-		c.links[p] = l
+		c.links[p] = &link{addr: p, offerer: cfg.Self < p}
+	}
+	for _, p := range cfg.Peers { // the map is complete: callbacks may come
+		l := c.links[p]
 		if err := c.open(l); err != nil {
+			c.mu.Lock()
 			c.failLocked(l, "connection failed", err)
+			c.mu.Unlock()
 		}
 	}
-	c.mu.Unlock()
 	go c.signals(ctx)
 	return c, nil
 }
+
+// Locking: c.mu is never held across a call into pion or the Signaler.
+// In a browser those calls wait for JavaScript promises, and pion's
+// callbacks (a datagram, an open channel) run on the page's event loop: a
+// callback that waited for c.mu while its holder waited for a promise
+// would stop the page. The link fields that set-up changes (pc, dc,
+// remote, pending) are written by New before the signaling goroutine
+// starts, and then only by that goroutine.
 
 // channelID is the pre-negotiated data channel's id on every connection.
 const channelID = 0
 
 // open creates l's peer connection and channel and, on the offering side,
-// sends the offer; c.mu is held.
+// sends the offer.
 func (c *Conn) open(l *link) error {
 	servers := make([]pion.ICEServer, len(c.cfg.ICEServers))
 	for i, s := range c.cfg.ICEServers {
@@ -160,14 +170,18 @@ func (c *Conn) open(l *link) error {
 	if err != nil {
 		return err
 	}
+	c.mu.Lock()
 	l.pc = pc
+	c.mu.Unlock()
 	ordered, retransmits, negotiated, id := false, uint16(0), true, uint16(channelID)
 	dc, err := pc.CreateDataChannel("rollstep", &pion.DataChannelInit{Ordered: &ordered, MaxRetransmits: &retransmits,
 		Negotiated: &negotiated, ID: &id})
 	if err != nil {
 		return err
 	}
+	c.mu.Lock()
 	l.dc = dc
+	c.mu.Unlock()
 	dc.OnOpen(func() { c.setState(l, Open) })
 	dc.OnClose(func() { c.setState(l, Closed) })
 	dc.OnMessage(func(m pion.DataChannelMessage) { c.deliver(l.addr, m.Data) })
@@ -180,22 +194,25 @@ func (c *Conn) open(l *link) error {
 	})
 	pc.OnConnectionStateChange(func(s pion.PeerConnectionState) {
 		if s == pion.PeerConnectionStateFailed {
-			c.mu.Lock()
 			reason := "connection failed"
 			if pc.ICEConnectionState() == pion.ICEConnectionStateFailed {
 				reason = "ICE failed"
 			}
+			c.mu.Lock()
 			c.failLocked(l, reason, nil)
 			c.mu.Unlock()
 		}
 	})
-	l.timer = time.AfterFunc(c.cfg.ConnectTimeout, func() {
+	timer := time.AfterFunc(c.cfg.ConnectTimeout, func() {
 		c.mu.Lock()
 		if l.state == Connecting {
 			c.failLocked(l, "timed out", nil)
 		}
 		c.mu.Unlock()
 	})
+	c.mu.Lock()
+	l.timer = timer
+	c.mu.Unlock()
 	if !l.offerer {
 		return nil
 	}
@@ -288,74 +305,92 @@ func (c *Conn) signals(ctx context.Context) {
 	}
 }
 
-// apply applies one set-up message from peer from.
+// apply applies one set-up message from peer from. It runs on the
+// signaling goroutine only.
 func (c *Conn) apply(from transport.Addr, p []byte) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	l := c.links[from]
 	s, err := parseSetup(p)
-	if l == nil || err != nil || c.closed || l.state != Connecting {
-		c.stats.BadSignals++
+	c.mu.Lock()
+	l := c.links[from]
+	ok := l != nil && err == nil && !c.closed && l.state == Connecting
+	if ok {
+		switch {
+		case s.Offer != nil:
+			ok = !l.offerer && !l.remote // in turn: the other side offers, once
+		case s.Answer != nil:
+			ok = l.offerer && !l.remote
+		case s.Cand != nil && !l.remote:
+			if ok = len(l.pending) < maxPending; ok {
+				l.pending = append(l.pending, *s.Cand) // added once the description is set
+			}
+			c.countBad(!ok)
+			c.mu.Unlock()
+			return
+		}
+	}
+	c.countBad(!ok)
+	c.mu.Unlock()
+	if !ok {
 		return
 	}
 	switch {
 	case s.Offer != nil:
-		if l.offerer || l.remote { // out of turn: this side offers, or did already
-			c.stats.BadSignals++
-			return
-		}
 		if err := l.pc.SetRemoteDescription(*s.Offer); err != nil {
-			c.stats.BadSignals++
+			c.bad()
 			return
 		}
-		l.remote = true
 		answer, err := l.pc.CreateAnswer(nil)
 		if err == nil {
 			err = l.pc.SetLocalDescription(answer)
 		}
-		if err != nil {
-			c.failLocked(l, "signaling", err)
-			return
+		if err == nil {
+			err = c.cfg.Signaler.Send(from, encodeSetup(setup{Answer: &answer}))
 		}
-		c.flushPending(l)
-		if err := c.cfg.Signaler.Send(from, encodeSetup(setup{Answer: &answer})); err != nil {
-			c.failLocked(l, "signaling", err)
-		}
+		c.described(l, err)
 	case s.Answer != nil:
-		if !l.offerer || l.remote {
-			c.stats.BadSignals++
-			return
-		}
 		if err := l.pc.SetRemoteDescription(*s.Answer); err != nil {
-			c.stats.BadSignals++
+			c.bad()
 			return
 		}
-		l.remote = true
-		c.flushPending(l)
+		c.described(l, nil)
 	case s.Cand != nil:
-		if !l.remote {
-			if len(l.pending) >= maxPending {
-				c.stats.BadSignals++
-				return
-			}
-			l.pending = append(l.pending, *s.Cand)
-			return
-		}
 		if err := l.pc.AddICECandidate(*s.Cand); err != nil {
-			c.stats.BadSignals++
+			c.bad()
 		}
 	}
 }
 
-// flushPending adds the candidates that came before the remote
-// description; c.mu is held.
-func (c *Conn) flushPending(l *link) {
-	for _, cand := range l.pending {
+// described records that l's remote description is set, or fails l with
+// err, and adds the candidates that came before it.
+func (c *Conn) described(l *link, err error) {
+	c.mu.Lock()
+	if err != nil {
+		c.failLocked(l, "signaling", err)
+		c.mu.Unlock()
+		return
+	}
+	l.remote = true
+	pending := l.pending
+	l.pending = nil
+	c.mu.Unlock()
+	for _, cand := range pending {
 		if err := l.pc.AddICECandidate(cand); err != nil {
-			c.stats.BadSignals++
+			c.bad()
 		}
 	}
-	l.pending = nil
+}
+
+// countBad counts a bad signal if b; c.mu is held.
+func (c *Conn) countBad(b bool) {
+	if b {
+		c.stats.BadSignals++
+	}
+}
+
+// bad counts a bad signal.
+func (c *Conn) bad() {
+	c.mu.Lock()
+	c.stats.BadSignals++
+	c.mu.Unlock()
 }
 
 // Send sends p to peer to over its data channel. A peer whose channel is
