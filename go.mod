@@ -3,6 +3,7 @@ module github.com/rollstep/rollstep
 go 1.26.0
 
 require (
+	github.com/chromedp/chromedp v0.23.1
 	github.com/pion/dtls/v3 v3.1.15
 	github.com/stretchr/testify v1.12.1
 	github.com/zeebo/xxh3 v1.1.0
@@ -10,6 +11,11 @@ require (
 	golang.org/x/sync v0.22.0
 	golang.org/x/sys v0.50.0
 	golang.org/x/tools v0.49.0
+)
+
+require (
+	github.com/chromedp/cdproto v0.160.1 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 )
 
 require (
