@@ -100,10 +100,3 @@ func closeOf(t testing.TB, ws *websocket.Conn) websocket.CloseError {
 		return ce
 	}
 }
-
-// newLoopbackServer serves s on a loopback port until the process exits
-// and returns its WebSocket URL.
-func newLoopbackServer(s *Server) string {
-	ts := httptest.NewServer(s)
-	return "ws" + strings.TrimPrefix(ts.URL, "http") + "/ws"
-}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"net/http/httptest"
 	"os/exec"
 	"runtime"
 	"strconv"
@@ -223,4 +224,11 @@ func rssOf(t *testing.T, pid int) int64 {
 	}
 	t.Fatal("no VmRSS in /proc status")
 	return 0
+}
+
+// newLoopbackServer serves s on a loopback port until the process exits
+// and returns its WebSocket URL.
+func newLoopbackServer(s *Server) string {
+	ts := httptest.NewServer(s)
+	return "ws" + strings.TrimPrefix(ts.URL, "http") + "/ws"
 }

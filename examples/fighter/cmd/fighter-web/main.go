@@ -85,7 +85,7 @@ func buildSite(dir string) error {
 	}
 	loader, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"))
 	if err != nil {
-		return fmt.Errorf("Go's wasm loader: %w", err)
+		return fmt.Errorf("reading the wasm loader of Go: %w", err)
 	}
 	return os.WriteFile(filepath.Join(dir, "wasm_exec.js"), loader, 0o644)
 }
