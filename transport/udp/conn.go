@@ -6,7 +6,6 @@ import (
 	"net"
 	"net/netip"
 	"sync"
-	"time"
 
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/internal/dgram"
@@ -36,14 +35,6 @@ type Conn struct {
 	// readErr is the error that stopped the reader, reported by Receive
 	// once the queue is empty; nil while the reader runs.
 	readErr error
-	// readFailures counts the drainer's socket errors in a row.
-	readFailures int
-	// emptyAt is when the drainer last found the socket empty: a batch
-	// that came back short (recvmmsg stops at an empty socket). Within
-	// emptyFor of it, a Receive that finds the queue empty reports so
-	// without another system call: the rest of one game-loop poll costs
-	// no second recvmmsg. Zero when not known empty.
-	emptyAt time.Time
 	peers   peerTable
 	queue   dgram.Ring
 	stats   stats

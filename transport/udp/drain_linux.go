@@ -41,14 +41,22 @@ const drainBatch = 16
 // golang.org/x/net/ipv4's ReadBatch would do the same call, but it
 // allocates a net.UDPAddr per datagram.
 type drainer struct {
-	fd    int
-	inet6 bool // an AF_INET6 socket: IPv4 peers are sent to as ::ffff:a.b.c.d
-	sa4   unix.SockaddrInet4
-	sa6   unix.SockaddrInet6
-	hdrs  [drainBatch]unix.Mmsghdr
-	iovs  [drainBatch]unix.Iovec
-	names [drainBatch][unix.SizeofSockaddrInet6]byte
-	bufs  [drainBatch][transport.MaxDatagram + 1]byte
+	// failures counts socket errors in a row.
+	failures int
+	// emptyAt is when the socket was last found empty: a batch that came
+	// back short (recvmmsg stops at an empty socket). Within emptyFor of
+	// it, a Receive that finds the queue empty reports so without another
+	// system call: the rest of one game-loop poll costs no second
+	// recvmmsg. Zero when not known empty.
+	emptyAt time.Time
+	fd      int
+	inet6   bool // an AF_INET6 socket: IPv4 peers are sent to as ::ffff:a.b.c.d
+	sa4     unix.SockaddrInet4
+	sa6     unix.SockaddrInet6
+	hdrs    [drainBatch]unix.Mmsghdr
+	iovs    [drainBatch]unix.Iovec
+	names   [drainBatch][unix.SizeofSockaddrInet6]byte
+	bufs    [drainBatch][transport.MaxDatagram + 1]byte
 }
 
 // newDrainer takes c's socket out of Go's poller and returns its drainer,
@@ -118,21 +126,22 @@ func (d *drainer) send(addr netip.AddrPort, p []byte) error {
 func (d *drainer) close() error { return unix.Close(d.fd) }
 
 // emptyFor is how long a short batch vouches for an empty socket; see
-// Conn.emptyAt. A datagram that arrives within it waits for the next poll,
+// drainer.emptyAt. A datagram that arrives within it waits for the next poll,
 // as one would that arrived just after it.
 const emptyFor = 100 * time.Microsecond
 
 // refill fills the empty queue unless the socket was found empty less
 // than emptyFor ago; c.mu must be held.
 func (c *Conn) refill() {
-	if !c.emptyAt.IsZero() && time.Since(c.emptyAt) < emptyFor {
-		c.emptyAt = time.Time{}
+	d := c.drain
+	if !d.emptyAt.IsZero() && time.Since(d.emptyAt) < emptyFor {
+		d.emptyAt = time.Time{}
 		return
 	}
 	if n := c.fill(); n > 0 && n < drainBatch {
-		c.emptyAt = time.Now()
+		d.emptyAt = time.Now()
 	} else {
-		c.emptyAt = time.Time{}
+		d.emptyAt = time.Time{}
 	}
 }
 
@@ -147,19 +156,19 @@ func (c *Conn) fill() int {
 	switch errno {
 	case 0:
 	case unix.EAGAIN, unix.EINTR:
-		c.readFailures = 0
+		d.failures = 0
 		return 0
 	case unix.EBADF, unix.ENOTSOCK:
 		c.readErr = errno
 		return 0
 	default:
 		c.stats.ReadErrors++
-		if c.readFailures++; c.readFailures >= maxReadErrors {
+		if d.failures++; d.failures >= maxReadErrors {
 			c.readErr = errno
 		}
 		return 0
 	}
-	c.readFailures = 0
+	d.failures = 0
 	for i := range n {
 		c.deliver(d.bufs[i][:d.hdrs[i].Len], sourceOf(d.names[i][:d.hdrs[i].Hdr.Namelen]))
 	}
