@@ -13,72 +13,6 @@ import (
 	"github.com/rollstep/rollstep/transport/internal/dgram"
 )
 
-// State is where one peer's connection is.
-type State int
-
-const (
-	// Connecting: the set-up is under way.
-	Connecting State = iota
-	// Open: datagrams flow.
-	Open
-	// Failed: the set-up failed or timed out, or the connection broke;
-	// PeerState's error says why.
-	Failed
-	// Closed: the peer closed its channel, or the Conn was closed.
-	Closed
-)
-
-// String returns the state's name.
-func (s State) String() string {
-	switch s {
-	case Connecting:
-		return "connecting"
-	case Open:
-		return "open"
-	case Failed:
-		return "failed"
-	case Closed:
-		return "closed"
-	}
-	return fmt.Sprintf("State(%d)", int(s))
-}
-
-// ConnectError says why a peer's connection failed: Reason is "timed out"
-// (no connection within ConnectTimeout), "ICE failed" (no candidate pair
-// worked: no route, or a TURN server that refused), "connection failed"
-// (DTLS or SCTP after ICE), or "signaling" (the Signaler failed, or the
-// peer's set-up messages made no sense), with Err the cause if any.
-type ConnectError struct {
-	Peer   transport.Addr
-	Reason string
-	Err    error
-}
-
-func (e *ConnectError) Error() string {
-	s := "webrtc: " + e.Peer.String() + ": " + e.Reason
-	if e.Err != nil {
-		s += ": " + e.Err.Error()
-	}
-	return s
-}
-
-func (e *ConnectError) Unwrap() error { return e.Err }
-
-// Stats counts a Conn's datagrams; see Conn.Stats.
-type Stats struct {
-	// DatagramsIn and BytesIn count datagrams received; DatagramsOut and
-	// BytesOut, datagrams handed to a data channel.
-	DatagramsIn, BytesIn, DatagramsOut, BytesOut uint64
-	// DroppedNotOpen counts sends to a peer whose channel was not open;
-	// DroppedFull, received datagrams dropped, oldest first, because
-	// Receive did not keep up; DroppedOversize, received messages longer
-	// than transport.MaxDatagram.
-	DroppedNotOpen, DroppedFull, DroppedOversize uint64
-	// BadSignals counts set-up messages ignored: malformed, from an
-	// address that is not a peer, or out of turn.
-	BadSignals uint64
-}
-
 // Conn is a transport.Conn over WebRTC data channels: one peer connection
 // to each peer, with one channel that delivers datagrams unordered and
 // without retransmissions, as UDP does. Its methods are safe for
@@ -87,10 +21,15 @@ type Conn struct {
 	cfg    Config
 	api    *pion.API
 	cancel context.CancelFunc
-	done   chan struct{} // closed when the signaling goroutine exits
+	done   chan struct{} // closed when the set-up goroutine exits
+	// closing counts the goroutines that close a failed link's peer
+	// connection; Close waits for them. Add is called under mu before
+	// closed is set only (a link fails only while connecting or open).
+	closing sync.WaitGroup
 
-	// changed receives a value (without blocking) when a datagram arrives
-	// or a peer's state changes, for tests that wait for one.
+	// changed receives a value (without blocking) when a datagram arrives,
+	// a peer's state changes or a signal is refused, for tests that wait
+	// for one.
 	changed chan struct{}
 
 	mu     sync.Mutex
@@ -100,7 +39,11 @@ type Conn struct {
 	closed bool
 }
 
-// link is the connection to one peer; its fields are guarded by Conn.mu.
+// link is the connection to one peer. Its fields are guarded by Conn.mu;
+// pc and dc are written (under it) only by the set-up goroutine, which
+// also reads them without it. Invariants: state only moves from
+// Connecting to any other state and from Open to Failed or Closed; err
+// is non-nil exactly when state is Failed; cands <= maxCandidates.
 type link struct {
 	addr    transport.Addr
 	offerer bool // this side offers: Self < addr
@@ -110,41 +53,46 @@ type link struct {
 	err     error
 	remote  bool                    // the remote description is set
 	pending []pion.ICECandidateInit // candidates that came before it
-	timer   *time.Timer
+	cands   int                     // candidates accepted from the peer
+	timer   *time.Timer             // fails the link at ConnectTimeout
 }
 
-// maxPending bounds the candidates held before the remote description.
-const maxPending = 64
+// maxCandidates bounds the ICE candidates taken from one peer: a host
+// has a few per network interface, plus one server-reflexive and one
+// relayed per STUN or TURN server. Each candidate costs connectivity
+// checks, so a hostile peer must not add thousands.
+const maxCandidates = 64
+
+// maxBacklog is how many bytes a data channel may hold unacknowledged
+// before Send drops rather than queues. pion's SCTP queues without bound,
+// so a peer that stops acknowledging would make it hold everything sent
+// to it. On a working path the backlog stays far below: pion acknowledges
+// in batches, so one datagram at a time over loopback leaves up to about
+// 140 KB unacknowledged (116 full datagrams), and a session sends a few
+// KB a second.
+const maxBacklog = 1 << 20
 
 // New validates cfg and starts connecting to every peer in the
-// background; it returns at once. It returns a *transport.ConfigError
-// (matching transport.ErrInvalidConfig) for a bad cfg.
+// background; it returns at once, without calling pion or the Signaler.
+// It returns a *transport.ConfigError (matching
+// transport.ErrInvalidConfig) for a bad cfg, and does not modify cfg.
 func New(cfg Config) (*Conn, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	if cfg.ConnectTimeout == 0 {
-		cfg.ConnectTimeout = defaultConnectTimeout
-	}
-	if cfg.QueueLen == 0 {
-		cfg.QueueLen = defaultQueueLen
-	}
-	cfg.Peers = append([]transport.Addr(nil), cfg.Peers...)
+	cfg = cfg.withDefaults()
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &Conn{cfg: cfg, api: newAPI(&cfg), cancel: cancel, done: make(chan struct{}),
-		changed: make(chan struct{}, 1), links: make(map[transport.Addr]*link, len(cfg.Peers)), queue: dgram.NewRing(cfg.QueueLen)}
+		changed: make(chan struct{}, 1), links: make(map[transport.Addr]*link, len(cfg.Peers)),
+		queue: dgram.NewRing(cfg.QueueLen)}
+	c.mu.Lock()
 	for _, p := range cfg.Peers {
-		c.links[p] = &link{addr: p, offerer: cfg.Self < p}
+		l := &link{addr: p, offerer: cfg.Self < p}
+		l.timer = time.AfterFunc(cfg.ConnectTimeout, func() { c.timeout(l) })
+		c.links[p] = l
 	}
-	for _, p := range cfg.Peers { // the map is complete: callbacks may come
-		l := c.links[p]
-		if err := c.open(l); err != nil {
-			c.mu.Lock()
-			c.failLocked(l, "connection failed", err)
-			c.mu.Unlock()
-		}
-	}
-	go c.signals(ctx)
+	c.mu.Unlock()
+	go c.run(ctx)
 	return c, nil
 }
 
@@ -152,79 +100,8 @@ func New(cfg Config) (*Conn, error) {
 // In a browser those calls wait for JavaScript promises, and pion's
 // callbacks (a datagram, an open channel) run on the page's event loop: a
 // callback that waited for c.mu while its holder waited for a promise
-// would stop the page. The link fields that set-up changes (pc, dc,
-// remote, pending) are written by New before the signaling goroutine
-// starts, and then only by that goroutine.
-
-// channelID is the pre-negotiated data channel's id on every connection.
-const channelID = 0
-
-// open creates l's peer connection and channel and, on the offering side,
-// sends the offer.
-func (c *Conn) open(l *link) error {
-	servers := make([]pion.ICEServer, len(c.cfg.ICEServers))
-	for i, s := range c.cfg.ICEServers {
-		servers[i] = pion.ICEServer{URLs: s.URLs, Username: s.Username, Credential: s.Credential}
-	}
-	pc, err := c.api.NewPeerConnection(pion.Configuration{ICEServers: servers})
-	if err != nil {
-		return err
-	}
-	c.mu.Lock()
-	l.pc = pc
-	c.mu.Unlock()
-	ordered, retransmits, negotiated, id := false, uint16(0), true, uint16(channelID)
-	dc, err := pc.CreateDataChannel("rollstep", &pion.DataChannelInit{Ordered: &ordered, MaxRetransmits: &retransmits,
-		Negotiated: &negotiated, ID: &id})
-	if err != nil {
-		return err
-	}
-	c.mu.Lock()
-	l.dc = dc
-	c.mu.Unlock()
-	dc.OnOpen(func() { c.setState(l, Open) })
-	dc.OnClose(func() { c.setState(l, Closed) })
-	dc.OnMessage(func(m pion.DataChannelMessage) { c.deliver(l.addr, m.Data) })
-	pc.OnICECandidate(func(cand *pion.ICECandidate) {
-		if cand == nil {
-			return // gathering is complete
-		}
-		init := cand.ToJSON()
-		_ = c.cfg.Signaler.Send(l.addr, encodeSetup(setup{Cand: &init}))
-	})
-	pc.OnConnectionStateChange(func(s pion.PeerConnectionState) {
-		if s == pion.PeerConnectionStateFailed {
-			reason := "connection failed"
-			if pc.ICEConnectionState() == pion.ICEConnectionStateFailed {
-				reason = "ICE failed"
-			}
-			c.mu.Lock()
-			c.failLocked(l, reason, nil)
-			c.mu.Unlock()
-		}
-	})
-	timer := time.AfterFunc(c.cfg.ConnectTimeout, func() {
-		c.mu.Lock()
-		if l.state == Connecting {
-			c.failLocked(l, "timed out", nil)
-		}
-		c.mu.Unlock()
-	})
-	c.mu.Lock()
-	l.timer = timer
-	c.mu.Unlock()
-	if !l.offerer {
-		return nil
-	}
-	offer, err := pc.CreateOffer(nil)
-	if err != nil {
-		return err
-	}
-	if err := pc.SetLocalDescription(offer); err != nil {
-		return err
-	}
-	return c.cfg.Signaler.Send(l.addr, encodeSetup(setup{Offer: &offer}))
-}
+// would stop the page. For the same reason New makes no such call: the
+// set-up goroutine (run) makes them all, except Send's and Close's.
 
 // notify signals c.changed.
 func (c *Conn) notify() {
@@ -234,37 +111,57 @@ func (c *Conn) notify() {
 	}
 }
 
-// setState moves l to s unless it has failed or closed already.
+// setState moves l to s (Open or Closed) unless it has failed or closed
+// already.
 func (c *Conn) setState(l *link, s State) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	defer c.notify()
-	if l.state == Connecting || l.state == Open {
-		l.state = s
+	if l.state != Connecting && l.state != Open {
+		return
 	}
-	if s == Open && l.timer != nil {
-		l.timer.Stop()
+	l.state = s
+	l.timer.Stop()
+	c.notify()
+}
+
+// timeout fails l if it is still connecting when ConnectTimeout ends.
+func (c *Conn) timeout(l *link) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if l.state == Connecting {
+		err := fmt.Errorf("no open channel after %v: %w", c.cfg.ConnectTimeout, context.DeadlineExceeded)
+		c.failLocked(l, reasonTimeout, err)
 	}
 }
 
-// failLocked marks l failed for reason and closes its connection; c.mu is
-// held. The close runs on its own goroutine: pion calls back into the
+// fail marks l failed, as failLocked does.
+func (c *Conn) fail(l *link, reason string, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.failLocked(l, reason, err)
+}
+
+// failLocked marks l failed for reason and closes its peer connection,
+// unless l has failed or closed already; c.mu is held. The close runs on
+// its own goroutine, which Close waits for: pion calls back into the
 // Conn while it closes.
 func (c *Conn) failLocked(l *link, reason string, err error) {
-	if l.state == Failed || l.state == Closed {
+	if l.state != Connecting && l.state != Open {
 		return
 	}
 	l.state, l.err = Failed, &ConnectError{Peer: l.addr, Reason: reason, Err: err}
+	l.timer.Stop()
 	c.notify()
-	if l.timer != nil {
-		l.timer.Stop()
-	}
 	if pc := l.pc; pc != nil {
-		go func() { _ = pc.Close() }()
+		c.closing.Add(1)
+		go func() {
+			defer c.closing.Done()
+			_ = pc.Close()
+		}()
 	}
 }
 
-// deliver queues a received datagram from peer a.
+// deliver queues a datagram received from peer a.
 func (c *Conn) deliver(a transport.Addr, p []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -283,119 +180,15 @@ func (c *Conn) deliver(a transport.Addr, p []byte) {
 	c.notify()
 }
 
-// signals applies the peers' set-up messages until ctx ends or the
-// Signaler fails.
-func (c *Conn) signals(ctx context.Context) {
-	defer close(c.done)
-	for {
-		from, p, err := c.cfg.Signaler.Receive(ctx)
-		if err != nil {
-			if ctx.Err() == nil {
-				c.mu.Lock()
-				for _, l := range c.links {
-					if l.state == Connecting {
-						c.failLocked(l, "signaling", err)
-					}
-				}
-				c.mu.Unlock()
-			}
-			return
-		}
-		c.apply(from, p)
-	}
-}
-
-// apply applies one set-up message from peer from. It runs on the
-// signaling goroutine only.
-func (c *Conn) apply(from transport.Addr, p []byte) {
-	s, err := parseSetup(p)
-	c.mu.Lock()
-	l := c.links[from]
-	ok := l != nil && err == nil && !c.closed && l.state == Connecting
-	if ok {
-		switch {
-		case s.Offer != nil:
-			ok = !l.offerer && !l.remote // in turn: the other side offers, once
-		case s.Answer != nil:
-			ok = l.offerer && !l.remote
-		case s.Cand != nil && !l.remote:
-			if ok = len(l.pending) < maxPending; ok {
-				l.pending = append(l.pending, *s.Cand) // added once the description is set
-			}
-			c.countBad(!ok)
-			c.mu.Unlock()
-			return
-		}
-	}
-	c.countBad(!ok)
-	c.mu.Unlock()
-	if !ok {
-		return
-	}
-	switch {
-	case s.Offer != nil:
-		if err := l.pc.SetRemoteDescription(*s.Offer); err != nil {
-			c.bad()
-			return
-		}
-		answer, err := l.pc.CreateAnswer(nil)
-		if err == nil {
-			err = l.pc.SetLocalDescription(answer)
-		}
-		if err == nil {
-			err = c.cfg.Signaler.Send(from, encodeSetup(setup{Answer: &answer}))
-		}
-		c.described(l, err)
-	case s.Answer != nil:
-		if err := l.pc.SetRemoteDescription(*s.Answer); err != nil {
-			c.bad()
-			return
-		}
-		c.described(l, nil)
-	case s.Cand != nil:
-		if err := l.pc.AddICECandidate(*s.Cand); err != nil {
-			c.bad()
-		}
-	}
-}
-
-// described records that l's remote description is set, or fails l with
-// err, and adds the candidates that came before it.
-func (c *Conn) described(l *link, err error) {
-	c.mu.Lock()
-	if err != nil {
-		c.failLocked(l, "signaling", err)
-		c.mu.Unlock()
-		return
-	}
-	l.remote = true
-	pending := l.pending
-	l.pending = nil
-	c.mu.Unlock()
-	for _, cand := range pending {
-		if err := l.pc.AddICECandidate(cand); err != nil {
-			c.bad()
-		}
-	}
-}
-
-// countBad counts a bad signal if b; c.mu is held.
-func (c *Conn) countBad(b bool) {
-	if b {
-		c.stats.BadSignals++
-	}
-}
-
-// bad counts a bad signal.
-func (c *Conn) bad() {
-	c.mu.Lock()
-	c.stats.BadSignals++
-	c.mu.Unlock()
-}
-
-// Send sends p to peer to over its data channel. A peer whose channel is
-// not open (still connecting, failed or closed) loses the datagram, as a
-// network would: Send returns nil and counts it in DroppedNotOpen.
+// Send sends p as one message on peer to's data channel. pion copies p
+// before Send returns. A peer whose channel is not open (still
+// connecting, failed or closed) loses the datagram, as a network would:
+// Send returns nil and counts it in Stats.DroppedNotOpen. So does a
+// channel that holds over 1 MiB unacknowledged, counted in
+// Stats.DroppedBacklog. Send returns an error matching
+// transport.ErrDatagramTooLarge for more than transport.MaxDatagram
+// bytes, one matching transport.ErrUnknownPeer for an Addr not in
+// Config.Peers, and transport.ErrClosed after Close.
 func (c *Conn) Send(to transport.Addr, p []byte) error {
 	c.mu.Lock()
 	if c.closed {
@@ -404,7 +197,7 @@ func (c *Conn) Send(to transport.Addr, p []byte) error {
 	}
 	if len(p) > transport.MaxDatagram {
 		c.mu.Unlock()
-		return fmt.Errorf("%w: %d bytes", transport.ErrDatagramTooLarge, len(p))
+		return fmt.Errorf("%w: %d bytes, over the %d-byte limit", transport.ErrDatagramTooLarge, len(p), transport.MaxDatagram)
 	}
 	l := c.links[to]
 	if l == nil {
@@ -418,7 +211,13 @@ func (c *Conn) Send(to transport.Addr, p []byte) error {
 	}
 	dc := l.dc
 	c.mu.Unlock()
-	if err := dc.Send(p); err != nil { // pion copies p
+	if dc.BufferedAmount() > maxBacklog {
+		c.mu.Lock()
+		c.stats.DroppedBacklog++
+		c.mu.Unlock()
+		return nil
+	}
+	if err := dc.Send(p); err != nil {
 		c.mu.Lock()
 		c.stats.DroppedNotOpen++
 		c.mu.Unlock()
@@ -431,7 +230,8 @@ func (c *Conn) Send(to transport.Addr, p []byte) error {
 	return nil
 }
 
-// Receive returns the oldest received datagram, as transport.Conn says.
+// Receive copies the oldest received datagram into buf, as the
+// transport.Conn contract says; it never waits.
 func (c *Conn) Receive(buf []byte) (n int, from transport.Addr, ok bool, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -442,8 +242,10 @@ func (c *Conn) Receive(buf []byte) (n int, from transport.Addr, ok bool, err err
 }
 
 // PeerState returns peer a's connection state and, when it has failed,
-// the *ConnectError saying why. It returns an error matching
-// transport.ErrUnknownPeer for an address not in Config.Peers.
+// the *ConnectError saying why (nil otherwise). It never waits: a peer
+// that does not connect ends Failed, with Reason "timed out", once
+// Config.ConnectTimeout has passed. For an address not in Config.Peers
+// it returns Closed and an error matching transport.ErrUnknownPeer.
 func (c *Conn) PeerState(a transport.Addr) (State, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -454,15 +256,19 @@ func (c *Conn) PeerState(a transport.Addr) (State, error) {
 	return l.state, l.err
 }
 
-// Stats returns the Conn's counters.
+// Stats returns a copy of the Conn's counters.
 func (c *Conn) Stats() Stats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.stats
 }
 
-// Close closes every peer connection and discards queued datagrams; it
-// returns once they are closed. Later calls return transport.ErrClosed.
+// Close closes every peer connection, which closes the peers' channels
+// too, and discards queued datagrams. It returns once the connections are
+// closed and the set-up goroutine has exited (which needs the Signaler's
+// Receive to return when its ctx ends, and its Send to return). The first
+// call returns nil or the errors of closing the connections; later calls
+// return transport.ErrClosed.
 func (c *Conn) Close() error {
 	c.mu.Lock()
 	if c.closed {
@@ -473,16 +279,15 @@ func (c *Conn) Close() error {
 	c.queue.Clear()
 	var pcs []*pion.PeerConnection
 	for _, l := range c.links {
-		if l.timer != nil {
-			l.timer.Stop()
-		}
+		l.timer.Stop()
 		if l.state == Connecting || l.state == Open {
 			l.state = Closed
-		}
-		if l.pc != nil {
-			pcs = append(pcs, l.pc)
+			if l.pc != nil { // a failed link's is being closed already
+				pcs = append(pcs, l.pc)
+			}
 		}
 	}
+	c.notify()
 	c.mu.Unlock()
 	c.cancel()
 	var errs []error
@@ -492,5 +297,6 @@ func (c *Conn) Close() error {
 		}
 	}
 	<-c.done
+	c.closing.Wait()
 	return errors.Join(errs...)
 }

@@ -140,3 +140,22 @@ func recv(t testing.TB, c *Conn) ([]byte, transport.Addr) {
 		waitChange(c)
 	}
 }
+
+// awaitOpened waits until c's set-up goroutine has created its peer
+// connection and channel to a.
+func awaitOpened(t testing.TB, c *Conn, a transport.Addr) {
+	t.Helper()
+	deadline := time.Now().Add(testWait)
+	for {
+		c.mu.Lock()
+		done := c.links[a].dc != nil
+		c.mu.Unlock()
+		if done {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no channel to peer %d after %v", a, testWait)
+		}
+		waitChange(c)
+	}
+}
