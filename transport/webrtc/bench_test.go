@@ -1,33 +1,98 @@
 package webrtc
 
 import (
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/rollstep/rollstep/transport"
 )
 
-// BenchmarkSendReceive is one datagram's round through two Conns over
-// loopback: Send on one, Receive on the other once it has arrived. pion
-// allocates per message (SCTP keeps a copy until it is acknowledged, and
-// delivers each message in a new buffer); the Conn's own Receive does not.
+// BenchmarkSendReceive measures datagrams through two Conns over
+// loopback: oneway is Send on one Conn and Receive on the other once it
+// has arrived; roundtrip is a datagram there and its echo back. pion
+// allocates per message (SCTP copies each message into its own chunks
+// and keeps them until acknowledged, DTLS encrypts into a new buffer, and
+// each message arrives in a new buffer); the Conn's own Send and Receive
+// do not (TestReceiveAllocs).
 func BenchmarkSendReceive(b *testing.B) {
-	cs := mesh(b, 1, 2)
-	p := make([]byte, 64)
-	buf := make([]byte, transport.MaxDatagram)
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := cs[0].Send(2, p); err != nil {
+	for _, size := range []int{64, transport.MaxDatagram} {
+		b.Run("oneway/"+strconv.Itoa(size)+"B", func(b *testing.B) {
+			cs := mesh(b, 1, 2)
+			p := make([]byte, size)
+			buf := make([]byte, transport.MaxDatagram)
+			timer := stoppedTimer()
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			for b.Loop() {
+				hop(b, cs[0], cs[1], 2, p, buf, timer)
+			}
+		})
+	}
+	b.Run("roundtrip/64B", func(b *testing.B) {
+		cs := mesh(b, 1, 2)
+		p := make([]byte, 64)
+		buf := make([]byte, transport.MaxDatagram)
+		timer := stoppedTimer()
+		b.ReportAllocs()
+		for b.Loop() {
+			n := hop(b, cs[0], cs[1], 2, p, buf, timer)
+			hop(b, cs[1], cs[0], 1, buf[:n], buf, timer)
+		}
+	})
+}
+
+// hop sends p from x to peer to and waits until y receives it into buf,
+// or fails b after testWait, using timer (stopped) for that.
+func hop(b *testing.B, x, y *Conn, to transport.Addr, p, buf []byte, timer *time.Timer) int {
+	if err := x.Send(to, p); err != nil {
+		b.Fatal(err)
+	}
+	for {
+		n, _, ok, err := y.Receive(buf)
+		if err != nil {
 			b.Fatal(err)
 		}
-		for {
-			_, _, ok, err := cs[1].Receive(buf)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if ok {
-				break
-			}
-			<-cs[1].changed
+		if ok {
+			return n
 		}
+		timer.Reset(testWait)
+		select {
+		case <-y.changed:
+			timer.Stop()
+		case <-timer.C:
+			b.Fatalf("a datagram did not arrive: sender %+v, receiver %+v", x.Stats(), y.Stats())
+		}
+	}
+}
+
+// stoppedTimer returns a timer that is not running.
+func stoppedTimer() *time.Timer {
+	t := time.NewTimer(time.Hour)
+	t.Stop()
+	return t
+}
+
+// TestReceiveAllocs checks that the Conn's own path, queueing a
+// datagram as the data channel's callback does and receiving it, does
+// not allocate.
+func TestReceiveAllocs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocation counts are measured in full runs")
+	}
+	c, err := New(Config{Self: 1, Peers: []transport.Addr{2}, Signaler: newHub().endpoint(1), loopback: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	p, buf := make([]byte, 64), make([]byte, transport.MaxDatagram)
+	got := testing.AllocsPerRun(200, func() {
+		c.deliver(2, p)
+		if _, _, ok, err := c.Receive(buf); !ok || err != nil {
+			t.Fatalf("Receive: ok %v, err %v", ok, err)
+		}
+	})
+	if got != 0 {
+		t.Fatalf("deliver+Receive: got %v allocations, want 0", got)
 	}
 }
