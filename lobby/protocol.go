@@ -1,7 +1,6 @@
 package lobby
 
 import (
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -109,25 +108,12 @@ func truncate(s string, n int) string {
 
 // formatToken and parseToken carry the 64-bit match secret as 16 hex
 // digits: a JSON number loses bits past 2^53 in a browser.
-func formatToken(t uint64) string {
-	var b [8]byte
-	for i := range b {
-		b[i] = byte(t >> (56 - 8*i))
-	}
-	return hex.EncodeToString(b[:])
-}
+func formatToken(t uint64) string { return fmt.Sprintf("%016x", t) }
 
 func parseToken(s string) (uint64, error) {
-	if len(s) != 16 {
+	t, err := strconv.ParseUint(s, 16, 64)
+	if len(s) != 16 || err != nil {
 		return 0, fmt.Errorf("%w: token %q is not 16 hex digits", errProtocol, truncate(s, 32))
-	}
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		return 0, fmt.Errorf("%w: token %q is not 16 hex digits", errProtocol, s)
-	}
-	var t uint64
-	for _, c := range b {
-		t = t<<8 | uint64(c)
 	}
 	return t, nil
 }

@@ -227,7 +227,6 @@ func (m *member) write(ctx context.Context) {
 func (m *member) read(ctx context.Context) (websocket.StatusCode, string) {
 	s := m.s
 	lim := newLimiter(s.cfg.Rate, s.cfg.Burst)
-	joined := false
 	// The timeouts close the connection from a timer, with a reason: a
 	// Read whose context expires would drop it without a close frame.
 	var expired atomic.Bool
@@ -253,31 +252,30 @@ func (m *member) read(ctx context.Context) (websocket.StatusCode, string) {
 			return websocket.StatusPolicyViolation, "" // broken, or over the read limit
 		}
 		if !lim.allow(time.Now()) {
-			return m.refuse(joined, p, "rate limit")
+			return m.refuse(p, "rate limit")
 		}
 		if typ != websocket.MessageText {
-			return m.refuse(joined, p, "not a text message")
+			return m.refuse(p, "not a text message")
 		}
 		msg, err := parseClient(p)
 		if err != nil {
-			return m.refuse(joined, p, err.Error())
+			return m.refuse(p, err.Error())
 		}
 		switch msg.Type {
 		case typeJoin:
-			if joined {
-				return m.refuse(joined, p, "second join")
+			if m.joined.Load() {
+				return m.refuse(p, "second join")
 			}
 			if why := s.join(m, msg.Room, msg.Size); why != "" {
-				return m.refuse(joined, p, why)
+				return m.refuse(p, why)
 			}
-			joined = true
 			m.joined.Store(true)
 		case typeSignal:
-			if !joined {
-				return m.refuse(joined, p, "signal before join")
+			if !m.joined.Load() {
+				return m.refuse(p, "signal before join")
 			}
 			if why := s.relay(m, *msg.To, msg.Data); why != "" {
-				return m.refuse(joined, p, why)
+				return m.refuse(p, why)
 			}
 		case typePing:
 		}
@@ -287,8 +285,8 @@ func (m *member) read(ctx context.Context) (websocket.StatusCode, string) {
 // refuse ends the member's connection for reason. A member that has not
 // joined gets only the close frame, its reason cut to the length of what
 // it sent; one that has gets an error message first.
-func (m *member) refuse(joined bool, got []byte, reason string) (websocket.StatusCode, string) {
-	if !joined {
+func (m *member) refuse(got []byte, reason string) (websocket.StatusCode, string) {
+	if !m.joined.Load() {
 		return websocket.StatusPolicyViolation, truncate(reason, min(len(got), 120))
 	}
 	m.send(message{Type: typeError, Error: reason})

@@ -26,8 +26,23 @@ type proxyOptions struct {
 }
 
 // errUsage marks a command-line error that has already been reported by
-// the flag package, so that runProxy does not print it twice.
+// the flag package, so that it is not printed twice.
 var errUsage = errors.New("usage error")
+
+// flagsExit is how a command whose flags failed to parse with err ends:
+// stop reports that it must, with exit code 0 for -h and 2 for a usage
+// error, which it reports on stderr unless the flag package has.
+func flagsExit(cmd string, err error, stderr io.Writer) (code int, stop bool) {
+	switch {
+	case err == nil:
+		return 0, false
+	case errors.Is(err, flag.ErrHelp):
+		return 0, true
+	case !errors.Is(err, errUsage):
+		fmt.Fprintf(stderr, "rollstep %s: %v\n", cmd, err)
+	}
+	return 2, true
+}
 
 // runProxy runs rollstep proxy until it is interrupted (SIGINT, SIGTERM)
 // or its -duration has passed, and returns the exit code: 0 on success, 1
@@ -44,14 +59,8 @@ func runProxy(args []string, stdout, stderr io.Writer) int {
 // lines are the counters.
 func runProxyContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	opts, err := parseProxyFlags(args, stderr)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		return 0
-	case errors.Is(err, errUsage):
-		return 2
-	case err != nil:
-		fmt.Fprintf(stderr, "rollstep proxy: %v\n", err)
-		return 2
+	if code, stop := flagsExit("proxy", err, stderr); stop {
+		return code
 	}
 	p, err := udpproxy.New(opts.cfg)
 	if err != nil {

@@ -42,14 +42,8 @@ const shutdownGrace = 5 * time.Second
 // join at (port 0 picks a free port); the last is the counters.
 func runSignalContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	opts, err := parseSignalFlags(args, stderr)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		return 0
-	case errors.Is(err, errUsage):
-		return 2
-	case err != nil:
-		fmt.Fprintf(stderr, "rollstep signal: %v\n", err)
-		return 2
+	if code, stop := flagsExit("signal", err, stderr); stop {
+		return code
 	}
 	if opts.static != "" {
 		opts.cfg.Files = http.FileServer(http.Dir(opts.static))

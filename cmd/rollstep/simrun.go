@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -26,14 +24,8 @@ const hostTick = time.Millisecond
 // usage error.
 func runSim(args []string, stdout, stderr io.Writer) int {
 	o, err := parseSimFlags(args, stderr)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		return 0
-	case errors.Is(err, errUsage):
-		return 2
-	case err != nil:
-		fmt.Fprintf(stderr, "rollstep sim: %v\n", err)
-		return 2
+	if code, stop := flagsExit("sim", err, stderr); stop {
+		return code
 	}
 	modes := []simMode{o.mode}
 	if o.mode == modeBoth {

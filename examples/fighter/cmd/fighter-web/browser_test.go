@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/examples/fighter"
 	"github.com/rollstep/rollstep/lobby"
 	"github.com/rollstep/rollstep/state"
 	"github.com/rollstep/rollstep/transport"
@@ -161,7 +162,7 @@ func TestTabAgainstNativePeer(t *testing.T) {
 	sess, err := newSession(m, conn, matchFrames)
 	require.NoError(t, err)
 	defer sess.Close()
-	bots := bot(m.Token)
+	bots := fighter.BotInputs(m.Token)
 	start := time.Now()
 	tick := time.NewTicker(time.Second / 120) // the native game loop, on the real clock
 	defer tick.Stop()
@@ -171,7 +172,7 @@ func TestTabAgainstNativePeer(t *testing.T) {
 		case <-ctx.Done():
 			t.Fatalf("the native peer reached frame %d; the tab says %q", sess.Frame(), status(t, tab))
 		}
-		_ = sess.AddLocalInput(core.PlayerHandle(m.Seat), bots(m.Seat, sess.Frame()))
+		_ = sess.AddLocalInput(core.PlayerHandle(m.Seat), bots(core.PlayerHandle(m.Seat), sess.Frame()))
 		require.NoError(t, sess.Update(time.Since(start)))
 	}
 	native := fmt.Sprintf("%016x", state.Checksum(sess.State()))

@@ -78,7 +78,7 @@ func main() {
 	}
 	doc.Call("addEventListener", "keydown", onKey(true))
 	doc.Call("addEventListener", "keyup", onKey(false))
-	bots := bot(m.Token)
+	bots := fighter.BotInputs(m.Token)
 
 	canvas := doc.Call("getElementById", "arena")
 	g := canvas.Call("getContext", "2d")
@@ -87,7 +87,7 @@ func main() {
 	frame = js.FuncOf(func(js.Value, []js.Value) any {
 		in := fighter.Input{Buttons: held}
 		if useBot {
-			in = bots(m.Seat, s.Frame())
+			in = bots(me, s.Frame())
 		}
 		_ = s.AddLocalInput(me, in)
 		if err := s.Update(time.Since(start)); err != nil {

@@ -30,10 +30,3 @@ func newSession(m *lobby.Match, conn transport.Conn, end core.Frame) (*rollstep.
 	}
 	return s, nil
 }
-
-// bot returns the bot player's input of seat for frame f of the match
-// with secret token.
-func bot(token uint64) func(seat int, f core.Frame) fighter.Input {
-	in := fighter.BotInputs(token)
-	return func(seat int, f core.Frame) fighter.Input { return in(core.PlayerHandle(seat), f) }
-}
