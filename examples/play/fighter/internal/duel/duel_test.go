@@ -1,0 +1,139 @@
+package duel
+
+import (
+	"testing"
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/examples/fighter"
+	"github.com/rollstep/rollstep/state"
+	"github.com/stretchr/testify/require"
+)
+
+// sounds counts the voices started and stopped, by effect kind.
+type sounds struct{ started, stopped map[uint32]int }
+
+type voice struct {
+	s    *sounds
+	kind uint32
+	done bool
+}
+
+func (v *voice) Stop() {
+	if v.done {
+		panic("a voice stopped twice")
+	}
+	v.done = true
+	v.s.stopped[v.kind]++
+}
+
+func (s *sounds) start(e core.Effect) Voice {
+	s.started[e.Kind]++
+	return &voice{s: s, kind: e.Kind}
+}
+
+// play runs d on virtual time, rendering at 120 Hz, until every seat's
+// match ended or the time limit passed.
+func play(t *testing.T, d *Duel, held func(now time.Duration) [2]fighter.Input) {
+	t.Helper()
+	const render = time.Second / 120
+	for now := time.Duration(0); ; now += render {
+		require.Less(t, now, 2*time.Minute, "the match never ended")
+		require.NoError(t, d.Update(now, held(now)))
+		ended := true
+		for _, seat := range d.Seats {
+			require.NoError(t, seat.Err)
+			ended = ended && seat.Session.Ended()
+		}
+		if ended {
+			return
+		}
+	}
+}
+
+// TestLocalMatchAgreesAndPlaysEachEffectOnce plays two bots over a link of
+// 60 ms ± 10 ms with 2 % loss: the shown session predicts and rolls back,
+// both end on the same state, and the sounds started minus those a
+// rollback stopped are exactly the hits and blocks of the confirmed match.
+func TestLocalMatchAgreesAndPlaysEachEffectOnce(t *testing.T) {
+	s := &sounds{started: map[uint32]int{}, stopped: map[uint32]int{}}
+	d, err := Local(LocalConfig{Latency: 60 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.02, Seed: 7}, s.start)
+	require.NoError(t, err)
+	defer d.Close()
+	const frames = 1800
+	for _, seat := range d.Seats {
+		require.NoError(t, seat.Session.EndAt(frames))
+	}
+	play(t, d, func(time.Duration) [2]fighter.Input { return [2]fighter.Input{} })
+
+	a, b := d.Seats[0].Session.State(), d.Seats[1].Session.State()
+	require.Equal(t, int32(frames), a.Frame)
+	require.Equal(t, state.Checksum(a), state.Checksum(b), "both seats end on the same state")
+
+	st := d.View().Stats()
+	require.Positive(t, st.Rollbacks, "the shown seat predicted the other across the link")
+	require.Positive(t, s.stopped[fighter.EffectHit]+s.stopped[fighter.EffectBlock], "a rollback cancelled a predicted effect")
+	hits := int(a.Fighters[0].Hits + a.Fighters[1].Hits)
+	blocks := int(a.Fighters[0].Blocked + a.Fighters[1].Blocked)
+	require.Positive(t, hits)
+	require.Equal(t, hits, s.started[fighter.EffectHit]-s.stopped[fighter.EffectHit], "each confirmed hit sounds once")
+	require.Equal(t, blocks, s.started[fighter.EffectBlock]-s.stopped[fighter.EffectBlock], "each confirmed block sounds once")
+	require.Equal(t, d.Effects.Played, s.started[fighter.EffectHit]+s.started[fighter.EffectBlock]+s.started[fighter.EffectKO])
+
+	require.Equal(t, netstatsLen(d), min(frames*2, 240), "the history sampled every rendered frame")
+	require.Contains(t, d.History.Log()[len(d.History.Log())-1], "match ended at frame 1800")
+}
+
+func netstatsLen(d *Duel) int { return d.History.Delay.Len() }
+
+// TestHumanInputReachesTheOtherSeat: what a person holds on one seat is
+// what the other seat's session confirms for that player.
+func TestHumanInputReachesTheOtherSeat(t *testing.T) {
+	d, err := Local(LocalConfig{Humans: [2]bool{true, false}, Latency: 30 * time.Millisecond, Seed: 3}, nil)
+	require.NoError(t, err)
+	defer d.Close()
+	for _, seat := range d.Seats {
+		require.NoError(t, seat.Session.EndAt(240))
+	}
+	// Player 0 walks right for the first two seconds, then stands.
+	play(t, d, func(now time.Duration) [2]fighter.Input {
+		if now < 2*time.Second {
+			return [2]fighter.Input{{Buttons: fighter.Right}}
+		}
+		return [2]fighter.Input{}
+	})
+	start := fighter.New(3)
+	there := d.Seats[1].Session.State()
+	require.Greater(t, there.Fighters[0].Pos.X, start.Fighters[0].Pos.X, "player 1's session saw player 0 walk right")
+	require.Equal(t, state.Checksum(d.Seats[0].Session.State()), state.Checksum(there))
+}
+
+func TestEffectsCancelStopsTheSound(t *testing.T) {
+	s := &sounds{started: map[uint32]int{}, stopped: map[uint32]int{}}
+	e := Effects{voices: s.start}
+	hit := core.FrameEffect{Frame: 40, Effect: core.Effect{Kind: fighter.EffectHit}}
+	block := core.FrameEffect{Frame: 40, Effect: core.Effect{Kind: fighter.EffectBlock}}
+	e.apply([]core.FrameEffect{hit}, nil)
+	require.Len(t, e.Live, 1)
+	// A rollback turns the predicted hit into a block.
+	e.apply([]core.FrameEffect{block}, []core.FrameEffect{hit})
+	require.Equal(t, 1, s.stopped[fighter.EffectHit], "the cancelled hit's sound stopped")
+	require.Len(t, e.Live, 1)
+	require.Equal(t, block, e.Live[0].FrameEffect)
+
+	for range sparkFrames {
+		e.Age()
+	}
+	require.Len(t, e.Live, 1)
+	require.InDelta(t, 1.0, e.Live[0].Fade(), 1e-9)
+	e.Age()
+	require.Empty(t, e.Live, "a faded spark is forgotten")
+	// A cancel that arrives after the spark faded stops nothing.
+	e.apply(nil, []core.FrameEffect{block})
+	require.Zero(t, s.stopped[fighter.EffectBlock])
+}
+
+func TestLocalRefusesJitterAboveLatency(t *testing.T) {
+	_, err := Local(LocalConfig{Latency: time.Millisecond, Jitter: 2 * time.Millisecond}, nil)
+	require.ErrorContains(t, err, "jitter")
+}

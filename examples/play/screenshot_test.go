@@ -1,0 +1,128 @@
+package play
+
+import (
+	"bytes"
+	"errors"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/rollstep/rollstep/examples/play/internal/xvfb"
+	"github.com/stretchr/testify/require"
+)
+
+// build compiles the command in dir into the test's temporary directory,
+// skipping the test where the machine cannot build Ebitengine programs.
+func build(t *testing.T, dir string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), filepath.Base(dir))
+	out, err := exec.Command("go", "build", "-o", bin, "./"+dir).CombinedOutput()
+	if err != nil {
+		for _, missing := range []string{"X11/", "GL/", "alsa/", "C compiler", "cgo"} {
+			if bytes.Contains(out, []byte(missing)) {
+				t.Skipf("this machine cannot build Ebitengine programs (Debian: apt-get install gcc libx11-dev libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev libxxf86vm-dev libgl1-mesa-dev libasound2-dev):\n%s", out)
+			}
+		}
+		t.Fatalf("go build ./%s: %v\n%s", dir, err, out)
+	}
+	return bin
+}
+
+// display starts a virtual display, skipping the test where Xvfb is not
+// installed.
+func display(t *testing.T) *xvfb.Display {
+	t.Helper()
+	d, err := xvfb.Start(1280, 800)
+	if errors.Is(err, xvfb.ErrNotInstalled) {
+		t.Skip(err)
+	}
+	require.NoError(t, err)
+	t.Cleanup(d.Stop)
+	return d
+}
+
+// run runs bin with args on d and returns its combined output.
+func run(t *testing.T, d *xvfb.Display, bin string, args ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = d.Env()
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// colourCount returns how many pixels of img are within 12 of c on each
+// channel.
+func colourCount(img image.Image, c color.RGBA) int {
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if near(r>>8, c.R) && near(g>>8, c.G) && near(bl>>8, c.B) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func near(v uint32, want uint8) bool { return max(v, uint32(want))-min(v, uint32(want)) <= 12 }
+
+// screenshot decodes the PNG at path.
+func screenshot(t *testing.T, path string) image.Image {
+	t.Helper()
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	img, err := png.Decode(f)
+	require.NoError(t, err)
+	return img
+}
+
+// TestFighterScreenshot plays the fighter in a window on a virtual
+// display, two bots 50 ms apart, with the network overlay on, and checks
+// the screenshot it saves at frame 240: the size of the screen, both
+// fighters' colours, and the overlay's panel and graph lines. Where
+// ROLLSTEP_SCREENSHOTS names a directory, the picture is copied there
+// (the README's is made so).
+func TestFighterScreenshot(t *testing.T) {
+	bin := build(t, "fighter")
+	d := display(t)
+	shot := filepath.Join(t.TempDir(), "fighter.png")
+	out, err := run(t, d, bin, "-autoplay", "-overlay", "-mute", "-screenshot", shot, "-frames", "240")
+	require.NoError(t, err, out)
+
+	img := screenshot(t, shot)
+	require.Equal(t, image.Rect(0, 0, 960, 540), img.Bounds())
+	require.Greater(t, colourCount(img, color.RGBA{70, 140, 255, 255}), 500, "player 0's fighter and health bar")
+	require.Greater(t, colourCount(img, color.RGBA{255, 90, 74, 255}), 500, "player 1's fighter and health bar")
+	require.Greater(t, colourCount(img, color.RGBA{90, 200, 255, 255}), 100, "the overlay's graph lines")
+	keep(t, shot)
+}
+
+// TestFighterRefusesBadFlags: a flag error exits 2 with the reason.
+func TestFighterRefusesBadFlags(t *testing.T) {
+	bin := build(t, "fighter")
+	d := display(t)
+	out, err := run(t, d, bin, "-vs", "robot")
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit)
+	require.Equal(t, 2, exit.ExitCode())
+	require.Contains(t, out, `-vs "robot": want "bot" or "human"`)
+}
+
+// keep copies a screenshot to $ROLLSTEP_SCREENSHOTS, if set.
+func keep(t *testing.T, path string) {
+	dir := os.Getenv("ROLLSTEP_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, filepath.Base(path)), b, 0o644))
+	t.Logf("screenshot kept in %s", filepath.Join(dir, filepath.Base(path)))
+}
