@@ -7,6 +7,7 @@ import (
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/examples/fighter"
 	"github.com/rollstep/rollstep/state"
+	"github.com/rollstep/rollstep/transport/sim"
 	"github.com/stretchr/testify/require"
 )
 
@@ -136,4 +137,32 @@ func TestEffectsCancelStopsTheSound(t *testing.T) {
 func TestLocalRefusesJitterAboveLatency(t *testing.T) {
 	_, err := Local(LocalConfig{Latency: time.Millisecond, Jitter: 2 * time.Millisecond}, nil)
 	require.ErrorContains(t, err, "jitter")
+}
+
+// TestRemoteSeatsPlayEachOther: two one-seat duels, as two machines run
+// them, over a link they share only through their Conns.
+func TestRemoteSeatsPlayEachOther(t *testing.T) {
+	nw, err := sim.New(sim.Config{Seed: 5, Link: sim.LinkConfig{Latency: sim.Latency{Base: 40 * time.Millisecond}}})
+	require.NoError(t, err)
+	eps := [2]*sim.Endpoint{nw.NewEndpoint(), nw.NewEndpoint()}
+	var ds [2]*Duel
+	for p := range ds {
+		ds[p], err = Remote(p, false, eps[p], eps[1-p].ID(), 99, 99, nil)
+		require.NoError(t, err)
+		defer ds[p].Close()
+		require.NoError(t, ds[p].View().EndAt(600))
+	}
+	const render = time.Second / 120
+	for now := time.Duration(0); !ds[0].View().Ended() || !ds[1].View().Ended(); now += render {
+		require.Less(t, now, time.Minute, "the match never ended")
+		nw.RunUntil(now)
+		for _, d := range ds {
+			require.NoError(t, d.Update(now, [2]fighter.Input{}))
+		}
+	}
+	require.Equal(t, state.Checksum(ds[0].View().State()), state.Checksum(ds[1].View().State()))
+	require.Positive(t, ds[1].History.Peers[0].RTT.Last(), "the history measured the round trip")
+
+	_, err = Remote(2, false, eps[0], eps[1].ID(), 1, 1, nil)
+	require.ErrorContains(t, err, "players 0 and 1")
 }
