@@ -25,7 +25,11 @@ const (
 // game is the ebiten.Game: it reads the keys once per loop iteration,
 // hands them to the match, and draws the shown session's state.
 type game struct {
+	// d is the match, nil until connect returned it; opened receives
+	// connect's result, which may take a while (a lobby waiting for the
+	// other player), while the window shows that it waits.
 	d       *duel.Duel
+	opened  chan opened
 	o       *options
 	start   time.Time
 	overlay bool
@@ -35,10 +39,25 @@ type game struct {
 	// reports the screenshot was taken and the game should end.
 	shotErr error
 	shot    bool
+	// openErr is why the match could not be opened.
+	openErr error
 }
 
-func newGame(d *duel.Duel, o *options) *game {
-	return &game{d: d, o: o, overlay: o.overlay}
+// opened is the result of opening the match.
+type opened struct {
+	d   *duel.Duel
+	err error
+}
+
+// newGame returns the game, which opens its match with connect in the
+// background.
+func newGame(o *options, connect func() (*duel.Duel, error)) *game {
+	g := &game{o: o, overlay: o.overlay, opened: make(chan opened, 1)}
+	go func() {
+		d, err := connect()
+		g.opened <- opened{d, err}
+	}()
+	return g
 }
 
 // Update runs one iteration of the game loop.
@@ -46,8 +65,17 @@ func (g *game) Update() error {
 	if g.shot || inpututil.IsKeyJustPressed(ebiten.KeyEscape) {
 		return ebiten.Termination
 	}
-	if g.start.IsZero() {
-		g.start = time.Now()
+	if g.d == nil {
+		select {
+		case r := <-g.opened:
+			if r.err != nil {
+				g.openErr = r.err
+				return r.err
+			}
+			g.d, g.start = r.d, time.Now()
+		default:
+			return nil
+		}
 	}
 	if inpututil.IsKeyJustPressed(ebiten.KeyF1) || inpututil.IsKeyJustPressed(ebiten.KeyTab) {
 		g.overlay = !g.overlay
@@ -80,9 +108,31 @@ func (g *game) togglePause() {
 	}
 }
 
+// err returns what ended the game with an error: the match could not be
+// opened, or the screenshot not saved.
+func (g *game) err() error {
+	if g.openErr != nil {
+		return g.openErr
+	}
+	return g.shotErr
+}
+
+// close closes the match, if it is open (one still opening has no peer
+// to tell).
+func (g *game) close() {
+	if g.d != nil {
+		g.d.Close()
+	}
+}
+
 // Draw paints the arena, the effects, the scores and, if shown, the
 // network overlay; with -screenshot it saves the screen at frame -frames.
 func (g *game) Draw(screen *ebiten.Image) {
+	if g.d == nil {
+		screen.Fill(sky)
+		banner(screen, "connecting...", screenH/2, 2)
+		return
+	}
 	s := g.d.View()
 	drawArena(screen, s.Previous(), s.State(), s.Fraction().Float64(), int(g.d.Seats[g.d.Shown].Player))
 	drawEffects(screen, s.State(), g.d.Effects.Live)

@@ -5,16 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
-	"net/netip"
 	"os"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/rollstep/rollstep/examples/internal/secret"
 	"github.com/rollstep/rollstep/examples/play/fighter/internal/duel"
-	"github.com/rollstep/rollstep/transport"
-	"github.com/rollstep/rollstep/transport/udp"
 )
 
 // options are the command's flags.
@@ -41,6 +36,7 @@ func main() {
 		}
 		os.Exit(2)
 	}
+	browserOptions(o)
 	if err := run(o, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "fighter:", err)
 		os.Exit(1)
@@ -124,12 +120,8 @@ func run(o *options, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	d, err := openDuel(o, voices, stdout)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	g := newGame(d, o)
+	g := newGame(o, func() (*duel.Duel, error) { return openDuel(o, voices, stdout) })
+	defer g.close()
 	ebiten.SetWindowTitle("rollstep fighter")
 	ebiten.SetWindowSize(int(screenW*o.scale), int(screenH*o.scale))
 	ebiten.SetTPS(renderRate)
@@ -138,63 +130,8 @@ func run(o *options, stdout io.Writer) error {
 		err = nil
 	}
 	if err == nil {
-		err = g.shotErr
+		err = g.err()
 	}
 	return err
 }
 
-// openDuel builds the local match, or the network one with -listen.
-func openDuel(o *options, voices duel.Voices, stdout io.Writer) (*duel.Duel, error) {
-	if o.listen == "" {
-		humans := [2]bool{!o.autoplay, o.vs == "human"}
-		return duel.Local(duel.LocalConfig{Humans: humans, Latency: o.latency, Jitter: o.jitter, Loss: o.loss, Seed: o.seed}, voices)
-	}
-	local, err := netip.ParseAddrPort(o.listen)
-	if err != nil {
-		return nil, fmt.Errorf("-listen: %w", err)
-	}
-	other, err := netip.ParseAddrPort(o.peer)
-	if err != nil {
-		return nil, fmt.Errorf("-peer: %w", err)
-	}
-	token, err := matchToken(o, stdout)
-	if err != nil {
-		return nil, err
-	}
-	network := "udp4"
-	if local.Addr().Is6() {
-		network = "udp6"
-	}
-	sock, err := net.ListenUDP(network, net.UDPAddrFromAddrPort(local))
-	if err != nil {
-		return nil, err
-	}
-	const otherAddr transport.Addr = 1
-	conn, err := udp.New(sock, udp.Config{Peers: []udp.Peer{{ID: otherAddr, Addr: other}}})
-	if err != nil {
-		_ = sock.Close()
-		return nil, err
-	}
-	d, err := duel.Remote(o.player, !o.autoplay, conn, otherAddr, token, token, voices)
-	if err != nil {
-		_ = conn.Close()
-	}
-	return d, err
-}
-
-// matchToken returns the token of a network match: -token, or for player
-// 0 without one a fresh token from crypto/rand, printed for player 1.
-func matchToken(o *options, stdout io.Writer) (uint64, error) {
-	t, err := secret.Parse(o.token)
-	switch {
-	case err == nil:
-		return t, nil
-	case !errors.Is(err, secret.ErrNoToken):
-		return 0, fmt.Errorf("-token: %w", err)
-	case o.player == 0:
-		t = secret.NewToken()
-		fmt.Fprintf(stdout, "token: %s (start player 1 with -token %s)\n", secret.Format(t), secret.Format(t))
-		return t, nil
-	}
-	return 0, errors.New("-token: player 1 needs the token player 0 printed")
-}

@@ -1,0 +1,76 @@
+//go:build !js
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/netip"
+
+	"github.com/rollstep/rollstep/examples/internal/secret"
+	"github.com/rollstep/rollstep/examples/play/fighter/internal/duel"
+	"github.com/rollstep/rollstep/transport"
+	"github.com/rollstep/rollstep/transport/udp"
+)
+
+// openDuel builds the local match, or the network one with -listen.
+func openDuel(o *options, voices duel.Voices, stdout io.Writer) (*duel.Duel, error) {
+	if o.listen == "" {
+		humans := [2]bool{!o.autoplay, o.vs == "human"}
+		return duel.Local(duel.LocalConfig{Humans: humans, Latency: o.latency, Jitter: o.jitter, Loss: o.loss, Seed: o.seed}, voices)
+	}
+	local, err := netip.ParseAddrPort(o.listen)
+	if err != nil {
+		return nil, fmt.Errorf("-listen: %w", err)
+	}
+	other, err := netip.ParseAddrPort(o.peer)
+	if err != nil {
+		return nil, fmt.Errorf("-peer: %w", err)
+	}
+	token, err := matchToken(o, stdout)
+	if err != nil {
+		return nil, err
+	}
+	network := "udp4"
+	if local.Addr().Is6() {
+		network = "udp6"
+	}
+	sock, err := net.ListenUDP(network, net.UDPAddrFromAddrPort(local))
+	if err != nil {
+		return nil, err
+	}
+	const otherAddr transport.Addr = 1
+	conn, err := udp.New(sock, udp.Config{Peers: []udp.Peer{{ID: otherAddr, Addr: other}}})
+	if err != nil {
+		_ = sock.Close()
+		return nil, err
+	}
+	d, err := duel.Remote(o.player, !o.autoplay, conn, otherAddr, token, token, voices)
+	if err != nil {
+		_ = conn.Close()
+	}
+	return d, err
+}
+
+// matchToken returns the token of a network match: -token, or for player
+// 0 without one a fresh token from crypto/rand, printed for player 1.
+func matchToken(o *options, stdout io.Writer) (uint64, error) {
+	t, err := secret.Parse(o.token)
+	switch {
+	case err == nil:
+		return t, nil
+	case !errors.Is(err, secret.ErrNoToken):
+		return 0, fmt.Errorf("-token: %w", err)
+	case o.player == 0:
+		t = secret.NewToken()
+		fmt.Fprintf(stdout, "token: %s (start player 1 with -token %s)\n", secret.Format(t), secret.Format(t))
+		return t, nil
+	}
+	return 0, errors.New("-token: player 1 needs the token player 0 printed")
+}
+
+// browserOptions is the browser build's reading of the page's query; a
+// native build has its flags.
+func browserOptions(*options) {}
