@@ -134,4 +134,3 @@ func run(o *options, stdout io.Writer) error {
 	}
 	return err
 }
-
