@@ -6,6 +6,9 @@
 //     bot, a second player at the same keyboard, or a player on another
 //     machine over UDP, with sounds and hit sparks as effects and a
 //     network overlay (F1);
+//   - ./fighter-serve: the same fighter built for the browser, served with
+//     rollstep's lobby: two tabs (or machines, or a tab and a native
+//     peer) meet in a room and play over WebRTC;
 //   - ./rts: the RTS of examples/rts rendered, played with the mouse
 //     against bots, and replays played back with seek.
 //

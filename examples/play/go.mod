@@ -3,17 +3,20 @@ module github.com/rollstep/rollstep/examples/play
 go 1.26.0
 
 require (
+	github.com/chromedp/chromedp v0.23.1
 	github.com/hajimehoshi/ebiten/v2 v2.8.8
 	github.com/rollstep/rollstep v0.0.0-00010101000000-000000000000
 	github.com/stretchr/testify v1.12.1
 )
 
 require (
+	github.com/chromedp/cdproto v0.160.1 // indirect
 	github.com/coder/websocket v1.8.15 // indirect
 	github.com/ebitengine/gomobile v0.0.0-20240911145611-4856209ac325 // indirect
 	github.com/ebitengine/hideconsole v1.0.0 // indirect
 	github.com/ebitengine/oto/v3 v3.3.3 // indirect
 	github.com/ebitengine/purego v0.8.0 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/jezek/xgb v1.1.1 // indirect
 	github.com/klauspost/cpuid/v2 v2.2.10 // indirect

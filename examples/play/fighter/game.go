@@ -10,7 +10,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 	"github.com/rollstep/rollstep/examples/fighter"
-	"github.com/rollstep/rollstep/examples/play/fighter/internal/duel"
+	"github.com/rollstep/rollstep/examples/play/internal/duel"
 	"github.com/rollstep/rollstep/examples/play/internal/overlay"
 )
 
@@ -88,6 +88,7 @@ func (g *game) Update() error {
 		g.togglePause()
 	}
 	err := g.d.Update(time.Since(g.start), readKeys(g.o.vs == "human"))
+	report(g.d.View())
 	switch s := g.d.View(); {
 	case err != nil:
 		g.ended = "match over: " + err.Error()

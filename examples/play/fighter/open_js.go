@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"strconv"
 	"syscall/js"
 
-	"github.com/rollstep/rollstep/examples/play/fighter/internal/duel"
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/examples/play/internal/duel"
 	"github.com/rollstep/rollstep/lobby"
+	"github.com/rollstep/rollstep/state"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/webrtc"
 )
@@ -18,8 +21,8 @@ import (
 // openDuel is the browser's match: it joins the room the page's URL names
 // (?room=, default "fighter") on the lobby of the server that served the
 // page, connects to the other member over WebRTC and plays its seat; with
-// ?bot=1 a bot plays it, and ?overlay=1 shows the network overlay from
-// the start. The browser has no flags: the query is its command line.
+// ?bot=1 a bot plays it, ?overlay=1 shows the network overlay from the
+// start, and ?frames=N ends the match at frame N. The browser has no flags: the query is its command line.
 func openDuel(o *options, voices duel.Voices, stdout io.Writer) (*duel.Duel, error) {
 	loc := js.Global().Get("location")
 	q, _ := url.ParseQuery(trimQuery(loc.Get("search").String()))
@@ -45,8 +48,26 @@ func openDuel(o *options, voices duel.Voices, stdout io.Writer) (*duel.Duel, err
 	if err != nil {
 		_ = conn.Close()
 		_ = m.Close()
+		return nil, err
 	}
-	return d, err
+	if n, _ := strconv.Atoi(q.Get("frames")); n > 0 {
+		if err := d.View().EndAt(core.Frame(n)); err != nil {
+			d.Close()
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+// report shows the page's progress to whoever drives it (the browser
+// test): the frame on <body data-frame>, and once the match ended (at
+// ?frames=N) the checksum of its final state on data-checksum.
+func report(s *duel.Session) {
+	data := js.Global().Get("document").Get("body").Get("dataset")
+	data.Set("frame", strconv.Itoa(int(s.Frame())))
+	if s.Ended() && data.Get("checksum").IsUndefined() {
+		data.Set("checksum", fmt.Sprintf("%016x", state.Checksum(s.State())))
+	}
 }
 
 // browserOptions reads the page's query into the options the browser

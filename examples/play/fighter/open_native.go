@@ -10,7 +10,7 @@ import (
 	"net/netip"
 
 	"github.com/rollstep/rollstep/examples/internal/secret"
-	"github.com/rollstep/rollstep/examples/play/fighter/internal/duel"
+	"github.com/rollstep/rollstep/examples/play/internal/duel"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/udp"
 )
@@ -74,3 +74,7 @@ func matchToken(o *options, stdout io.Writer) (uint64, error) {
 // browserOptions is the browser build's reading of the page's query; a
 // native build has its flags.
 func browserOptions(*options) {}
+
+// report is the browser build's progress report to its page; a native
+// build has its window.
+func report(*duel.Session) {}

@@ -11,7 +11,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/audio"
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/examples/fighter"
-	"github.com/rollstep/rollstep/examples/play/fighter/internal/duel"
+	"github.com/rollstep/rollstep/examples/play/internal/duel"
 )
 
 // sampleRate is the audio output's rate.
