@@ -173,4 +173,3 @@ func TestTabAgainstNativeDuel(t *testing.T) {
 	t.Logf("native seat %d: %s; tab: %s", m.Seat, native, browser)
 	require.Equal(t, native, browser, "the native peer and the tab agree on the final state")
 }
-
