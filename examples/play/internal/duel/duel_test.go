@@ -166,3 +166,31 @@ func TestRemoteSeatsPlayEachOther(t *testing.T) {
 	_, err = Remote(2, false, eps[0], eps[1].ID(), 1, 1, nil)
 	require.ErrorContains(t, err, "players 0 and 1")
 }
+
+// TestPauseStopsBothSeats: the overlay's P key pauses the match for both
+// seats at one frame, and resuming plays on.
+func TestPauseStopsBothSeats(t *testing.T) {
+	d, err := Local(LocalConfig{Latency: 30 * time.Millisecond, Seed: 4}, nil)
+	require.NoError(t, err)
+	defer d.Close()
+	const render = time.Second / 120
+	now := time.Duration(0)
+	run := func(until time.Duration) {
+		for ; now < until; now += render {
+			require.NoError(t, d.Update(now, [2]fighter.Input{}))
+		}
+	}
+	run(time.Second)
+	require.NoError(t, d.Seats[0].Session.Pause(0))
+	run(2 * time.Second)
+	frames := [2]int32{d.Seats[0].Session.State().Frame, d.Seats[1].Session.State().Frame}
+	require.Equal(t, frames[0], frames[1], "both seats paused at the same frame")
+	for _, seat := range d.Seats {
+		require.True(t, seat.Session.Stats().Paused)
+	}
+	run(3 * time.Second)
+	require.Equal(t, frames[0], d.Seats[0].Session.State().Frame, "a paused match does not step")
+	require.NoError(t, d.Seats[1].Session.Resume(1))
+	run(4 * time.Second)
+	require.Greater(t, d.Seats[0].Session.State().Frame, frames[0]+30, "resumed, the match plays on")
+}
