@@ -8,12 +8,17 @@ import (
 )
 
 // newAPI returns the pion API of a Conn; with cfg.loopback, one whose ICE
-// gathers host candidates on loopback over UDP4 only, without mDNS, and
-// with cfg.socket, one that sends and receives through that socket.
+// gathers host candidates on loopback over UDP4 only, without mDNS; with
+// cfg.socket, one that sends and receives through that socket; and with
+// cfg.relayOnly, one that takes a working relay pair at once, with
+// nothing better to wait for (pion's agent otherwise waits 2 s for one).
 func newAPI(cfg *Config) *pion.API {
 	var se pion.SettingEngine
 	if cfg.socket != nil {
 		se.SetICEUDPMux(ice.NewUDPMuxDefault(ice.UDPMuxParams{UDPConn: cfg.socket}))
+	}
+	if cfg.relayOnly {
+		se.SetRelayAcceptanceMinWait(0)
 	}
 	if cfg.loopback {
 		se.SetIncludeLoopbackCandidate(true)

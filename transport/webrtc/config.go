@@ -70,6 +70,10 @@ type Config struct {
 	// socket, for tests, is the one UDP socket ICE uses (native builds),
 	// so a test can count what crosses it.
 	socket net.PacketConn
+	// relayOnly, for tests, restricts ICE to relayed candidates (the
+	// iceTransportPolicy "relay" of the W3C API), so that the only path
+	// between two Conns is through a TURN server of ICEServers.
+	relayOnly bool
 }
 
 const (

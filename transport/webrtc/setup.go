@@ -52,7 +52,11 @@ func (c *Conn) open(l *link) error {
 	for i, s := range c.cfg.ICEServers {
 		servers[i] = pion.ICEServer{URLs: append([]string(nil), s.URLs...), Username: s.Username, Credential: s.Credential}
 	}
-	pc, err := c.api.NewPeerConnection(pion.Configuration{ICEServers: servers})
+	policy := pion.ICETransportPolicyAll
+	if c.cfg.relayOnly {
+		policy = pion.ICETransportPolicyRelay
+	}
+	pc, err := c.api.NewPeerConnection(pion.Configuration{ICEServers: servers, ICETransportPolicy: policy})
 	if err != nil {
 		return err
 	}
