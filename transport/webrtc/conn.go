@@ -37,6 +37,10 @@ type Conn struct {
 	queue  dgram.Ring
 	stats  Stats
 	closed bool
+	// turnRefused, once set, says which TURN server refused the
+	// credential (native builds; see turnWatch). Every link uses the
+	// same ICEServers, so the refusal is the Conn's, not a link's.
+	turnRefused error
 }
 
 // link is the connection to one peer. Its fields are guarded by Conn.mu;
@@ -54,6 +58,7 @@ type link struct {
 	remote  bool                    // the remote description is set
 	pending []pion.ICECandidateInit // candidates that came before it
 	cands   int                     // candidates accepted from the peer
+	local   int                     // local candidates gathered
 	timer   *time.Timer             // fails the link at ConnectTimeout
 }
 
@@ -82,9 +87,10 @@ func New(cfg Config) (*Conn, error) {
 	}
 	cfg = cfg.withDefaults()
 	ctx, cancel := context.WithCancel(context.Background())
-	c := &Conn{cfg: cfg, api: newAPI(&cfg), cancel: cancel, done: make(chan struct{}),
+	c := &Conn{cfg: cfg, cancel: cancel, done: make(chan struct{}),
 		changed: make(chan struct{}, 1), links: make(map[transport.Addr]*link, len(cfg.Peers)),
 		queue: dgram.NewRing(cfg.QueueLen)}
+	c.api = newAPI(&c.cfg, c.refusedTURN)
 	c.mu.Lock()
 	for _, p := range cfg.Peers {
 		l := &link{addr: p, offerer: cfg.Self < p}
@@ -144,10 +150,19 @@ func (c *Conn) fail(l *link, reason string, err error) {
 // failLocked marks l failed for reason and closes its peer connection,
 // unless l has failed or closed already; c.mu is held. The close runs on
 // its own goroutine, which Close waits for: pion calls back into the
-// Conn while it closes.
+// Conn while it closes. After a TURN server refused the credential, ICE
+// failing is reported as the refusal, and a timeout says it too.
 func (c *Conn) failLocked(l *link, reason string, err error) {
 	if l.state != Connecting && l.state != Open {
 		return
+	}
+	if c.turnRefused != nil {
+		switch reason {
+		case reasonICE:
+			reason, err = reasonTURN, c.turnRefused
+		case reasonTimeout:
+			err = fmt.Errorf("%w; %w", err, c.turnRefused)
+		}
 	}
 	l.state, l.err = Failed, &ConnectError{Peer: l.addr, Reason: reason, Err: err}
 	l.timer.Stop()
@@ -160,6 +175,37 @@ func (c *Conn) failLocked(l *link, reason string, err error) {
 		}()
 	}
 }
+
+// refusedTURN records that a TURN server refused the credential; the
+// first refusal is kept. pion calls it from its TURN client's goroutine,
+// before the allocation fails and so before gathering completes.
+func (c *Conn) refusedTURN(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.turnRefused == nil {
+		c.turnRefused = err
+	}
+}
+
+// gathered counts one local candidate of l or, for cand nil, ends l's
+// gathering: with no local candidate at all, no candidate pair can form
+// and ICE can never connect (pion's agent would keep checking until
+// ConnectTimeout), so l fails at once with Reason "ICE failed", or
+// "TURN allocation refused" after a refusal.
+func (c *Conn) gathered(l *link, cand *pion.ICECandidate) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if cand != nil {
+		l.local++
+		return
+	}
+	if l.local == 0 && l.state == Connecting {
+		c.failLocked(l, reasonICE, errNoCandidates)
+	}
+}
+
+// errNoCandidates is the Err of a link that gathered no local candidate.
+var errNoCandidates = errors.New("no local ICE candidate gathered")
 
 // deliver queues a datagram received from peer a.
 func (c *Conn) deliver(a transport.Addr, p []byte) {

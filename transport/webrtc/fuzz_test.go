@@ -82,7 +82,7 @@ func FuzzHostileSignals(f *testing.F) {
 // realOffer returns the set-up message of an offer that pion makes for a
 // Conn's channel, with its candidates, as a seed to mutate.
 func realOffer(f *testing.F) []byte {
-	pc, err := newAPI(&Config{loopback: true}).NewPeerConnection(pion.Configuration{})
+	pc, err := newAPI(&Config{loopback: true}, func(error) {}).NewPeerConnection(pion.Configuration{})
 	if err != nil {
 		f.Fatal(err)
 	}

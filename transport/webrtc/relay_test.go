@@ -165,3 +165,50 @@ func TestMatchThroughTURNRelay(t *testing.T) {
 	t.Logf("%d checksums compared; TURN relayed %d datagrams, %d bytes, in %v", compared, relayed, relayBytes, time.Since(start))
 	assert.Greater(t, relayed, end, "the match's packets crossed the relay")
 }
+
+// TestTURNWrongPassword connects two relay-only Conns whose TURN
+// credential is wrong: the server refuses both allocations, so neither
+// side gathers a candidate, and each fails as soon as its gathering ends
+// (long before the generous ConnectTimeout), saying the TURN server
+// refused the credential.
+func TestTURNWrongPassword(t *testing.T) {
+	srv := startTURN(t)
+	a, b := relayPair(t, srv, "wrong "+srv.Password, testWait)
+	for _, side := range []struct {
+		c    *Conn
+		peer transport.Addr
+	}{{a, 2}, {b, 1}} {
+		awaitState(t, side.c, side.peer, Failed, "the peer of "+side.peer.String())
+		_, err := side.c.PeerState(side.peer)
+		t.Logf("%v", err)
+		var ce *ConnectError
+		require.ErrorAs(t, err, &ce)
+		assert.Equal(t, "TURN allocation refused", ce.Reason)
+		assert.Equal(t, side.peer, ce.Peer)
+		assert.ErrorContains(t, err, "TURN server 127.0.0.1:")
+		assert.ErrorContains(t, err, "refused the credential: error 401")
+		assert.NotErrorIs(t, err, context.DeadlineExceeded, "it failed before the timeout")
+	}
+	allocations, refusals, _, _ := srv.counts()
+	assert.Zero(t, allocations)
+	assert.GreaterOrEqual(t, refusals, 2, "the server refused each side")
+}
+
+// TestRelayOnlyWithoutTURN has two relay-only Conns and no TURN server:
+// neither gathers a candidate, and each fails as soon as gathering ends,
+// with Reason "ICE failed", and not as a TURN refusal.
+func TestRelayOnlyWithoutTURN(t *testing.T) {
+	h := newHub()
+	for _, self := range []transport.Addr{1, 2} {
+		c, err := New(Config{Self: self, Peers: []transport.Addr{3 - self}, Signaler: h.endpoint(self),
+			ConnectTimeout: testWait, loopback: true, relayOnly: true})
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = c.Close() })
+		awaitState(t, c, 3-self, Failed, "relay-only without TURN")
+		_, err = c.PeerState(3 - self)
+		var ce *ConnectError
+		require.ErrorAs(t, err, &ce)
+		assert.Equal(t, "ICE failed", ce.Reason)
+		assert.ErrorIs(t, err, errNoCandidates)
+	}
+}

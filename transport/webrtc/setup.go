@@ -81,6 +81,7 @@ func (c *Conn) open(l *link) error {
 	dc.OnClose(func() { c.setState(l, Closed) })
 	dc.OnMessage(func(m pion.DataChannelMessage) { c.deliver(l.addr, m.Data) })
 	pc.OnICECandidate(func(cand *pion.ICECandidate) {
+		c.gathered(l, cand)
 		if cand == nil {
 			return // gathering is complete
 		}

@@ -44,6 +44,7 @@ func (s State) String() string {
 const (
 	reasonTimeout    = "timed out"
 	reasonICE        = "ICE failed"
+	reasonTURN       = "TURN allocation refused"
 	reasonConnection = "connection failed"
 	reasonSignaling  = "signaling"
 )
@@ -54,9 +55,16 @@ const (
 //   - "timed out": the channel did not open within Config.ConnectTimeout
 //     (the peer never answered, or ICE was still checking); Err matches
 //     context.DeadlineExceeded.
-//   - "ICE failed": no candidate pair worked, or a working path stopped
-//     answering: no route between the peers, or a TURN server that
-//     refused the allocation (pion reports neither apart).
+//   - "ICE failed": no candidate pair worked, a working path stopped
+//     answering, or ICE gathered no local candidate at all (then the
+//     peer fails as soon as gathering ends, and Err says so).
+//   - "TURN allocation refused": as "ICE failed", after a TURN server of
+//     Config.ICEServers refused this peer's credential (error 401 or 441
+//     to an authenticated Allocate request): the relay that ICE may have
+//     needed was never allocated. Err names the server. Native builds
+//     only: a browser does not tell the Conn, which reports "ICE failed"
+//     or "timed out" there. A peer that times out after a refusal keeps
+//     Reason "timed out", and its Err tells of the refusal too.
 //   - "connection failed": DTLS or SCTP failed after ICE, or pion could
 //     not create the connection; Err is pion's error, if any.
 //   - "signaling": the Signaler failed (Err is its error) or the peer's
