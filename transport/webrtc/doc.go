@@ -46,9 +46,10 @@
 // runs its own. PeerState reports each peer's State: Connecting, then
 // Open; Closed when the peer closes its Conn; Failed, with a
 // *ConnectError saying why, when the set-up times out
-// (Config.ConnectTimeout, 30 s by default), ICE finds no path, DTLS or
-// SCTP fail, or the signaling fails. A peer never stays Connecting for
-// longer than ConnectTimeout.
+// (Config.ConnectTimeout, 30 s by default), ICE finds no path (at once
+// if it gathers no candidate at all), a TURN server refuses the
+// credential, DTLS or SCTP fail, or the signaling fails. A peer never
+// stays Connecting for longer than ConnectTimeout.
 //
 // # ICE servers
 //
@@ -57,6 +58,17 @@
 // 8656) relay for NATs that allow no direct path. rollstep runs neither:
 // use an established server (coturn in production). Without ICE servers
 // only host candidates are tried, enough on a LAN or one machine.
+//
+// The relayed path is tested: the package's tests run pion's TURN server
+// in-process on loopback and let ICE use relayed candidates only, so
+// datagrams both ways and a short match cross the relay and nothing
+// else, and the tests check that ICE selected a relay pair and that the
+// server's relay addresses carried the traffic. That server is a test
+// fixture, not a relay to deploy. A wrong TURN credential shows in
+// native builds as a *ConnectError with Reason "TURN allocation refused"
+// once ICE has no path without the relay; a browser does not say why
+// its TURN server failed, so there the peer fails with "ICE failed" or
+// "timed out".
 //
 // # Cost
 //

@@ -84,6 +84,10 @@ func TestThroughTURNRelay(t *testing.T) {
 	assert.GreaterOrEqual(t, relayed-relayedBefore, 2, "the datagrams crossed the relay")
 	for _, c := range []*Conn{a, b} {
 		assert.Zero(t, c.Stats().BadSignals)
+		c.mu.Lock()
+		refused := c.turnRefused
+		c.mu.Unlock()
+		assert.NoError(t, refused, "the server's challenge (a 401 to the first Allocate) is no refusal")
 	}
 }
 
