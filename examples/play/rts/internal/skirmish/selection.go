@@ -55,9 +55,6 @@ func GroupOf(i, players int) uint8 {
 	return uint8((i / max(players, 1)) % rts.Groups)
 }
 
-// ownerOf returns the player of unit i.
-func ownerOf(i, players int) int { return i % max(players, 1) }
-
 // rect is an axis-aligned rectangle in world units; x0 ≤ x1, y0 ≤ y1
 // once normalized.
 type rect struct{ x0, y0, x1, y1 float64 }

@@ -29,7 +29,7 @@ func TestGroupOfMatchesTheGame(t *testing.T) {
 		rts.Game{}.Step(&s, in, silent{})
 		moved := 0
 		for i := range units {
-			want := ownerOf(i, players) == 1 && GroupOf(i, players) == g
+			want := i%players == 1 && GroupOf(i, players) == g
 			require.Equal(t, want, s.Units[i].Goal == goal, "unit %d", i)
 			if want {
 				moved++
