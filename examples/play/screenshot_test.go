@@ -1,8 +1,6 @@
 package play
 
 import (
-	"bytes"
-	"errors"
 	"image"
 	"image/color"
 	"image/png"
@@ -14,46 +12,6 @@ import (
 	"github.com/rollstep/rollstep/examples/play/internal/xvfb"
 	"github.com/stretchr/testify/require"
 )
-
-// skip skips the test for the reason given, except in CI (CI=true), whose
-// machine installs what these tests need: there it fails.
-func skip(t *testing.T, format string, args ...any) {
-	t.Helper()
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("CI must run this test: "+format, args...)
-	}
-	t.Skipf(format, args...)
-}
-
-// build compiles the command in dir into the test's temporary directory,
-// skipping the test where the machine cannot build Ebitengine programs.
-func build(t *testing.T, dir string) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), filepath.Base(dir))
-	out, err := exec.Command("go", "build", "-o", bin, "./"+dir).CombinedOutput()
-	if err != nil {
-		for _, missing := range []string{"X11/", "GL/", "alsa/", "C compiler", "cgo"} {
-			if bytes.Contains(out, []byte(missing)) {
-				skip(t, "this machine cannot build Ebitengine programs (Debian: apt-get install gcc libx11-dev libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev libxxf86vm-dev libgl1-mesa-dev libasound2-dev):\n%s", out)
-			}
-		}
-		t.Fatalf("go build ./%s: %v\n%s", dir, err, out)
-	}
-	return bin
-}
-
-// display starts a virtual display, skipping the test where Xvfb is not
-// installed.
-func display(t *testing.T) *xvfb.Display {
-	t.Helper()
-	d, err := xvfb.Start(1280, 800)
-	if errors.Is(err, xvfb.ErrNotInstalled) {
-		skip(t, "%v", err)
-	}
-	require.NoError(t, err)
-	t.Cleanup(d.Stop)
-	return d
-}
 
 // run runs bin with args on d and returns its combined output.
 func run(t *testing.T, d *xvfb.Display, bin string, args ...string) (string, error) {
@@ -100,8 +58,8 @@ func screenshot(t *testing.T, path string) image.Image {
 // ROLLSTEP_SCREENSHOTS names a directory, the picture is copied there
 // (the README's is made so).
 func TestFighterScreenshot(t *testing.T) {
-	bin := build(t, "fighter")
-	d := display(t)
+	bin := xvfb.Build(t, "fighter")
+	d := xvfb.StartForTest(t, 1280, 800)
 	shot := filepath.Join(t.TempDir(), "fighter.png")
 	out, err := run(t, d, bin, "-autoplay", "-overlay", "-mute", "-screenshot", shot, "-frames", "240")
 	require.NoError(t, err, out)
@@ -116,8 +74,8 @@ func TestFighterScreenshot(t *testing.T) {
 
 // TestFighterRefusesBadFlags: a flag error exits 2 with the reason.
 func TestFighterRefusesBadFlags(t *testing.T) {
-	bin := build(t, "fighter")
-	d := display(t)
+	bin := xvfb.Build(t, "fighter")
+	d := xvfb.StartForTest(t, 1280, 800)
 	out, err := run(t, d, bin, "-vs", "robot")
 	var exit *exec.ExitError
 	require.ErrorAs(t, err, &exit)

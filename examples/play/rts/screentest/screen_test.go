@@ -2,7 +2,6 @@ package screentest
 
 import (
 	"bytes"
-	"errors"
 	"image"
 	"image/color"
 	"image/png"
@@ -26,42 +25,6 @@ var (
 	botRed    = color.RGBA{240, 80, 70, 255}
 	moveLine  = color.RGBA{255, 230, 120, 255}
 )
-
-// missingHeaders are texts of the build errors of a machine without the C
-// toolchain or the X11 and OpenGL headers Ebitengine needs (cgo reports
-// "fatal error: X11/Xlib.h: No such file or directory").
-var missingHeaders = []string{"X11/", "GL/", "C compiler", `exec: "gcc"`}
-
-// build compiles the viewer into a temporary directory, skipping the test
-// when the machine lacks what Ebitengine needs to build.
-func build(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "rts")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Dir = ".."
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		for _, m := range missingHeaders {
-			if bytes.Contains(out, []byte(m)) {
-				skip(t, "cannot build an Ebitengine program here (Debian: gcc libx11-dev libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev libxxf86vm-dev libgl1-mesa-dev):\n%s", out)
-			}
-		}
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
-// display starts a virtual X display, skipping the test without Xvfb.
-func display(t *testing.T) *xvfb.Display {
-	t.Helper()
-	d, err := xvfb.Start(1280, 1024)
-	if errors.Is(err, xvfb.ErrNotInstalled) {
-		skip(t, "%v", err)
-	}
-	require.NoError(t, err)
-	t.Cleanup(d.Stop)
-	return d
-}
 
 // shoot runs the viewer on d with args plus -screenshot and returns the
 // decoded PNG, checking the exit code and the size. With RTS_SCREENSHOTS
@@ -106,8 +69,8 @@ func count(img image.Image, c color.RGBA) int {
 // attack-move by squad 3), and checks the screenshot: the size, the
 // human's and a bot's colours, and the yellow of a move order in flight.
 func TestLiveScreenshot(t *testing.T) {
-	bin := build(t)
-	d := display(t)
+	bin := xvfb.Build(t, "..")
+	d := xvfb.StartForTest(t, 1280, 1024)
 	img := shoot(t, d, bin, "rts.png", true, "-autoplay", "-frames", "150", "-bots", "3", "-units", "600", "-seed", "1")
 	require.Greater(t, count(img, humanBlue), 200, "the human's units")
 	require.Greater(t, count(img, botRed), 200, "a bot's units")
@@ -117,8 +80,8 @@ func TestLiveScreenshot(t *testing.T) {
 // TestReplayScreenshot records a live match with -record, plays it back
 // with -replay and checks that screenshot too.
 func TestReplayScreenshot(t *testing.T) {
-	bin := build(t)
-	d := display(t)
+	bin := xvfb.Build(t, "..")
+	d := xvfb.StartForTest(t, 1280, 1024)
 	rec := filepath.Join(t.TempDir(), "match.replay")
 	shoot(t, d, bin, "live.png", false, "-autoplay", "-frames", "240", "-units", "400", "-seed", "2", "-record", rec)
 	info, err := os.Stat(rec)
@@ -132,14 +95,4 @@ func TestReplayScreenshot(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	require.Error(t, err)
 	require.True(t, strings.Contains(string(out), "absent"), "%s", out)
-}
-
-// skip skips the test for the reason given, except in CI (CI=true), whose
-// machine installs what these tests need: there it fails.
-func skip(t *testing.T, format string, args ...any) {
-	t.Helper()
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("CI must run this test: "+format, args...)
-	}
-	t.Skipf(format, args...)
 }
