@@ -93,6 +93,14 @@
 // packets (SendTransfer, TransferReceiver) then carry the match's state
 // to the new process.
 //
+// # Open peers
+//
+// The last Config.OpenPeers peers (a session's spectators) may arrive at
+// any time and come back after they went: once an open peer's first
+// handshake timed out, or its session ended, a new process at its address
+// comes in through the same restart handshake, without Config.Rejoin of
+// its own, and EventRestarted says it is there.
+//
 // # First contact
 //
 // A host need not know a peer's address in advance (a client behind a NAT

@@ -78,6 +78,7 @@ type Endpoint[I comparable] struct {
 type peer struct {
 	addr   transport.Addr
 	seat   wire.Seat // Config.Seats' entry, or NoSeat: not known
+	open   bool      // one of Config.OpenPeers
 	state  PeerState
 	nonce  uint64 // our Hello's nonce to this peer
 	seq    uint64
@@ -156,6 +157,9 @@ func New[I comparable](cfg Config, conn transport.Conn, peers []transport.Addr) 
 		return nil, &ConfigError{Field: "Seats", Value: itoa(len(cfg.Seats)) + " seats",
 			Reason: "must be empty or one per peer (" + itoa(len(peers)) + ")"}
 	}
+	if cfg.OpenPeers < 0 || cfg.OpenPeers > len(peers) {
+		return nil, &ConfigError{Field: "OpenPeers", Value: itoa(cfg.OpenPeers), Reason: "must be within 0.." + itoa(len(peers))}
+	}
 	cfg.Seats = slices.Clone(cfg.Seats)
 	codec, err := wire.NewCodec[I]()
 	if err != nil {
@@ -189,7 +193,7 @@ func New[I comparable](cfg Config, conn transport.Conn, peers []transport.Addr) 
 		if _, err := io.ReadFull(r, nb[:]); err != nil {
 			return nil, fmt.Errorf("endpoint: reading a nonce: %w", err)
 		}
-		ep.peers[i] = peer{addr: a, state: StateHandshaking, nonce: binary.LittleEndian.Uint64(nb[:])}
+		ep.peers[i] = peer{addr: a, state: StateHandshaking, nonce: binary.LittleEndian.Uint64(nb[:]), open: i >= len(peers)-cfg.OpenPeers}
 		if len(cfg.Seats) != 0 {
 			ep.peers[i].seat = cfg.Seats[i]
 		}
@@ -261,7 +265,7 @@ func (ep *Endpoint[I]) Restart(now time.Duration, p core.PeerID) error {
 		return err
 	}
 	q := &ep.peers[p]
-	*q = peer{addr: q.addr, seat: q.seat, state: StateHandshaking, nonce: nonce, seq: q.seq,
+	*q = peer{addr: q.addr, seat: q.seat, open: q.open, state: StateHandshaking, nonce: nonce, seq: q.seq,
 		rejoin: true, hsStart: now, st: q.st, srtt: q.srtt, rttvar: q.rttvar, samples: q.samples}
 	return nil
 }

@@ -111,9 +111,10 @@ func (ep *Endpoint[I]) onHelloReply(now time.Duration, i int, h wire.Header, p [
 		return nil
 	}
 	q.helloAcked = true
-	if hr.Replier != 0 && ep.rejoining(q) && !q.helloSeen {
-		// A restart handshake (restart.go): the reply carries the
-		// replier's nonce instead of a Hello of its own. Our first packet
+	if hr.Replier != 0 && !q.helloSeen {
+		// A restart handshake (restart.go), of a restarted process or an
+		// open peer's: the reply carries the replier's nonce instead of a
+		// Hello of its own. Our first packet
 		// under the keys proves to it that we are its peer's new process.
 		q.helloSeen, q.theirNonce = true, hr.Replier
 		q.txKey = wire.DirectionKey(ep.cfg.Token, ep.cfg.Seat, q.seat, q.nonce, hr.Replier)

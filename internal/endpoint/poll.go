@@ -69,8 +69,9 @@ func (ep *Endpoint[I]) handle(now time.Duration, i int, p []byte, r Receiver[I])
 	if !wire.PacketType(p).Handshake() {
 		// Tagged with the pair's key for this direction, which exists
 		// once we have the peer's Hello (a packet reflected back to us,
-		// or replayed from another peer or an earlier match, fails it).
-		if !q.helloSeen {
+		// or replayed from another peer or an earlier match, fails it),
+		// or, for an open peer's first session, a pending restart's.
+		if !q.helloSeen && q.restart == nil {
 			q.st.Early++
 			return nil
 		}

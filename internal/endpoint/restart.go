@@ -39,6 +39,19 @@ import (
 // "Address changes"). The HelloReply of a restart is 64 bytes, smaller
 // than the Hello it answers, and is sent at most once per half
 // HelloInterval, so it amplifies nothing.
+//
+// Open peers
+//
+// The last Config.OpenPeers peers (a session's spectators) come and go as
+// they like. The first handshake with one is the usual one; when it times
+// out, or once a session with the peer ended (it left, was lost, was
+// dropped, or was refused), any Hello from a new process at its address
+// opens a restart handshake as above, Rejoin or not, and its proof raises
+// EventRestarted: the peer is there (again). An endpoint takes the
+// replier's nonce of a restart reply whenever it has not accepted a Hello
+// of that peer yet, so a spectator needs no Rejoin of its own. A replay
+// of an earlier process's Hello still opens a restart that never
+// completes.
 
 // restart is a pending restart handshake of a peer's new process.
 type restart struct {
@@ -55,18 +68,23 @@ type restart struct {
 // state are consulted: a new process numbers its packets from scratch.
 func (ep *Endpoint[I]) restartHello(now time.Duration, i int, h wire.Header, p []byte) (bool, error) {
 	q := &ep.peers[i]
-	if !q.helloSeen {
+	// An open peer past its first handshake takes every new process this
+	// way, whether it says Rejoin or not: a spectator does not know it had
+	// a predecessor.
+	open := q.open && q.state != StateHandshaking
+	if !q.helloSeen && !open {
 		return false, nil
 	}
 	var hello wire.Hello
-	if _, err := wire.DecodeHello(p, ep.key, nil, &hello); err != nil || !hello.Rejoin || hello.Nonce == q.theirNonce {
+	if _, err := wire.DecodeHello(p, ep.key, nil, &hello); err != nil || (!hello.Rejoin && !open) ||
+		(q.helloSeen && hello.Nonce == q.theirNonce) {
 		return false, nil
 	}
 	switch {
 	case !q.seatFits(hello.Seat):
 		q.st.WrongSeat++
 		return true, nil
-	case q.state == StateHandshaking || q.state == StateRefused || q.state == StateLeft ||
+	case q.state == StateHandshaking || (!open && (q.state == StateRefused || q.state == StateLeft)) ||
 		wire.CheckProtocol(hello.Protocol) != nil || wire.Compare(ep.cfg.Digest, hello.Config) != nil:
 		// Nothing to come back to, or another match: the new process's
 		// handshake times out, and a replay of its Hello cannot refuse
@@ -129,6 +147,7 @@ func (ep *Endpoint[I]) restartProof(now time.Duration, i int, p []byte) bool {
 	q.window = r.window
 	q.jumpPending = false
 	q.state, q.lost, q.split = StateConnected, false, false
+	q.helloSeen, q.helloAcked = true, true // an open peer's first session may start here
 	q.hasEcho, q.unsampled = false, 0
 	q.ackLast, q.ackAge = 0, 0
 	q.heard, q.lastHeard, q.lastSent = true, now, now

@@ -1,0 +1,119 @@
+package endpoint
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/rollstep/rollstep/internal/wire"
+	"github.com/stretchr/testify/require"
+)
+
+// openMesh is a host (node 0) whose only peer, node 1, is open (a
+// spectator), and node 1 absent from the start: its process is dead until
+// the test starts one with startSpectator.
+func openMesh(t *testing.T) *mesh {
+	t.Helper()
+	m := newMesh(t, 2, link20ms, func(i int, c *Config) {
+		if i == 0 {
+			c.OpenPeers = 1
+		}
+	})
+	m.nodes[1].dead = true
+	_ = m.nodes[1].conn.Close()
+	m.step(0)
+	return m
+}
+
+// startSpectator starts a new process of node 1 at its address: a
+// spectator's endpoint, which knows nothing of earlier ones.
+func (m *mesh) startSpectator(t *testing.T, seed uint64) {
+	t.Helper()
+	conn, err := m.net.Reopen(m.nodes[1].conn.ID())
+	require.NoError(t, err)
+	ep, err := New[slotInput](testConfig(t, 2, seed), conn, peerAddrs(2, 1))
+	require.NoError(t, err)
+	m.nodes[1] = &node{ep: ep, conn: conn}
+}
+
+// An open peer that arrives long after its handshake timed out still
+// comes in, and one that comes back after its session ended (its process
+// restarted) too; both work in both directions.
+func TestOpenPeerComesLateAndComesBack(t *testing.T) {
+	m := openMesh(t)
+	m.run(15*time.Second, 10*time.Millisecond)
+	require.Equal(t, []EventKind{EventDisconnected}, kinds(m.nodes[0].events, 0), "the first handshake timed out")
+	sent, _ := m.nodes[0].ep.Peer(0)
+	m.run(25*time.Second, 10*time.Millisecond)
+	idle, _ := m.nodes[0].ep.Peer(0)
+	require.Equal(t, sent.HellosSent, idle.HellosSent, "no Hello goes to the absent peer after its handshake timed out")
+
+	for round, seed := range []uint64{61, 62} {
+		m.startSpectator(t, seed)
+		m.run(m.net.Now()+500*time.Millisecond, time.Millisecond)
+		require.Equal(t, StateConnected, m.nodes[0].ep.State(0), "round %d: host", round)
+		require.Equal(t, StateConnected, m.nodes[1].ep.State(0), "round %d: spectator", round)
+		require.Equal(t, EventRestarted, kinds(m.nodes[0].events, 0)[len(kinds(m.nodes[0].events, 0))-1], "round %d", round)
+
+		now := m.net.Now()
+		require.NoError(t, m.nodes[0].ep.SendTransfer(now, 0, []byte{byte(round)}))
+		require.NoError(t, m.nodes[1].ep.SendTransfer(now, 0, []byte{9}))
+		m.run(now+100*time.Millisecond, time.Millisecond)
+		require.Equal(t, [][]byte{{byte(round)}}, m.nodes[1].rx.transfers, "round %d: host to spectator", round)
+		require.Equal(t, [][]byte{{9}}, m.nodes[0].rx.transfers[len(m.nodes[0].rx.transfers)-1:], "round %d: spectator to host", round)
+
+		// The spectator's process dies; the host finds it gone.
+		require.NoError(t, m.nodes[1].conn.Close())
+		m.nodes[1].dead = true
+		m.run(m.net.Now()+4*time.Second, 10*time.Millisecond)
+		require.Equal(t, StateDisconnected, m.nodes[0].ep.State(0), "round %d", round)
+	}
+	st, _ := m.nodes[0].ep.Peer(0)
+	require.EqualValues(t, 2, st.Restarts)
+}
+
+// A peer that is not open does not come back after its handshake timed
+// out: the match went on without it.
+func TestClosedPeerDoesNotComeLate(t *testing.T) {
+	m := newMesh(t, 2, link20ms, nil)
+	m.nodes[1].dead = true
+	_ = m.nodes[1].conn.Close()
+	m.step(0)
+	m.run(15*time.Second, 10*time.Millisecond)
+	m.startSpectator(t, 63)
+	m.run(m.net.Now()+2*time.Second, time.Millisecond)
+	require.Equal(t, StateDisconnected, m.nodes[0].ep.State(0))
+	require.NotContains(t, kinds(m.nodes[0].events, 0), EventRestarted)
+}
+
+// Replayed Hellos of earlier spectator processes, and Hellos without the
+// match token, open no session with an open peer: a new process still
+// comes in after them.
+func TestOpenPeerRefusesReplays(t *testing.T) {
+	m := openMesh(t)
+	m.run(15*time.Second, 10*time.Millisecond)
+	key, wrong := wire.NewKey(testToken), wire.NewKey(testToken+1)
+	r := rand.New(rand.NewPCG(6, 6))
+	for k := range 20 {
+		h := wire.Hello{Protocol: wire.Protocol, Nonce: r.Uint64(), Config: testDigest(t, 2)}
+		p, err := wire.AppendHello(nil, key, uint64(k), &h)
+		require.NoError(t, err)
+		q, err := wire.AppendHello(nil, wrong, uint64(k), &h)
+		require.NoError(t, err)
+		conn, err := m.net.Reopen(m.nodes[1].conn.ID())
+		require.NoError(t, err)
+		rawSend(t, conn, m.nodes[0].conn.ID(), p)
+		rawSend(t, conn, m.nodes[0].conn.ID(), q)
+		m.run(m.net.Now()+50*time.Millisecond, time.Millisecond)
+		require.NoError(t, conn.Close())
+	}
+	require.NotContains(t, kinds(m.nodes[0].events, 0), EventRestarted)
+	require.Equal(t, StateDisconnected, m.nodes[0].ep.State(0))
+	st, _ := m.nodes[0].ep.Peer(0)
+	require.Positive(t, st.WrongToken)
+
+	m.startSpectator(t, 64)
+	m.run(m.net.Now()+500*time.Millisecond, time.Millisecond)
+	require.Equal(t, StateConnected, m.nodes[0].ep.State(0))
+	require.Equal(t, StateConnected, m.nodes[1].ep.State(0))
+}
