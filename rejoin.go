@@ -40,7 +40,6 @@ var ErrRejoin = errors.New("rollstep: rejoin failed")
 const (
 	defaultRejoinTimeout = 30 * time.Second
 	rejoinLog            = 30 * time.Second // of frames the input log keeps so a handoff can be built
-	offerResend          = 100 * time.Millisecond
 	maxHandoffSize       = transfer.MaxSize
 	catchUpFrames        = 256 // frames a resumed session runs per Update until it has caught up
 )
@@ -64,13 +63,9 @@ type sponsorship struct {
 	handFrame core.Frame
 	id        uint32 // the snapshot's transfer ID; the handoff's is id+1
 	stage     int    // stageAgree, stageSnapshot, stageReturn, stageHandoff
-	offer     transfer.Offer
-	offered   bool // an ack of the current offer arrived
-	offerAt   time.Duration
-	snd       *transfer.Sender
+	push      *transfer.Push
 	sent      transfer.SenderStats
 	ret       core.Frame
-	buf       []byte
 }
 
 const (
@@ -294,61 +289,37 @@ func (s *Session[S, I]) returnLead() int {
 
 // offer starts the transfer of raw under id.
 func (s *Session[S, I]) offer(now time.Duration, sp *sponsorship, id uint32, raw []byte) error {
-	blob := transfer.Compress(raw)
-	o := transfer.Offer{ID: id, Size: len(blob), RawSize: len(raw), ChunkSize: transfer.MaxChunkSize}
-	snd, err := transfer.NewSender(transfer.SenderConfig{Rate: s.cfg.RejoinRate, Timeout: s.cfg.RejoinTimeout}, o, blob)
+	push, err := transfer.NewPush(transfer.SenderConfig{Rate: s.cfg.RejoinRate, Timeout: s.cfg.RejoinTimeout}, id, transfer.Compress(raw), len(raw))
 	if err != nil {
 		return err
 	}
 	if ps, ok := s.ep.Peer(sp.peer); ok && ps.RTTSamples > 0 {
-		snd.SetRTT(ps.RTT)
+		push.SetRTT(ps.RTT)
 	}
-	sp.offer, sp.offered, sp.offerAt, sp.snd = o, false, now-offerResend, snd
+	sp.push = push
 	return nil
 }
 
 // pump sends what the current transfer may send now, and reports whether
 // every chunk is acknowledged.
 func (s *Session[S, I]) pump(now time.Duration, sp *sponsorship) (bool, error) {
-	if sp.snd.Done() {
+	done, err := sp.push.Pump(now, func(b []byte) error { return s.ep.SendTransfer(now, sp.peer, b) })
+	if done {
 		s.addSent(sp)
-		return true, nil
 	}
-	if err := sp.snd.Err(); err != nil {
-		return false, err
-	}
-	if !sp.offered && now-sp.offerAt >= offerResend {
-		sp.offerAt = now
-		sp.buf = transfer.AppendOffer(sp.buf[:0], sp.offer)
-		if err := s.ep.SendTransfer(now, sp.peer, sp.buf); err != nil {
-			return false, err
-		}
-	}
-	if !sp.offered {
-		return false, nil
-	}
-	for {
-		msg, ok := sp.snd.Next(now, sp.buf[:0])
-		if !ok {
-			return false, nil
-		}
-		sp.buf = msg
-		if err := s.ep.SendTransfer(now, sp.peer, msg); err != nil {
-			return false, err
-		}
-	}
+	return done, err
 }
 
 // addSent folds a finished transfer's counters into the sponsorship's.
 func (s *Session[S, I]) addSent(sp *sponsorship) {
-	if sp.snd == nil {
+	if sp.push == nil {
 		return
 	}
-	st := sp.snd.Stats()
+	st := sp.push.Stats()
 	sp.sent.BytesSent += st.BytesSent
 	sp.sent.ChunksSent += st.ChunksSent
 	sp.sent.Retransmits += st.Retransmits
-	sp.snd = nil
+	sp.push = nil
 }
 
 // ReceiveTransfer implements endpoint.TransferReceiver.
@@ -363,16 +334,9 @@ func (r *receiver[S, I]) ReceiveTransfer(now time.Duration, from core.PeerID, p 
 		s.comebackMessage(now, from, p)
 		return
 	}
-	sp := s.rejoin.sponsor
-	if sp == nil || sp.peer != from || p[0] != transfer.KindAck || sp.snd == nil {
-		return
+	if sp := s.rejoin.sponsor; sp != nil && sp.peer == from && sp.push != nil {
+		sp.push.OnAck(now, p)
 	}
-	a, err := transfer.DecodeAck(p)
-	if err != nil || a.ID != sp.offer.ID {
-		return
-	}
-	sp.offered = true
-	_ = sp.snd.OnAck(now, a) // a bad ack is counted by the sender and changes nothing
 }
 
 // comebackMessage takes a Transfer payload of peer from to this session's
