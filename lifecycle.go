@@ -27,6 +27,7 @@ func newEndpoint[I comparable](c *Config, conn transport.Conn) (*endpoint.Endpoi
 	tc := endpoint.ConfigOf(c.Transport)
 	tc.Digest = dg
 	tc.Rejoin = c.Rejoin
+	tc.OpenPeers = len(c.Spectators) // they may come at any time, and again
 	addrs := make([]transport.Addr, 0, len(c.Peers)+len(c.Spectators))
 	tc.Seat, tc.Seats = wire.SeatOf(c.Local...), make([]wire.Seat, len(c.Peers)+len(c.Spectators))
 	for i, p := range c.Peers {

@@ -325,7 +325,8 @@ func (s *Session[S, I]) addSent(sp *sponsorship) {
 // ReceiveTransfer implements endpoint.TransferReceiver.
 func (r *receiver[S, I]) ReceiveTransfer(now time.Duration, from core.PeerID, p []byte) {
 	s := r.s
-	if int(from) >= len(s.cfg.Peers) {
+	if n := len(s.cfg.Peers); int(from) >= n {
+		s.stream.ReceiveTransfer(now, int(from)-n, p)
 		return
 	}
 	// After resuming, go on acknowledging the sponsor's chunks: the ack of

@@ -13,6 +13,7 @@ import (
 	"github.com/rollstep/rollstep/internal/pace"
 	"github.com/rollstep/rollstep/internal/stream"
 	"github.com/rollstep/rollstep/internal/timesync"
+	"github.com/rollstep/rollstep/internal/transfer"
 	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/state"
 	"github.com/rollstep/rollstep/transport"
@@ -185,7 +186,8 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 	s.rejoin.restarts = make([]int, len(c.Peers))
 	s.rejoin.me.active = c.Rejoin
 	s.ts = timesync.New(c.timesync(), c.TurnPeriod, len(c.Peers))
-	s.stream.Init(c.Players, len(c.Spectators), stream.Config{Delay: c.SpectatorDelay, MaxLag: c.SpectatorMaxLag}, len(c.Peers), s.event)
+	s.stream.Init(c.Players, len(c.Spectators), stream.Config{Delay: c.SpectatorDelay, MaxLag: c.SpectatorMaxLag,
+		Join: transfer.SenderConfig{Rate: c.RejoinRate, Timeout: c.RejoinTimeout}}, len(c.Peers), s.event)
 	return s, nil
 }
 

@@ -134,6 +134,10 @@ type SpectatorEvent struct {
 	Joined    bool  // it joined; otherwise it is gone
 	Dropped   bool  // dropped for being too far behind
 	Lag       Frame // how far behind it was when dropped
+	// From is, when it joined, the frame its replay starts from: 0, or
+	// for a spectator that joined a running match the frame of the
+	// state it was sent.
+	From Frame
 }
 
 // DelayEvent reports that the session's delay control changed the input

@@ -48,6 +48,10 @@ type node struct {
 	mute   bool // Update is not called (the process is frozen)
 	slow   int  // per mille by which this node's clock runs slow
 	closed bool
+	// once gives one input per frame, as a lockstep game does (its inputs
+	// queue), instead of one per Update; added is the frame of the last.
+	once  bool
+	added core.Frame
 }
 
 // match is n sessions on one virtual-time network, each owning player i.
@@ -119,7 +123,8 @@ func (m *match) step(now time.Duration) {
 		if nd.mute || nd.closed {
 			continue
 		}
-		if p := core.PlayerHandle(i); true {
+		if p := core.PlayerHandle(i); !nd.once || nd.s.Frame() >= nd.added {
+			nd.added = nd.s.Frame() + 1
 			if err := nd.s.AddLocalInput(p, m.input(p, nd.s.Frame())); err != nil {
 				m.t.Fatalf("node %d AddLocalInput: %v", i, err)
 			}

@@ -7,6 +7,7 @@ import (
 	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/internal/stream"
+	"github.com/rollstep/rollstep/internal/transfer"
 	"github.com/rollstep/rollstep/internal/wire"
 
 	"github.com/rollstep/rollstep/core"
@@ -55,7 +56,13 @@ type SpectatorConfig struct {
 type Spectator[S any, I comparable] struct {
 	cfg    SpectatorConfig
 	period time.Duration
+	game   core.Game[S, I]
+	ecfg   engine.Config
 	eng    *engine.Engine[S, I]
+	join   *transfer.Receiver // the join record of a running match, once offered
+	offer  transfer.Offer
+	ack    []byte // the newest ack of the join record
+	loaded bool   // the join record is in
 	ep     *endpoint.Endpoint[engine.Slot[I]]
 	rx     specReceiver[S, I]
 	pacer  pace.Pacer
@@ -69,7 +76,8 @@ type Spectator[S any, I comparable] struct {
 	out     [1]engine.Outgoing[engine.Slot[I]]
 
 	connected, ended, closed bool
-	heardAt                  time.Duration // when the newest stream message arrived
+	streaming                bool          // a stream message or a join record's part arrived
+	heardAt                  time.Duration // when the newest of them arrived
 	repliedAt                time.Duration // when the newest acknowledgement was sent
 	replied                  bool
 
@@ -130,7 +138,7 @@ func NewSpectator[S any, I comparable](cfg SpectatorConfig, game core.Game[S, I]
 	if err != nil {
 		return nil, err
 	}
-	sp := &Spectator[S, I]{cfg: cfg, period: time.Second / time.Duration(cfg.TickRate), eng: eng, ep: ep}
+	sp := &Spectator[S, I]{cfg: cfg, period: time.Second / time.Duration(cfg.TickRate), game: game, ecfg: cc, eng: eng, ep: ep}
 	sp.pacer, err = pace.New(pace.Config{Period: sp.period, MaxSteps: cfg.MaxStepsPerUpdate})
 	if err != nil {
 		return nil, bad("TickRate", "%v", err)

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/state"
 	"github.com/rollstep/rollstep/transport/sim"
@@ -24,22 +25,38 @@ type streamOpts struct{ Delay, MaxLag int }
 // addSpectator configures node 0 to stream to a new endpoint and returns
 // the spectator on it. Call before newMatch builds node 0: use in cfg.
 func newWatched(t *testing.T, seed uint64, link sim.LinkConfig, stream streamOpts) (*match, *watcher) {
+	return newWatchedIn(t, rollstep.Rollback, seed, link, stream)
+}
+
+// newWatchedIn is newWatched with a match of mode at 60 frames (or
+// turns) per second.
+func newWatchedIn(t *testing.T, mode rollstep.Mode, seed uint64, link sim.LinkConfig, stream streamOpts) (*match, *watcher) {
 	t.Helper()
 	m := newMatch(t, 2, seed, link, func(i int, c *Config) {
+		c.Mode, c.TickRate = mode, 60
 		if i == 0 {
 			c.Spectators = append(c.Spectators, 2)
 			c.SpectatorDelay, c.SpectatorMaxLag = stream.Delay, stream.MaxLag
 		}
 	})
+	for _, nd := range m.nodes {
+		nd.once = mode != rollstep.Rollback // their inputs queue
+	}
 	w := &watcher{conn: m.net.NewEndpoint()}
-	var err error
+	w.start(t, seed+99)
+	return m, w
+}
+
+// start starts a spectator process on the watcher's Conn.
+func (w *watcher) start(t *testing.T, seed uint64) {
+	t.Helper()
 	tc := testConfig(2, 0, seed).Transport
-	tc.Rand = seedReader(seed + 99)
+	tc.Rand = seedReader(seed)
+	var err error
 	w.sp, err = NewSpectator[pair, uint16](SpectatorConfig{Host: 0, Players: 2, Game: [16]byte{'t'}, Transport: tc}, pairGame{leakAt: -1}, pair{}, w.conn)
 	if err != nil {
 		t.Fatalf("NewSpectator: %v", err)
 	}
-	return m, w
 }
 
 // run steps the match and the spectator for d.

@@ -1,6 +1,7 @@
 package rollback
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/rollstep/rollstep"
@@ -8,6 +9,7 @@ import (
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/endpoint"
 	"github.com/rollstep/rollstep/internal/engine"
+	"github.com/rollstep/rollstep/internal/transfer"
 )
 
 // Update does one round of the spectator's loop at now: it reads the
@@ -51,7 +53,7 @@ func (sp *Spectator[S, I]) Update(now time.Duration) error {
 	if !sp.connected || sp.ended {
 		return nil
 	}
-	if now-sp.heardAt >= sp.ep.Config().DisconnectTimeout {
+	if sp.streaming && now-sp.heardAt >= sp.ep.Config().DisconnectTimeout {
 		sp.end(core.PeerLostEvent{Peer: 0}) // keep-alives only: the stream itself stopped
 		return nil
 	}
@@ -103,7 +105,7 @@ func (r *specReceiver[S, I]) Receive(now time.Duration, _ core.PeerID, m *engine
 		sp.end(core.PeerLostEvent{Peer: 0, Left: true, Reason: core.LeaveDropped})
 		return nil
 	}
-	sp.heardAt = now
+	sp.heardAt, sp.streaming = now, true
 	limit := sp.eng.Frame() + sp.horizon
 	for i := range m.Inputs {
 		run := &m.Inputs[i]
@@ -162,4 +164,84 @@ func (sp *Spectator[S, I]) feedGone(now time.Duration, p core.PlayerHandle, g co
 		}
 		_ = sp.eng.Receive(now, core.PeerID(q), &sp.msg)
 	}
+}
+
+// ReceiveTransfer implements endpoint.TransferReceiver: the join record of
+// a running match, which the host sends before the stream to a spectator
+// that joins late. It is taken only before any of the stream.
+func (r *specReceiver[S, I]) ReceiveTransfer(now time.Duration, _ core.PeerID, p []byte) {
+	sp := r.sp
+	if sp.ended {
+		return
+	}
+	if sp.loaded {
+		// The host may not have had the last ack: repeat it.
+		if o, err := transfer.DecodeOffer(p); err == nil && o.ID == sp.offer.ID {
+			_ = sp.ep.SendTransfer(now, 0, sp.ack)
+		} else if c, err := transfer.DecodeChunk(p); err == nil && c.ID == sp.offer.ID {
+			_ = sp.ep.SendTransfer(now, 0, sp.ack)
+		}
+		return
+	}
+	if sp.held() != 0 {
+		return // the stream started from frame 0
+	}
+	limit := sp.eng.JoinRecordSize()
+	switch p[0] {
+	case transfer.KindOffer:
+		o, err := transfer.DecodeOffer(p)
+		if err != nil || o.RawSize > limit {
+			return
+		}
+		if sp.join == nil || o.ID != sp.offer.ID {
+			rcv, err := transfer.NewReceiver(o, limit)
+			if err != nil {
+				return
+			}
+			sp.join, sp.offer = rcv, o
+		}
+	case transfer.KindChunk:
+		c, err := transfer.DecodeChunk(p)
+		if err != nil || sp.join == nil {
+			return
+		}
+		if _, err := sp.join.OnChunk(c); err != nil {
+			return
+		}
+	default:
+		return
+	}
+	sp.heardAt, sp.streaming = now, true
+	sp.ack = transfer.AppendAck(sp.ack[:0], sp.join.Ack())
+	_ = sp.ep.SendTransfer(now, 0, sp.ack) // the host is connected
+	if sp.join.Complete() {
+		if err := sp.load(); err != nil {
+			sp.end(core.PeerLostEvent{Peer: 0, Err: err})
+		}
+	}
+}
+
+// load starts the replay from the complete join record.
+func (sp *Spectator[S, I]) load() error {
+	rec, err := transfer.Decompress(sp.join.Blob(), sp.offer.RawSize, sp.eng.JoinRecordSize())
+	sp.join, sp.loaded = nil, true
+	if err != nil {
+		return fmt.Errorf("rollback: the host's join record: %w", err)
+	}
+	eng, err := engine.Join[S, I](sp.ecfg, sp.game, rec)
+	if err != nil {
+		return fmt.Errorf("rollback: the host's join record: %w", err)
+	}
+	sp.eng = eng
+	f := eng.Frame()
+	for p := range sp.cfg.Players {
+		sp.next[p] = f
+		if g, ok := eng.Disconnected(core.PlayerHandle(p)); ok {
+			sp.gone |= 1 << p
+			sp.goneAt[p] = g
+		}
+	}
+	*sp.view = *eng.State()
+	*sp.prev = *sp.view
+	return nil
 }

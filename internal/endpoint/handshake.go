@@ -111,10 +111,12 @@ func (ep *Endpoint[I]) onHelloReply(now time.Duration, i int, h wire.Header, p [
 		return nil
 	}
 	q.helloAcked = true
-	if hr.Replier != 0 && !q.helloSeen {
+	if hr.Replier != 0 && q.state == StateHandshaking && (!q.helloSeen || hr.Replier != q.theirNonce) {
 		// A restart handshake (restart.go), of a restarted process or an
 		// open peer's: the reply carries the replier's nonce instead of a
-		// Hello of its own. Our first packet
+		// Hello of its own, and it replaces the nonce of a Hello of the
+		// replier's that arrived earlier (one sent before the replier gave
+		// up on its first handshake with us). Our first packet
 		// under the keys proves to it that we are its peer's new process.
 		q.helloSeen, q.theirNonce = true, hr.Replier
 		q.txKey = wire.DirectionKey(ep.cfg.Token, ep.cfg.Seat, q.seat, q.nonce, hr.Replier)

@@ -9,14 +9,14 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// openMesh is a host (node 0) whose only peer, node 1, is open (a
-// spectator), and node 1 absent from the start: its process is dead until
+// openMesh is a host (node 0, player 0's) whose only peer, node 1, is
+// open (a spectator), and node 1 absent from the start: its process is dead until
 // the test starts one with startSpectator.
 func openMesh(t *testing.T) *mesh {
 	t.Helper()
 	m := newMesh(t, 2, link20ms, func(i int, c *Config) {
 		if i == 0 {
-			c.OpenPeers = 1
+			c.OpenPeers, c.Seat = 1, wire.SeatOf(0) // a player's host; the spectator has no seat
 		}
 	})
 	m.nodes[1].dead = true

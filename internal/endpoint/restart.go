@@ -98,13 +98,18 @@ func (ep *Endpoint[I]) restartHello(now time.Duration, i int, h wire.Header, p [
 		if err != nil {
 			return true, err
 		}
-		seat := hello.Seat
+		seat, mine := hello.Seat, ep.cfg.Seat
 		if seat == wire.NoSeat {
 			seat = q.seat
 		}
+		if q.open {
+			// An open peer (a spectator) may never have had a Hello of
+			// ours, so it cannot know our seat: the keys name none.
+			mine = wire.NoSeat
+		}
 		r = &restart{theirs: hello.Nonce, ours: ours,
-			txKey: wire.DirectionKey(ep.cfg.Token, ep.cfg.Seat, seat, ours, hello.Nonce),
-			rxKey: wire.DirectionKey(ep.cfg.Token, seat, ep.cfg.Seat, hello.Nonce, ours)}
+			txKey: wire.DirectionKey(ep.cfg.Token, mine, seat, ours, hello.Nonce),
+			rxKey: wire.DirectionKey(ep.cfg.Token, seat, mine, hello.Nonce, ours)}
 		q.restart = r
 	}
 	if r.window.Check(h.Seq) != nil {

@@ -58,6 +58,9 @@ func (e *Engine[S, I]) JoinRecord(dst []byte) (core.Frame, []byte, error) {
 	return s, arena.AppendRaw(dst, st), nil
 }
 
+// JoinRecordSize returns the largest join record of e's match.
+func (e *Engine[S, I]) JoinRecordSize() int { return joinHeader + 4*e.players + e.SnapshotSize() }
+
 // Join returns the engine of a spectator that joins a running match at
 // the frame of rec, a JoinRecord: cfg is the spectator's configuration
 // (no local players). The engine holds no slot before that frame; the

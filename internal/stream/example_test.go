@@ -14,7 +14,8 @@ func ExampleStreamer_Receive() {
 	var st stream.Streamer[engine.Slot[uint16]]
 	st.Init(2, 1, stream.Config{Delay: 30, MaxLag: 600}, 1, func(ev core.Event) { fmt.Printf("%+v\n", ev) })
 	st.Receive(0, &engine.Message[engine.Slot[uint16]]{Held: [core.MaxPlayers]core.Frame{500}})
-	fmt.Printf("%+v\n", st.Stats(nil))
+	s := st.Stats(nil)[0]
+	fmt.Printf("joined %v, acknowledged %d frames\n", s.Joined, s.Acked)
 	// Output:
-	// [{Joined:false Left:false Dropped:false Acked:0}]
+	// joined false, acknowledged 0 frames
 }

@@ -1,11 +1,13 @@
 package stream
 
 import (
+	"errors"
 	"time"
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/endpoint"
 	"github.com/rollstep/rollstep/internal/engine"
+	"github.com/rollstep/rollstep/internal/transfer"
 )
 
 // The spectator stream
@@ -24,8 +26,25 @@ import (
 // stream (the spectator was dropped). A spectator answers with input
 // messages without inputs whose Held[0] is the number of frames it holds.
 
+// A spectator that joins a running match (the host's endpoint reports it
+// once the match is past LateAfter frames, or the input log no longer
+// holds frame 0) first gets a join record, the engine's JoinRecord of a
+// confirmed frame S compressed and sent in chunks over Transfer packets
+// (internal/transfer's Push, paced at Config.Rate), and then the stream
+// from S. The record is taken when the spectator joins and offered only
+// once the stream itself has reached S, so it shows nothing the stream
+// delay holds back; spectators that join within LateAfter frames of each
+// other share one record. A spectator's transfer that times out drops
+// it. The host learns a spectator came (again) from the endpoint's
+// EventConnected or EventRestarted: the endpoint's spectators are open
+// peers.
+
 // Run is the most frames per player in one stream message.
 const Run = 64
+
+// LateAfter is how far into the match a spectator joins with a join
+// record rather than a replay from frame 0.
+const LateAfter = 4 * Run
 
 // endCopies is how many stream-ending messages a dropped spectator gets.
 const endCopies = 8
@@ -40,6 +59,9 @@ type Config struct {
 	// host's newest streamable frame minus MaxLag; 0 means ten seconds of
 	// frames. The host never waits for a spectator.
 	MaxLag int
+	// Join paces and times out the join records sent to spectators that
+	// join a running match.
+	Join transfer.SenderConfig
 }
 
 // Stats describes one spectator of a host session.
@@ -48,14 +70,36 @@ type Stats struct {
 	Left    bool       // it left, was lost, or was dropped
 	Dropped bool       // it was dropped for lagging
 	Acked   core.Frame // frames of inputs it acknowledged
+	// From is the frame its replay started from: 0, or the join record's
+	// frame for a spectator that joined a running match.
+	From core.Frame
+	// JoinBytes is what the join record cost on the wire, chunk headers
+	// and retransmissions included; JoinTook how long it took.
+	JoinBytes int64
+	JoinTook  time.Duration
 }
 
 // spectator is the host's view of one spectator.
 type spectator struct {
 	joined, left, dropped bool
+	announced             bool // its joined event was raised
 	acked                 core.Frame
 	sent                  core.Frame // the newest frame a message to it named
 	ends                  int        // stream-ending messages still to send
+	joining               bool       // it joined a running match and waits for its record
+	joinAt                time.Duration
+	push                  *transfer.Push // its record's transfer, once offered
+	from                  core.Frame
+	joinBytes             int64
+	joinTook              time.Duration
+}
+
+// record is a join record shared by the spectators that join close
+// together.
+type record struct {
+	frame core.Frame
+	blob  []byte // compressed
+	raw   int
 }
 
 // Streamer is the host side of the spectator stream, for slots of type I
@@ -72,6 +116,9 @@ type Streamer[I comparable] struct {
 	runs    []engine.InputRun[I] // players runs per spectator
 	vals    []I                  // Run values per run
 	in      []I                  // one frame's slots
+	join    transfer.SenderConfig
+	rec     *record
+	nextID  uint32
 }
 
 // Init prepares st to stream a match of players players to n spectators,
@@ -83,6 +130,7 @@ func (st *Streamer[I]) Init(players, n int, c Config, base int, sink func(core.E
 	}
 	st.players, st.base, st.sink = players, base, sink
 	st.delay, st.maxLag = core.Frame(c.Delay), core.Frame(c.MaxLag)
+	st.join = c.Join
 	st.specs = make([]spectator, n)
 	st.msgs = make([]engine.Message[I], n)
 	st.out = make([]engine.Outgoing[I], 0, n)
@@ -111,15 +159,29 @@ func (st *Streamer[I]) PeerEvent(i int, e endpoint.Event) {
 	}
 	sp := &st.specs[i]
 	switch e.Kind {
-	case endpoint.EventConnected:
-		sp.joined = true
-		st.sink(core.SpectatorEvent{Spectator: i, Joined: true})
+	case endpoint.EventConnected, endpoint.EventRestarted:
+		// A spectator's process that comes (again) starts from nothing.
+		if sp.joined && !sp.left {
+			st.sink(core.SpectatorEvent{Spectator: i}) // its earlier process is gone
+		}
+		*sp = spectator{joined: true, joinAt: e.At}
 	case endpoint.EventRefused, endpoint.EventDisconnected, endpoint.EventLeft:
 		if !sp.left {
 			sp.left = true
-			st.sink(core.SpectatorEvent{Spectator: i})
+			if sp.announced || !sp.joined {
+				st.sink(core.SpectatorEvent{Spectator: i})
+			}
 		}
 	}
+}
+
+// ReceiveTransfer takes a Transfer payload of spectator i: the acks of its
+// join record.
+func (st *Streamer[I]) ReceiveTransfer(now time.Duration, i int, p []byte) {
+	if i < 0 || i >= len(st.specs) || st.specs[i].push == nil {
+		return
+	}
+	st.specs[i].push.OnAck(now, p)
 }
 
 // logSource is the part of the engine the stream reads: I is the slot
@@ -128,6 +190,7 @@ type Log[I comparable] interface {
 	LogRange() (start, end core.Frame)
 	ReadSlots(f core.Frame, dst []I) ([]I, error)
 	Disconnected(p core.PlayerHandle) (core.Frame, bool)
+	JoinRecord(dst []byte) (core.Frame, []byte, error)
 }
 
 // Send builds one message for every joined spectator from the input log
@@ -145,6 +208,13 @@ func (st *Streamer[I]) Send(now time.Duration, log Log[I], ep *endpoint.Endpoint
 			continue
 		}
 		m := &st.msgs[i]
+		if !sp.announced && !sp.dropped {
+			if done, err := st.admit(now, i, sp, start, end, log, ep); err != nil {
+				return err
+			} else if !done {
+				continue
+			}
+		}
 		if !sp.dropped {
 			sp.acked = min(sp.acked, end)
 			if lag := end - sp.acked; lag > st.maxLag || sp.acked < start {
@@ -169,6 +239,59 @@ func (st *Streamer[I]) Send(now time.Duration, log Log[I], ep *endpoint.Endpoint
 		st.out = append(st.out, engine.Outgoing[I]{To: core.PeerID(st.base + i), Message: m})
 	}
 	return ep.Send(now, st.out)
+}
+
+// admit moves spectator i, joined and not streamed to yet, toward its
+// stream: at once for one that joins near the start of the match;
+// otherwise through its join record, taken now, offered once the stream
+// reached its frame, and sent. It reports whether the stream may start
+// (sp.acked is its first frame), and returns the Conn's errors; a
+// transfer that fails drops the spectator.
+func (st *Streamer[I]) admit(now time.Duration, i int, sp *spectator, start, end core.Frame, log Log[I], ep *endpoint.Endpoint[I]) (bool, error) {
+	if !sp.joining && (start > 0 || end > LateAfter) {
+		sp.joining = true
+	}
+	if sp.joining {
+		if sp.push == nil {
+			r := st.rec
+			if r == nil || r.frame < start+Run || end-r.frame > LateAfter {
+				f, raw, err := log.JoinRecord(nil)
+				if err != nil {
+					return false, nil // not held now: the next Send tries again
+				}
+				r = &record{frame: f, blob: transfer.Compress(raw), raw: len(raw)}
+				st.rec = r
+			}
+			if end < r.frame {
+				return false, nil // the stream delay holds this frame back still
+			}
+			st.nextID++
+			push, err := transfer.NewPush(st.join, st.nextID, r.blob, r.raw)
+			if err != nil {
+				return false, err
+			}
+			if ps, ok := ep.Peer(core.PeerID(st.base + i)); ok && ps.RTTSamples > 0 {
+				push.SetRTT(ps.RTT)
+			}
+			sp.push, sp.from = push, r.frame
+		}
+		to := core.PeerID(st.base + i)
+		done, err := sp.push.Pump(now, func(b []byte) error { return ep.SendTransfer(now, to, b) })
+		sp.joinBytes, sp.joinTook = sp.push.Stats().BytesSent, now-sp.joinAt
+		if err != nil && errors.Is(err, transfer.ErrTimeout) {
+			sp.push, sp.dropped, sp.ends = nil, true, endCopies
+			st.sink(core.SpectatorEvent{Spectator: i, Dropped: true, Lag: end - sp.from})
+			return true, nil
+		}
+		if err != nil || !done {
+			return false, err
+		}
+		sp.push, sp.joining = nil, false
+		sp.acked, sp.sent = sp.from, sp.from
+	}
+	sp.announced = true
+	st.sink(core.SpectatorEvent{Spectator: i, Joined: true, From: sp.from})
+	return true, nil
 }
 
 // build fills m with the confirmed inputs of frames from..end-1 (at most
@@ -212,7 +335,8 @@ func (st *Streamer[I]) build(i int, m *engine.Message[I], from, end core.Frame, 
 // Stats appends one entry per spectator to dst.
 func (st *Streamer[I]) Stats(dst []Stats) []Stats {
 	for _, sp := range st.specs {
-		dst = append(dst, Stats{Joined: sp.joined, Left: sp.left || sp.dropped, Dropped: sp.dropped, Acked: sp.acked})
+		dst = append(dst, Stats{Joined: sp.joined, Left: sp.left || sp.dropped, Dropped: sp.dropped, Acked: sp.acked,
+			From: sp.from, JoinBytes: sp.joinBytes, JoinTook: sp.joinTook})
 	}
 	return dst
 }
