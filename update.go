@@ -114,6 +114,9 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 	if rerr := s.rejoinTick(now); err == nil {
 		err = rerr
 	}
+	if perr := s.stream.Pump(now, s.ep); err == nil { // join records, at their own pace
+		err = perr
+	}
 	if s.end.reached(s.eng) {
 		s.event(core.MatchEndedEvent{Frame: s.end.at})
 		if lerr := s.ep.Leave(now, wire.LeaveEnded, s.end.at); err == nil {

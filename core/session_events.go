@@ -132,8 +132,8 @@ type TimesyncEvent struct {
 type SpectatorEvent struct {
 	Spectator int   // index into the session's Spectators
 	Joined    bool  // it joined; otherwise it is gone
-	Dropped   bool  // dropped for being too far behind
-	Lag       Frame // how far behind it was when dropped
+	Dropped   bool  // dropped for being too far behind, or because its join record did not get through
+	Lag       Frame // how far behind it was when dropped (0 for a failed join record)
 	// From is, when it joined, the frame its replay starts from: 0, or
 	// for a spectator that joined a running match the frame of the
 	// state it was sent.

@@ -275,23 +275,51 @@ func (st *Streamer[I]) admit(now time.Duration, i int, sp *spectator, start, end
 			}
 			sp.push, sp.from = push, r.frame
 		}
-		to := core.PeerID(st.base + i)
-		done, err := sp.push.Pump(now, func(b []byte) error { return ep.SendTransfer(now, to, b) })
-		sp.joinBytes, sp.joinTook = sp.push.Stats().BytesSent, now-sp.joinAt
-		if err != nil && errors.Is(err, transfer.ErrTimeout) {
-			sp.push, sp.dropped, sp.ends = nil, true, endCopies
-			st.sink(core.SpectatorEvent{Spectator: i, Dropped: true, Lag: end - sp.from})
-			return true, nil
+		if err := st.pump(now, i, ep); err != nil || sp.joining {
+			return sp.dropped, err
 		}
-		if err != nil || !done {
-			return false, err
-		}
-		sp.push, sp.joining = nil, false
-		sp.acked, sp.sent = sp.from, sp.from
 	}
 	sp.announced = true
 	st.sink(core.SpectatorEvent{Spectator: i, Joined: true, From: sp.from})
 	return true, nil
+}
+
+// Pump moves on the join records under way; the session calls it every
+// Update, so that their pace does not depend on how often the stream is
+// sent. It returns the Conn's errors.
+func (st *Streamer[I]) Pump(now time.Duration, ep *endpoint.Endpoint[I]) error {
+	var first error
+	for i := range st.specs {
+		if st.specs[i].push == nil {
+			continue
+		}
+		if err := st.pump(now, i, ep); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// pump moves spectator i's join record on. Once every chunk is
+// acknowledged the spectator stops joining and streams from the record's
+// frame; a transfer that times out drops it.
+func (st *Streamer[I]) pump(now time.Duration, i int, ep *endpoint.Endpoint[I]) error {
+	sp := &st.specs[i]
+	to := core.PeerID(st.base + i)
+	done, err := sp.push.Pump(now, func(b []byte) error { return ep.SendTransfer(now, to, b) })
+	sp.joinBytes, sp.joinTook = sp.push.Stats().BytesSent, now-sp.joinAt
+	switch {
+	case errors.Is(err, transfer.ErrTimeout):
+		sp.push, sp.joining, sp.dropped, sp.ends = nil, false, true, endCopies
+		st.sink(core.SpectatorEvent{Spectator: i, Dropped: true}) // Lag 0: it never got its first frame
+		return nil
+	case err != nil:
+		return err
+	case done:
+		sp.push, sp.joining = nil, false
+		sp.acked, sp.sent = sp.from, sp.from
+	}
+	return nil
 }
 
 // build fills m with the confirmed inputs of frames from..end-1 (at most
