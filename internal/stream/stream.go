@@ -167,10 +167,8 @@ func (st *Streamer[I]) PeerEvent(i int, e endpoint.Event) {
 		*sp = spectator{joined: true, joinAt: e.At}
 	case endpoint.EventRefused, endpoint.EventDisconnected, endpoint.EventLeft:
 		if !sp.left {
-			sp.left = true
-			if sp.announced || !sp.joined {
-				st.sink(core.SpectatorEvent{Spectator: i})
-			}
+			sp.left, sp.push, sp.joining = true, nil, false
+			st.sink(core.SpectatorEvent{Spectator: i})
 		}
 	}
 }
