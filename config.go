@@ -70,9 +70,12 @@ type Config struct {
 	Peers []Peer
 	// Spectators lists the addresses of spectators the session streams
 	// confirmed frames to (rollback.NewSpectator plays the stream of any
-	// mode). A spectator never holds the match back. With spectators the
-	// input log keeps at least SpectatorMaxLag + SpectatorDelay + 128
-	// frames, so LogRange may hold more than LogRetention.
+	// mode). A spectator never holds the match back, may start at any
+	// time in the match, and may quit and start again: one that comes
+	// after the first few seconds gets the confirmed state first (paced at
+	// RejoinRate) and the stream from there. With spectators the input log
+	// keeps at least SpectatorMaxLag + SpectatorDelay + 128 frames, so
+	// LogRange may hold more than LogRetention.
 	Spectators []transport.Addr
 	// SpectatorDelay holds every frame back this many frames after it is
 	// confirmed before it is streamed, so that a spectator cannot relay

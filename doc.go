@@ -243,6 +243,16 @@
 // (core.SpectatorEvent with Dropped). rollback.NewSpectator plays the
 // stream of a session of any mode, pauses and speed changes included.
 //
+// A spectator may start at any time in the match, and quit or crash and
+// start again at its address. One that comes more than 256 frames in gets
+// a join record first: the confirmed state of a frame the stream delay
+// already allows, compressed and paced at Config.RejoinRate like a
+// rejoin's snapshot, then the stream from that frame. The session reports
+// it with core.SpectatorEvent{Joined: true, From: that frame} once the
+// record is through, and SpectatorStats says what it cost; a record that
+// does not get through within RejoinTimeout drops the spectator. The
+// players never wait for it.
+//
 // # Replays
 //
 // The input log records a match. Set Config.LogRetention to more frames

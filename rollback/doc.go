@@ -100,6 +100,14 @@
 // (Reason core.LeaveDropped); from then on Ended reports true and Update
 // does nothing.
 //
+// A spectator may start long after the match did. The host then sends it
+// the confirmed state of a recent frame before the stream: Frame stays 0
+// until that state is in, then jumps to its frame, and the replay goes on
+// from there exactly as the players played it. The state is checked
+// against its checksum; a bad one ends the stream with a
+// core.PeerLostEvent whose Err says so. A spectator that quit or crashed
+// may start again at the same address and joins the same way.
+//
 // # Sync test
 //
 // NewSyncTest runs a game with every player local: each
