@@ -48,6 +48,13 @@ type ConfigError = engine.ConfigError
 type Peer struct {
 	Addr    transport.Addr      // the peer's address on the Conn
 	Players []core.PlayerHandle // the players whose inputs it produces
+	// Open marks a seat nobody holds when the match starts: the match
+	// does not wait for it, its players' inputs are InputDisconnected
+	// from frame 0, and a player takes it mid-match by starting its
+	// process with Rejoin, as a crashed player comes back (an RTS
+	// drop-in). Every peer of the match lists the seat Open; the player
+	// who takes it lists the others as they are.
+	Open bool
 }
 
 // Config configures a session of any mode. Mode, Peers and (for a playing
@@ -277,7 +284,7 @@ func (c Config) withDefaults() Config {
 	c.Local = append([]core.PlayerHandle(nil), c.Local...)
 	peers := make([]Peer, len(c.Peers))
 	for i, p := range c.Peers {
-		peers[i] = Peer{Addr: p.Addr, Players: append([]core.PlayerHandle(nil), p.Players...)}
+		peers[i] = Peer{Addr: p.Addr, Players: append([]core.PlayerHandle(nil), p.Players...), Open: p.Open}
 	}
 	c.Peers = peers
 	c.Spectators = append([]transport.Addr(nil), c.Spectators...)

@@ -27,7 +27,13 @@ func newEndpoint[I comparable](c *Config, conn transport.Conn) (*endpoint.Endpoi
 	tc := endpoint.ConfigOf(c.Transport)
 	tc.Digest = dg
 	tc.Rejoin = c.Rejoin
-	tc.OpenPeers = len(c.Spectators) // they may come at any time, and again
+	// Spectators and open seats may come at any time, and again.
+	tc.Open = (uint64(1)<<len(c.Spectators) - 1) << len(c.Peers)
+	for i, p := range c.Peers {
+		if p.Open {
+			tc.Open |= 1 << i
+		}
+	}
 	addrs := make([]transport.Addr, 0, len(c.Peers)+len(c.Spectators))
 	tc.Seat, tc.Seats = wire.SeatOf(c.Local...), make([]wire.Seat, len(c.Peers)+len(c.Spectators))
 	for i, p := range c.Peers {
@@ -73,6 +79,9 @@ func (s *Session[S, I]) route(evs []endpoint.Event) {
 			s.event(core.SplitEvent{Peer: e.Peer, Frame: at})
 			s.maybeYield(e.At, e.Peer, at)
 		case endpoint.EventDisconnected, endpoint.EventLeft:
+			if s.cfg.Peers[e.Peer].Open && errors.Is(e.Err, endpoint.ErrHandshakeTimeout) {
+				continue // an open seat nobody took yet: nothing changes
+			}
 			if e.Kind == endpoint.EventLeft && e.Reason == wire.LeaveEnded {
 				s.end.adopt(s.eng, e.Frame)
 			}

@@ -28,7 +28,7 @@ type crashMatch struct {
 	starts  int // processes restarted so far: each draws other nonces
 }
 
-func newCrashMatch(t *testing.T, n int, mode Mode, loss float64, seed uint64) *crashMatch {
+func newCrashMatch(t *testing.T, n int, mode Mode, loss float64, seed uint64, edit ...func(i int, c *Config)) *crashMatch {
 	t.Helper()
 	net, err := sim.New(sim.Config{Seed: seed, Link: sim.LinkConfig{Latency: sim.Latency{Base: 30 * ms, Jitter: 10 * ms}, Loss: loss}})
 	require.NoError(t, err)
@@ -45,6 +45,9 @@ func newCrashMatch(t *testing.T, n int, mode Mode, loss float64, seed uint64) *c
 		}
 		c.Transport.Token = 0x5eed
 		c.Transport.Rand = rand.NewChaCha8([32]byte{byte(i), 1})
+		for _, e := range edit {
+			e(i, &c)
+		}
 		p := &gPeer{rng: rand.New(rand.NewPCG(uint64(i), 2))}
 		s, err := NewSession(c, core.GameFunc[gState, gInput](p.step), gState{}, m.conns[i])
 		require.NoError(t, err)

@@ -149,6 +149,11 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 	if !c.held() {
 		eng.SetPredictor(predictNone[I])
 	}
+	for i, p := range c.Peers {
+		if p.Open && !c.Rejoin {
+			_ = eng.DisconnectPeer(core.PeerID(i)) // an empty seat, from frame 0: i is a player peer
+		}
+	}
 	ep, err := newEndpoint[I](&c, conn)
 	if err != nil {
 		return nil, err

@@ -294,8 +294,8 @@ func (s *Session[S, I]) send(now time.Duration, r *engine.Ready[I]) error {
 // playersReady reports whether no player's peer is still handshaking
 // (spectators never hold the match back).
 func (s *Session[S, I]) playersReady() bool {
-	for i := range s.cfg.Peers {
-		if s.ep.State(core.PeerID(i)) == endpoint.StateHandshaking {
+	for i, p := range s.cfg.Peers {
+		if !p.Open && s.ep.State(core.PeerID(i)) == endpoint.StateHandshaking {
 			return false
 		}
 	}

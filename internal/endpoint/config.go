@@ -84,15 +84,16 @@ type Config struct {
 	// handshake (see "Restarts" in the package documentation).
 	Rejoin bool
 
-	// OpenPeers is how many peers at the end of New's table (a session's
-	// spectators) may come, go and come back at any time in the match:
-	// their handshakes never fail the match (after HandshakeTimeout one
-	// raises its EventDisconnected and this endpoint stops sending it
-	// Hellos, but still answers), and a new process at such a peer's
-	// address comes in through a restart handshake, with or without
-	// Hello.Rejoin, once the peer's first handshake timed out or its
-	// session ended (see "Open peers" in the package documentation and restart.go).
-	OpenPeers int
+	// Open has bit i for peer i of New's table that may come, go and come
+	// back at any time in the match (a session's spectators, and its
+	// open seats): its handshake never fails the match (after
+	// HandshakeTimeout it raises its EventDisconnected and this endpoint
+	// stops sending it Hellos, but still answers), and a new process at
+	// its address comes in through a restart handshake (EventRestarted):
+	// at once with Hello.Rejoin, and without once its first handshake
+	// timed out or its session ended (see "Open peers" in the package
+	// documentation and restart.go).
+	Open uint64
 
 	// KeepAliveInterval: a connected peer that was sent nothing for this
 	// long gets a KeepAlive. 0 means DefaultKeepAliveInterval. It must be

@@ -95,11 +95,12 @@
 //
 // # Open peers
 //
-// The last Config.OpenPeers peers (a session's spectators) may arrive at
-// any time and come back after they went: once an open peer's first
-// handshake timed out, or its session ended, a new process at its address
-// comes in through the same restart handshake, without Config.Rejoin of
-// its own, and EventRestarted says it is there.
+// The peers of Config.Open (a session's spectators and open seats) may
+// arrive at any time and come back after they went: a new process at an
+// open peer's address comes in through the same restart handshake, a
+// player's with Config.Rejoin at once, a spectator's without once its
+// first handshake timed out or its session ended, and EventRestarted says
+// it is there.
 //
 // # First contact
 //

@@ -78,7 +78,7 @@ type Endpoint[I comparable] struct {
 type peer struct {
 	addr   transport.Addr
 	seat   wire.Seat // Config.Seats' entry, or NoSeat: not known
-	open   bool      // one of Config.OpenPeers
+	open   bool      // in Config.Open
 	state  PeerState
 	nonce  uint64 // our Hello's nonce to this peer
 	seq    uint64
@@ -157,8 +157,8 @@ func New[I comparable](cfg Config, conn transport.Conn, peers []transport.Addr) 
 		return nil, &ConfigError{Field: "Seats", Value: itoa(len(cfg.Seats)) + " seats",
 			Reason: "must be empty or one per peer (" + itoa(len(peers)) + ")"}
 	}
-	if cfg.OpenPeers < 0 || cfg.OpenPeers > len(peers) {
-		return nil, &ConfigError{Field: "OpenPeers", Value: itoa(cfg.OpenPeers), Reason: "must be within 0.." + itoa(len(peers))}
+	if len(peers) < 64 && cfg.Open>>uint(len(peers)) != 0 {
+		return nil, &ConfigError{Field: "Open", Value: fmt.Sprintf("%#x", cfg.Open), Reason: "names a peer past the " + itoa(len(peers)) + " of the table"}
 	}
 	cfg.Seats = slices.Clone(cfg.Seats)
 	codec, err := wire.NewCodec[I]()
@@ -193,7 +193,7 @@ func New[I comparable](cfg Config, conn transport.Conn, peers []transport.Addr) 
 		if _, err := io.ReadFull(r, nb[:]); err != nil {
 			return nil, fmt.Errorf("endpoint: reading a nonce: %w", err)
 		}
-		ep.peers[i] = peer{addr: a, state: StateHandshaking, nonce: binary.LittleEndian.Uint64(nb[:]), open: i >= len(peers)-cfg.OpenPeers}
+		ep.peers[i] = peer{addr: a, state: StateHandshaking, nonce: binary.LittleEndian.Uint64(nb[:]), open: cfg.Open&(1<<uint(i)) != 0}
 		if len(cfg.Seats) != 0 {
 			ep.peers[i].seat = cfg.Seats[i]
 		}

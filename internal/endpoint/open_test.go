@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/stretchr/testify/require"
 )
@@ -16,7 +17,7 @@ func openMesh(t *testing.T) *mesh {
 	t.Helper()
 	m := newMesh(t, 2, link20ms, func(i int, c *Config) {
 		if i == 0 {
-			c.OpenPeers, c.Seat = 1, wire.SeatOf(0) // a player's host; the spectator has no seat
+			c.Open, c.Seat = 1, wire.SeatOf(0) // a player's host; the spectator has no seat
 		}
 	})
 	m.nodes[1].dead = true
@@ -116,4 +117,56 @@ func TestOpenPeerRefusesReplays(t *testing.T) {
 	m.run(m.net.Now()+500*time.Millisecond, time.Millisecond)
 	require.Equal(t, StateConnected, m.nodes[0].ep.State(0))
 	require.Equal(t, StateConnected, m.nodes[1].ep.State(0))
+}
+
+// An open seat (a player's peer in Config.Open) is taken at once by a
+// new process of that seat with the match token and Rejoin, even while
+// this endpoint still sends it the Hellos of its first handshake; a
+// process of another seat, or one without the token, takes nothing.
+func TestOpenSeatIsTakenOnlyByItsPlayer(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		seat  core.PlayerHandle
+		token uint64
+		taken bool
+	}{
+		{"its player", 1, testToken, true},
+		{"another seat", 2, testToken, false},
+		{"wrong token", 1, testToken + 1, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newMesh(t, 2, link20ms, func(i int, c *Config) {
+				if i == 0 {
+					c.Open, c.Seat, c.Seats = 1, wire.SeatOf(0), []wire.Seat{wire.SeatOf(1)}
+				}
+			})
+			m.nodes[1].dead = true
+			_ = m.nodes[1].conn.Close()
+			m.step(0)
+			m.run(2*time.Second, 10*time.Millisecond)
+			conn, err := m.net.Reopen(m.nodes[1].conn.ID())
+			require.NoError(t, err)
+			c := testConfig(t, 2, 65)
+			c.Token, c.Rejoin = tc.token, true
+			c.Seat, c.Seats = wire.SeatOf(tc.seat), []wire.Seat{wire.SeatOf(0)}
+			ep, err := New[slotInput](c, conn, peerAddrs(2, 1))
+			require.NoError(t, err)
+			m.nodes[1] = &node{ep: ep, conn: conn}
+			m.run(m.net.Now()+time.Second, time.Millisecond)
+			st, _ := m.nodes[0].ep.Peer(0)
+			if !tc.taken {
+				require.NotContains(t, kinds(m.nodes[0].events, 0), EventRestarted)
+				require.Equal(t, StateHandshaking, m.nodes[0].ep.State(0))
+				require.Positive(t, st.WrongSeat+st.WrongToken)
+				return
+			}
+			require.Contains(t, kinds(m.nodes[0].events, 0), EventRestarted)
+			require.Equal(t, StateConnected, m.nodes[0].ep.State(0))
+			require.Equal(t, StateConnected, m.nodes[1].ep.State(0))
+			now := m.net.Now()
+			require.NoError(t, m.nodes[0].ep.SendTransfer(now, 0, []byte{5}))
+			m.run(now+100*time.Millisecond, time.Millisecond)
+			require.Equal(t, [][]byte{{5}}, m.nodes[1].rx.transfers)
+		})
+	}
 }

@@ -42,12 +42,13 @@ import (
 //
 // Open peers
 //
-// The last Config.OpenPeers peers (a session's spectators) come and go as
-// they like. The first handshake with one is the usual one; when it times
-// out, or once a session with the peer ended (it left, was lost, was
-// dropped, or was refused), any Hello from a new process at its address
-// opens a restart handshake as above, Rejoin or not, and its proof raises
-// EventRestarted: the peer is there (again). An endpoint takes the
+// The peers of Config.Open (a session's spectators and open seats) come
+// and go as they like. A Rejoin Hello from one opens a restart handshake
+// as above at any time; a Hello without Rejoin (a spectator's) does once
+// the first handshake timed out or the session with the peer ended (it
+// left, was lost, was dropped, or was refused), and is otherwise the usual
+// handshake. The restart's proof raises EventRestarted: the peer is there
+// (again). An endpoint takes the
 // replier's nonce of a restart reply whenever it has not accepted a Hello
 // of that peer yet, so a spectator needs no Rejoin of its own. A replay
 // of an earlier process's Hello still opens a restart that never
@@ -68,23 +69,26 @@ type restart struct {
 // state are consulted: a new process numbers its packets from scratch.
 func (ep *Endpoint[I]) restartHello(now time.Duration, i int, h wire.Header, p []byte) (bool, error) {
 	q := &ep.peers[i]
-	// An open peer past its first handshake takes every new process this
-	// way, whether it says Rejoin or not: a spectator does not know it had
-	// a predecessor.
-	open := q.open && q.state != StateHandshaking
-	if !q.helloSeen && !open {
+	if !q.helloSeen && !q.open {
 		return false, nil
 	}
 	var hello wire.Hello
-	if _, err := wire.DecodeHello(p, ep.key, nil, &hello); err != nil || (!hello.Rejoin && !open) ||
-		(q.helloSeen && hello.Nonce == q.theirNonce) {
+	if _, err := wire.DecodeHello(p, ep.key, nil, &hello); err != nil {
+		return false, nil
+	}
+	// An open peer takes a new process this way at once when it says
+	// Rejoin (a player taking an open seat), and past its first handshake
+	// whether it says so or not: a spectator does not know it had a
+	// predecessor.
+	open := q.open && (q.state != StateHandshaking || hello.Rejoin)
+	if (!hello.Rejoin && !open) || (!q.helloSeen && !open) || (q.helloSeen && hello.Nonce == q.theirNonce) {
 		return false, nil
 	}
 	switch {
 	case !q.seatFits(hello.Seat):
 		q.st.WrongSeat++
 		return true, nil
-	case q.state == StateHandshaking || (!open && (q.state == StateRefused || q.state == StateLeft)) ||
+	case (!open && (q.state == StateHandshaking || q.state == StateRefused || q.state == StateLeft)) ||
 		wire.CheckProtocol(hello.Protocol) != nil || wire.Compare(ep.cfg.Digest, hello.Config) != nil:
 		// Nothing to come back to, or another match: the new process's
 		// handshake times out, and a replay of its Hello cannot refuse
@@ -102,9 +106,10 @@ func (ep *Endpoint[I]) restartHello(now time.Duration, i int, h wire.Header, p [
 		if seat == wire.NoSeat {
 			seat = q.seat
 		}
-		if q.open {
-			// An open peer (a spectator) may never have had a Hello of
-			// ours, so it cannot know our seat: the keys name none.
+		if q.open && q.seat == wire.NoSeat {
+			// A spectator may never have had a Hello of ours, so it cannot
+			// know our seat: the keys name none. An open seat's player
+			// knows every seat from its configuration.
 			mine = wire.NoSeat
 		}
 		r = &restart{theirs: hello.Nonce, ours: ours,
