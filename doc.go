@@ -163,6 +163,11 @@
 //     inputs count again, and each reports a core.RejoinEvent (Err is
 //     nil, or says why it failed, matching ErrRejoin). The others never
 //     wait for the transfer.
+//   - Open seats. A Peer with Open set is a seat nobody holds at the
+//     start: the match does not wait for it, its players' inputs are
+//     core.InputDisconnected from frame 0, and a player takes it mid-match
+//     exactly as a restarted one rejoins (Config.Rejoin), reported by the
+//     same core.RejoinEvent.
 //   - Ended. EndAt ends the match at an agreed frame (core.MatchEndedEvent;
 //     see Ending a match), after which Update does nothing. Close leaves at
 //     once: the other peers see a core.PeerLostEvent with Reason

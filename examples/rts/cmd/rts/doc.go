@@ -39,6 +39,15 @@
 // it when started again with the same flags plus -rejoin: it takes the
 // match's state from the others, plays on, and prints the same checksum.
 //
+// -open lists seats that are empty when the match starts (a drop-in): the
+// other players start without them, and a player who comes later starts
+// with the same flags plus -rejoin, takes the match's state and plays from
+// the turn it prints. Every process gets the same -open:
+//
+//	go run ./examples/rts/cmd/rts -peer A,B,C -player 0 -open 2
+//	go run ./examples/rts/cmd/rts -peer A,B,C -player 1 -open 2 -token TOKEN
+//	go run ./examples/rts/cmd/rts -peer A,B,C -player 2 -open 2 -token TOKEN -rejoin   (any time later)
+//
 // -replay FILE records a replay (package replay) of peer 0 (or of
 // this player over UDP), written atomically; `rollstep replay info FILE`
 // describes it.

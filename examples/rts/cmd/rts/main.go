@@ -34,6 +34,7 @@ type options struct {
 	token   string
 	timeout time.Duration
 	rejoin  bool
+	open    string
 }
 
 // errUsage reports a flag error already printed with the usage.
@@ -59,6 +60,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.player, "player", 0, "UDP mode: this process's player index in -peer")
 	fs.DurationVar(&o.timeout, "timeout", 0, "UDP mode: give up after this long (default: 10 × turns × turn + 30s)")
 	fs.BoolVar(&o.rejoin, "rejoin", false, "UDP mode: this process restarts a player killed mid-match: come back into the running match (same -peer, -player and -token)")
+	fs.StringVar(&o.open, "open", "", "UDP mode: players whose seats are open when the match starts (comma-separated indices): the others play without them, and a process started for one later with -rejoin drops in")
 	fs.StringVar(&o.token, "token", "", "UDP mode: the match's session token (16 hex digits), as player 0 printed it; player 0 draws one if none is given")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `usage: rts [flags]
@@ -91,6 +93,9 @@ flags:
 	}
 	if o.rejoin && (o.peer == "" || o.token == "") {
 		return o, errors.New("-rejoin: a player comes back over UDP (-peer) with the match's -token")
+	}
+	if o.open != "" && o.peer == "" {
+		return o, errors.New("-open: open seats are for a match over UDP (-peer)")
 	}
 	if o.peer != "" && o.player != 0 && o.token == "" {
 		return o, errors.New("-token: required to join a match: give the token player 0 printed")

@@ -34,6 +34,7 @@ func TestUsageErrors(t *testing.T) {
 		{"-every", "0"},
 		{"-peer", "127.0.0.1:1,127.0.0.1:2", "-player", "1"}, // no -token
 		{"-peer", "127.0.0.1:1,127.0.0.1:2", "-player", "1", "-token", "zz"},
+		{"-open", "1"}, // not over UDP
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			var out, errs bytes.Buffer
@@ -96,6 +97,54 @@ func TestUDPModeAgrees(t *testing.T) {
 			first = m[1]
 		} else if m[1] != first {
 			t.Errorf("player %d: checksum %s, player 0 %s", i, m[1], first)
+		}
+	}
+}
+
+// TestUDPOpenSeatDropIn plays over loopback UDP on the wall clock a match
+// of three seats whose seat 2 is open: players 0 and 1 start it without
+// waiting, and player 2 drops in with -rejoin while it runs. All three
+// print the same checksum, and the first two report player 2 back.
+func TestUDPOpenSeatDropIn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real sockets and the wall clock")
+	}
+	addrs := strings.Join(freeAddrs(t, 3), ",")
+	outs := make([]bytes.Buffer, 3)
+	codes := make([]int, 3)
+	var wg sync.WaitGroup
+	for i := range 3 {
+		wg.Go(func() {
+			var errs bytes.Buffer
+			args := []string{"-peer", addrs, "-player", fmt.Sprint(i), "-token", "5e55101e7e57c0de",
+				"-units", "1500", "-turns", "400", "-turn", "10ms", "-timeout", "30s", "-open", "2"}
+			if i == 2 {
+				args = append(args, "-rejoin")
+			}
+			codes[i] = run(args, &outs[i], &errs)
+			outs[i].Write(errs.Bytes())
+		})
+	}
+	wg.Wait()
+	sum := regexp.MustCompile(`checksum (0x[0-9a-f]+)`)
+	var first string
+	for i := range 3 {
+		t.Logf("player %d:\n%s", i, outs[i].String())
+		m := sum.FindStringSubmatch(outs[i].String())
+		if codes[i] != 0 || m == nil {
+			t.Fatalf("player %d: exit %d, no checksum", i, codes[i])
+		}
+		if first == "" {
+			first = m[1]
+		} else if m[1] != first {
+			t.Errorf("player %d: checksum %s, player 0 %s", i, m[1], first)
+		}
+		want := "player 2 joined: plays from turn "
+		if i == 2 {
+			want = "joined the running match: plays from turn "
+		}
+		if !strings.Contains(outs[i].String(), want) {
+			t.Errorf("player %d does not report the drop-in (%q)", i, want)
 		}
 	}
 }

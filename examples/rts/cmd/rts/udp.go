@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/netip"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,6 +20,23 @@ import (
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/udp"
 )
+
+// parseOpen parses the -open list of players whose seats are open at the
+// start, for a match of players.
+func parseOpen(list string, players int) ([]bool, error) {
+	open := make([]bool, players)
+	if list == "" {
+		return open, nil
+	}
+	for _, f := range strings.Split(list, ",") {
+		p, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || p < 0 || p >= players {
+			return nil, fmt.Errorf("-open: %q is not a player index 0 to %d", f, players-1)
+		}
+		open[p] = true
+	}
+	return open, nil
+}
 
 // parsePeers parses the -peer list: one address per player.
 func parsePeers(list string) ([]netip.AddrPort, error) {
@@ -82,6 +100,14 @@ func playUDP(o *options, w io.Writer) error {
 	}
 	cfg := rts.SessionConfig(players, o.player, ids, o.period)
 	cfg.Rejoin = o.rejoin
+	open, err := parseOpen(o.open, players)
+	if err != nil {
+		conn.Close()
+		return err
+	}
+	for i := range cfg.Peers {
+		cfg.Peers[i].Open = open[cfg.Peers[i].Players[0]]
+	}
 	if cfg.Transport.Token, err = sessionToken(o, w); err != nil {
 		conn.Close()
 		return err
@@ -99,7 +125,7 @@ func playUDP(o *options, w io.Writer) error {
 		return err
 	}
 	defer sess.Close()
-	if err := hostUDP(o, w, sess, host); err != nil {
+	if err := hostUDP(o, w, sess, host, open); err != nil {
 		return err
 	}
 	return writeReplay(o, w, host)
@@ -107,7 +133,7 @@ func playUDP(o *options, w io.Writer) error {
 
 // hostUDP is the game loop of playUDP: a bot's command at every new turn,
 // then Update, every millisecond of the wall clock.
-func hostUDP(o *options, w io.Writer, sess *rollstep.Session[rts.State, rts.Command], host *rts.Host) error {
+func hostUDP(o *options, w io.Writer, sess *rollstep.Session[rts.State, rts.Command], host *rts.Host, open []bool) error {
 	timeout := o.timeout
 	if timeout == 0 {
 		timeout = 10*time.Duration(o.turns)*o.period + 30*time.Second
@@ -141,13 +167,24 @@ func hostUDP(o *options, w io.Writer, sess *rollstep.Session[rts.State, rts.Comm
 			case core.DesyncEvent[rts.State]:
 				desyncs++
 			case core.RejoinEvent:
-				if e.Err == nil && e.Peer >= 0 {
-					rejoined++ // a player dropped at its crash is back
+				switch {
+				case e.Err != nil:
+					fmt.Fprintf(w, "rejoin: %v\n", e.Err)
+				case e.Peer < 0:
+					fmt.Fprintf(w, "joined the running match: plays from turn %d\n", e.Return)
+				default:
+					rejoined++ // a player dropped at its crash (or an open seat's) is back
+					who := int(e.Peer) // peer i is player i, skipping our own
+					if who >= o.player {
+						who++
+					}
+					fmt.Fprintf(w, "player %d joined: plays from turn %d\n", who, e.Return)
 				}
 			case core.DisconnectEvent:
 				// A player that played every turn and then left is not
 				// dropped: its inputs stop after the last turn.
-				if e.Frame < core.Frame(o.turns) {
+				// Nor is an open seat nobody took yet.
+				if e.Frame < core.Frame(o.turns) && (e.Frame > 0 || !open[e.Player]) {
 					dropped++
 				}
 			}
