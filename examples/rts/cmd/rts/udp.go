@@ -173,7 +173,7 @@ func hostUDP(o *options, w io.Writer, sess *rollstep.Session[rts.State, rts.Comm
 				case e.Peer < 0:
 					fmt.Fprintf(w, "joined the running match: plays from turn %d\n", e.Return)
 				default:
-					rejoined++ // a player dropped at its crash (or an open seat's) is back
+					rejoined++         // a player dropped at its crash (or an open seat's) is back
 					who := int(e.Peer) // peer i is player i, skipping our own
 					if who >= o.player {
 						who++
