@@ -7,6 +7,7 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/wire"
+	"github.com/rollstep/rollstep/transport"
 	"github.com/stretchr/testify/require"
 )
 
@@ -169,4 +170,42 @@ func TestOpenSeatIsTakenOnlyByItsPlayer(t *testing.T) {
 			require.Equal(t, [][]byte{{5}}, m.nodes[1].rx.transfers)
 		})
 	}
+}
+
+// A restarted process at a new address (its NAT mapped it elsewhere) is
+// moved to, once its seat's session ended: its Rejoin Hello rebinds the
+// peer and the restart handshake runs there. A live peer is never moved
+// by one, nor a peer of another seat.
+func TestRestartFromNewAddress(t *testing.T) {
+	cfg := testConfig(t, 2, 1)
+	cfg.Seat, cfg.Seats = wire.SeatOf(0), []wire.Seat{wire.SeatOf(1)}
+	conn := &rebindConn{forgetConn: forgetConn{scriptConn: scriptConn{from: 1}}}
+	ep, err := New[slotInput](cfg, conn, []transport.Addr{1})
+	require.NoError(t, err)
+	scriptedHandshake(t, ep, &conn.scriptConn, ms, nil)
+	rejoin := func(seat core.PlayerHandle, seq uint64) []byte {
+		h := wire.Hello{Protocol: wire.Protocol, Nonce: 555, Config: cfg.Digest, Seat: wire.SeatOf(seat), Rejoin: true}
+		p, err := wire.AppendHello(nil, testKey, seq, &h)
+		require.NoError(t, err)
+		return p
+	}
+
+	mustNil(t, ep.Tick(600*ms))
+	require.Equal(t, StateInterrupted, ep.State(0))
+	conn.from, conn.queue = 7, [][]byte{rejoin(1, 0)}
+	mustPoll(t)(ep.Poll(700*ms, nil))
+	require.Empty(t, conn.rebinds, "an interrupted peer may still be alive where it is")
+
+	mustNil(t, ep.Tick(4*time.Second))
+	require.Equal(t, StateDisconnected, ep.State(0))
+	conn.from, conn.queue = 8, [][]byte{rejoin(0, 1)} // this endpoint's own seat
+	mustPoll(t)(ep.Poll(4*time.Second, nil))
+	require.Empty(t, conn.rebinds, "another seat's Hello")
+
+	conn.from, conn.queue, conn.sent, conn.sentTo = 7, [][]byte{rejoin(1, 2)}, nil, nil
+	mustPoll(t)(ep.Poll(4*time.Second+ms, nil))
+	require.Equal(t, [][2]transport.Addr{{1, 7}}, conn.rebinds)
+	require.Len(t, conn.sent, 1, "the restart reply")
+	require.NotNil(t, ep.peers[0].restart, "a pending restart, which only the new process's proof completes")
+	require.Equal(t, StateDisconnected, ep.State(0))
 }

@@ -267,7 +267,7 @@ func peerTable(c transport.Conn) (Forgetter, Rebinder) {
 // stranger handles datagram p from address from, which is not in the
 // table, and returns the index of the peer it turns out to be, if any, so
 // that the datagram is handled as that peer's. With a Rebinder Conn, a
-// Hello of this match is that of a peer at a new address in two cases,
+// Hello of this match is that of a peer at a new address in three cases,
 // and the endpoint rebinds the peer there:
 //
 //   - it repeats the nonce of an interrupted peer's first Hello, names no
@@ -277,6 +277,9 @@ func peerTable(c transport.Conn) (Forgetter, Rebinder) {
 //     connected peer is heard where it is, and a captured Hello replayed
 //     from elsewhere is older than what followed it, so neither moves the
 //     peer (Stats.RebindsRefused);
+//   - a restarted process: a Rejoin Hello of this match naming the seat
+//     of a peer whose session ended (see returning); the restart
+//     handshake then runs at the new address;
 //   - first contact: it carries this match's protocol and configuration
 //     digest, its nonce is no known peer's, and claimant finds the peer
 //     still waiting for a first Hello (handshaking, none accepted yet)
@@ -329,7 +332,17 @@ func (ep *Endpoint[I]) adopt(from transport.Addr, p []byte) (int, bool) {
 		}
 		waiting = waiting || q.waiting()
 	}
-	if !waiting || wire.CheckProtocol(hello.Protocol) != nil || wire.Compare(ep.cfg.Digest, hello.Config) != nil {
+	if wire.CheckProtocol(hello.Protocol) != nil || wire.Compare(ep.cfg.Digest, hello.Config) != nil {
+		return 0, false
+	}
+	if i, ok := ep.returning(hello); ok {
+		if rb.Rebind(ep.peers[i].addr, from) != nil {
+			return 0, false
+		}
+		ep.peers[i].st.Rebinds++
+		return i, true
+	}
+	if !waiting {
 		return 0, false
 	}
 	i, ok := ep.claimant(hello.Seat)
@@ -342,6 +355,30 @@ func (ep *Endpoint[I]) adopt(from transport.Addr, p []byte) (int, bool) {
 	}
 	q.st.FirstContacts++
 	return i, true
+}
+
+// returning returns the peer whose new process a Rejoin Hello from an
+// unknown address is: the one whose seat it names, if that peer's session
+// ended as restartHello takes a restart for (lost; an open seat also
+// after it left or its first handshake timed out).
+// Only the restart handshake's proof makes the new process the peer's, so
+// a replayed Rejoin Hello moves where a gone peer is probed and answered,
+// never a live one.
+func (ep *Endpoint[I]) returning(h wire.Hello) (int, bool) {
+	if !h.Rejoin || h.Seat == wire.NoSeat {
+		return 0, false
+	}
+	for i := range ep.peers {
+		q := &ep.peers[i]
+		if q.seat != h.Seat {
+			continue
+		}
+		if (q.state == StateDisconnected && (q.helloSeen || q.open)) || (q.state == StateLeft && q.open) {
+			return i, true
+		}
+		return 0, false
+	}
+	return 0, false
 }
 
 // maxSeqJump is as far past the newest accepted sequence number as a

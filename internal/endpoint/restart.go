@@ -34,9 +34,10 @@ import (
 // changes nothing but itself. A later restart handshake of the same seat
 // replaces a pending one. A Rejoin Hello from a peer still handshaking,
 // refused or gone is dropped as stale; one that names another seat
-// counts in PeerStats.WrongSeat. A restart must come from the address the
-// peer had: a new process at another address is a stranger (see
-// "Address changes"). The HelloReply of a restart is 64 bytes, smaller
+// counts in PeerStats.WrongSeat. A restart comes from the address the
+// peer had, or, with a Conn that rebinds (see "Address changes"), from
+// another once the peer's old session ended: a NAT may map a new process
+// elsewhere. A live peer is never moved by a Rejoin Hello. The HelloReply of a restart is 64 bytes, smaller
 // than the Hello it answers, and is sent at most once per half
 // HelloInterval, so it amplifies nothing.
 //
