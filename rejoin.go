@@ -162,12 +162,20 @@ func (s *Session[S, I]) maybeYield(now time.Duration, i core.PeerID, at core.Fra
 }
 
 // sponsorOf reports whether this session sends peer i's rejoin: it has
-// the lowest player handle of the survivors it still hears.
+// the lowest player handle of the survivors that may still be there (any
+// peer not given up: connected, interrupted, or still handshaking, as at
+// the start of a match). Should the sponsor be given up later, the next
+// one takes over (see rejoinTick).
 func (s *Session[S, I]) sponsorOf(i core.PeerID) bool {
 	mine := slices.Min(s.cfg.Local)
 	for j, p := range s.cfg.Peers {
-		if core.PeerID(j) == i || s.ep.State(core.PeerID(j)) != endpoint.StateConnected {
+		switch s.ep.State(core.PeerID(j)) {
+		case endpoint.StateConnected, endpoint.StateInterrupted, endpoint.StateHandshaking:
+		default:
 			continue
+		}
+		if core.PeerID(j) == i || (p.Open && s.rejoin.restarts[j] == 0) {
+			continue // the returning peer, or a seat nobody took yet
 		}
 		if _, gone := s.eng.Disconnected(p.Players[0]); !gone && slices.Min(p.Players) < mine {
 			return false
@@ -190,9 +198,22 @@ func (s *Session[S, I]) rejoinTick(now time.Duration) error {
 		// (an earlier return of the peer does not count).
 		if r, _, ok := s.eng.Returning(i); ok && s.eng.Returns(i) >= rj.restarts[i] {
 			rj.waiting &^= 1 << i
+			if sp := rj.sponsor; sp != nil && sp.peer == i && sp.stage < stageReturn {
+				// Another survivor's return command came first (it
+				// sponsored while this one thought it had to): the new
+				// process took that sponsor's state.
+				s.addSent(sp)
+				rj.sponsor = nil
+			}
 			if rj.sponsor == nil || rj.sponsor.peer != i {
 				s.event(core.RejoinEvent{Peer: i, Return: r, Took: now - rj.began[i]})
 			}
+			continue
+		}
+		if rj.sponsor == nil && s.sponsorOf(i) {
+			// The sponsor was given up before the return: take over.
+			rj.nextID += 2
+			rj.sponsor = &sponsorship{peer: i, begun: now, id: rj.nextID - 1}
 		}
 	}
 	if sp := rj.sponsor; sp != nil {
@@ -354,6 +375,11 @@ func (s *Session[S, I]) comebackMessage(now time.Duration, from core.PeerID, p [
 		o, err := transfer.DecodeOffer(p)
 		if err != nil {
 			return
+		}
+		if me.snap != nil && from != me.from && me.active && s.ep.State(me.from) != endpoint.StateConnected {
+			// The sponsor went silent before the handoff: another took
+			// over. Start again from its offer.
+			me.snap, me.hand = nil, nil
 		}
 		switch {
 		case me.snap == nil && o.ID%2 == 1:

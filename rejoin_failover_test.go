@@ -1,0 +1,112 @@
+package rollstep
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/transport/sim"
+	"github.com/stretchr/testify/require"
+)
+
+// Player 2's process crashes and comes back; while player 0, its sponsor,
+// sends it the 745 KB state, player 0's process dies too. Player 1 gives
+// player 0 up, takes the rejoin over from the start, and player 2's new
+// process takes its state instead: the two that are left end on the same
+// checksums.
+func TestRejoinSponsorFailover(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 745 KB state")
+	}
+	init := new(bigState)
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range init.Words {
+		init.Words[i] = r.Uint64()
+	}
+	game := core.GameFunc[bigState, gInput](bigStep)
+	net, err := sim.New(sim.Config{Seed: 8, Link: sim.LinkConfig{Latency: sim.Latency{Base: 20 * ms}, Loss: 0.02}})
+	require.NoError(t, err)
+	conns := []*sim.Endpoint{net.NewEndpoint(), net.NewEndpoint(), net.NewEndpoint()}
+	cfgs := make([]Config, 3)
+	sess := make([]*Session[bigState, gInput], 3)
+	for i := range 3 {
+		cfgs[i] = Config{Mode: Lockstep, TickRate: 20, Players: 3, Local: []core.PlayerHandle{core.PlayerHandle(i)}}
+		for j := range 3 {
+			if j != i {
+				cfgs[i].Peers = append(cfgs[i].Peers, Peer{Addr: conns[j].ID(), Players: []core.PlayerHandle{core.PlayerHandle(j)}})
+			}
+		}
+		cfgs[i].Transport.Rand = rand.NewChaCha8([32]byte{byte(i), 6})
+		sess[i], err = NewSession(cfgs[i], game, *init, conns[i])
+		require.NoError(t, err)
+	}
+	now, live := time.Duration(0), []bool{true, true, true}
+	var rejoins [3][]core.RejoinEvent
+	step := func() {
+		now += 5 * ms
+		net.RunUntil(now)
+		for i, s := range sess {
+			if !live[i] {
+				continue
+			}
+			_ = s.AddLocalInput(core.PlayerHandle(i), gInput{Buttons: uint32(now / (150 * ms))})
+			require.NoError(t, s.Update(now), "player %d", i)
+			for _, ev := range s.Events() {
+				if re, ok := ev.(core.RejoinEvent); ok {
+					rejoins[i] = append(rejoins[i], re)
+				}
+			}
+		}
+	}
+	runFor := func(d time.Duration) {
+		for end := now + d; now < end; {
+			step()
+		}
+	}
+	runFor(10 * time.Second)
+	require.NoError(t, conns[2].Close()) // player 2 crashes
+	live[2] = false
+	runFor(time.Second)
+	conn, err := net.Reopen(conns[2].ID())
+	require.NoError(t, err)
+	c := cfgs[2]
+	c.Rejoin, c.Transport.Rand = true, rand.NewChaCha8([32]byte{2, 7})
+	sess[2], err = NewSession(c, game, bigState{}, conn)
+	require.NoError(t, err)
+	live[2] = true
+	runFor(1500 * time.Millisecond) // player 0 is sending the state
+	require.Empty(t, rejoins[2], "the rejoin ended before the sponsor died")
+	require.NoError(t, conns[0].Close()) // the sponsor dies
+	live[0] = false
+	for k := 0; len(rejoins[2]) == 0; k++ {
+		require.Less(t, k, 8000, "no rejoin in 40 s")
+		step()
+	}
+	require.NoError(t, rejoins[2][0].Err, "the new process's rejoin")
+	ret := rejoins[2][0].Return
+	for sess[1].Frame() < ret+100 || sess[2].Frame() < ret+100 {
+		step()
+	}
+	runFor(500 * time.Millisecond)
+	var sponsored *core.RejoinEvent
+	for i := range rejoins[1] {
+		if e := &rejoins[1][i]; e.Peer == 1 && e.Err == nil { // player 2 is player 1's peer 1
+			sponsored = e
+		}
+	}
+	require.NotNil(t, sponsored, "player 1 reports the rejoin: %+v", rejoins[1])
+	require.Positive(t, sponsored.Bytes, "player 1 sent the state")
+	f, _ := sess[1].ConfirmedFrame()
+	common := 0
+	for g := f - 40; g < f; g++ {
+		a, okA := sess[1].Checksum(g)
+		b, okB := sess[2].Checksum(g)
+		if okA && okB {
+			require.Equal(t, a, b, "checksum of frame %d", g)
+			common++
+		}
+	}
+	require.Greater(t, common, 20)
+	t.Logf("rejoined after the sponsor died: return frame %d, the new sponsor sent %d B in %v", ret, sponsored.Bytes, sponsored.Took)
+}
