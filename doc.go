@@ -151,11 +151,11 @@
 //     (core.DisconnectEvent, the same frame everywhere) and play on.
 //   - Split. A peer lost to silence that is heard again raises
 //     core.SplitEvent with the frame it was dropped at: each side played
-//     on without the other from that frame. A session that hears no other
-//     peer yields to a side holding a lower player handle: it throws its
-//     frames away and rejoins from it (its core.RejoinEvent counts them in
-//     Discarded). A split between two sides of several peers each stays
-//     reported and unhealed.
+//     on without the other from that frame. The side whose lowest player
+//     handle is higher yields (a session's side is itself and the peers it
+//     still hears): each of its sessions throws its frames away and
+//     rejoins from the other side, one after the other (its
+//     core.RejoinEvent counts them in Discarded).
 //   - Rejoined. A peer whose process restarted, started with the same
 //     Config and Rejoin set, proves it holds the token and comes back: the
 //     survivor with the lowest player handle sends it the confirmed state

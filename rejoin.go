@@ -42,6 +42,7 @@ const (
 	rejoinLog            = 30 * time.Second // of frames the input log keeps so a handoff can be built
 	maxHandoffSize       = transfer.MaxSize
 	catchUpFrames        = 256 // frames a resumed session runs per Update until it has caught up
+	retryAfter           = 500 * time.Millisecond // a rejoin turned away asks again after this
 )
 
 // refuseKind starts a Transfer payload that refuses a rejoin, then a
@@ -90,6 +91,10 @@ type comeback struct {
 	catchUp     bool
 	ret         core.Frame
 	discarded   core.Frame // a yielded split: the frames played apart
+	// refusedBy has bit j while peer j turned this rejoin away because it
+	// sponsors another; the session with j restarts at retryAt.
+	refusedBy uint64
+	retryAt   time.Duration
 }
 
 // rejoins is the rejoin state of a session.
@@ -127,9 +132,12 @@ func (s *Session[S, I]) restarted(now time.Duration, i core.PeerID) {
 	rj.began[i] = now
 	if s.sponsorOf(i) {
 		if rj.sponsor != nil && rj.sponsor.peer != i {
+			// One at a time: the new process asks again later, and only
+			// that restart counts.
 			s.refuse(now, i, refuseBusy)
 			rj.waiting &^= 1 << i
-			s.event(core.RejoinEvent{Peer: i, Err: fmt.Errorf("%w: refused: peer %d's rejoin is under way", ErrRejoin, rj.sponsor.peer)})
+			rj.restarts[i]--
+			s.event(core.RejoinEvent{Peer: i, Err: fmt.Errorf("%w: turned away for now: peer %d's rejoin is under way", ErrRejoin, rj.sponsor.peer)})
 			return
 		}
 		rj.nextID += 2
@@ -138,20 +146,25 @@ func (s *Session[S, I]) restarted(now time.Duration, i core.PeerID) {
 }
 
 // maybeYield heals a split with peer i, heard again after both sides
-// played apart since frame at, by the rule both sides compute alike: a
-// session that hears none of the other peers yields to a side whose
-// lowest player handle is below its own. It throws its side away and
-// rejoins as a restarted process would, toward every peer it lost. A
-// side of several peers never yields; it is the other side's to.
+// played apart since frame at, by the rule every peer computes alike: the
+// side whose lowest player handle is higher yields. A session's side is
+// itself and the peers it still hears; each session of the yielding side
+// throws its frames away and rejoins as a restarted process would, toward
+// every peer it lost (one after the other: a sponsor takes one rejoin at
+// a time), keeping its sessions with its own side.
 func (s *Session[S, I]) maybeYield(now time.Duration, i core.PeerID, at core.Frame) {
 	me := &s.rejoin.me
-	if me.active || me.catchUp || slices.Min(s.cfg.Peers[i].Players) > slices.Min(s.cfg.Local) {
+	if me.active || me.catchUp {
 		return
 	}
-	for j := range s.cfg.Peers {
+	mine := slices.Min(s.cfg.Local)
+	for j, p := range s.cfg.Peers {
 		if st := s.ep.State(core.PeerID(j)); st == endpoint.StateConnected || st == endpoint.StateInterrupted {
-			return // not alone
+			mine = min(mine, slices.Min(p.Players))
 		}
+	}
+	if slices.Min(s.cfg.Peers[i].Players) > mine {
+		return // the other side's to yield
 	}
 	for j := range s.cfg.Peers {
 		if s.ep.State(core.PeerID(j)) == endpoint.StateDisconnected {
@@ -368,8 +381,11 @@ func (s *Session[S, I]) comebackMessage(now time.Duration, from core.PeerID, p [
 	me := &s.rejoin.me
 	switch p[0] {
 	case refuseKind:
-		if me.snap == nil && me.err == nil {
-			me.err = fmt.Errorf("%w: refused by peer %d: another rejoin is under way", ErrRejoin, from)
+		if me.snap == nil && me.refusedBy&(1<<from) == 0 {
+			// Another peer's rejoin is under way: ask again later, until
+			// RejoinTimeout.
+			me.refusedBy |= 1 << from
+			me.retryAt = now + retryAfter
 		}
 	case transfer.KindOffer:
 		o, err := transfer.DecodeOffer(p)
@@ -442,6 +458,12 @@ func (s *Session[S, I]) comebackTick(now time.Duration) error {
 	me := &s.rejoin.me
 	if me.err == nil && now-me.begun > s.cfg.RejoinTimeout {
 		me.err = fmt.Errorf("%w: timed out after %v", ErrRejoin, s.cfg.RejoinTimeout)
+	}
+	if me.refusedBy != 0 && now >= me.retryAt && me.snap == nil {
+		for r := me.refusedBy; r != 0; r &= r - 1 {
+			_ = s.ep.Restart(now, core.PeerID(bits.TrailingZeros64(r))) // in the table; a failed nonce draw times out
+		}
+		me.refusedBy = 0
 	}
 	if me.err == nil && me.snap != nil && me.hand != nil && me.snap.Complete() && me.hand.Complete() {
 		me.err = s.resume(now)

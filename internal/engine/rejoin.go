@@ -189,7 +189,9 @@ func (e *Engine[S, I]) settle(id core.PeerID) {
 	q.rejoin(back, e.cfg.ChecksumInterval)
 	e.knownDirty = true
 	for _, o := range q.players {
-		e.rescan(int(o), e.goneAt[o]) // frames from R on are no longer disconnected
+		// Frames from R on are no longer disconnected; those before it
+		// still are, and may be older than the ring holds.
+		e.rescan(int(o), e.retR[o])
 	}
 }
 
