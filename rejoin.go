@@ -41,7 +41,7 @@ const (
 	defaultRejoinTimeout = 30 * time.Second
 	rejoinLog            = 30 * time.Second // of frames the input log keeps so a handoff can be built
 	maxHandoffSize       = transfer.MaxSize
-	catchUpFrames        = 256 // frames a resumed session runs per Update until it has caught up
+	catchUpFrames        = 256                    // frames a resumed session runs per Update until it has caught up
 	retryAfter           = 500 * time.Millisecond // a rejoin turned away asks again after this
 )
 
