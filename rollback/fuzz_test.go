@@ -7,6 +7,7 @@ import (
 
 	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/internal/probe"
+	"github.com/rollstep/rollstep/internal/transfer"
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/transport/sim"
@@ -96,6 +97,53 @@ func FuzzSpectatorAcks(f *testing.F) {
 		}
 		if frames[0] != frames[1] {
 			t.Fatalf("the host played to frame %d under forged acknowledgements, %d without", frames[1], frames[0])
+		}
+	})
+}
+
+// FuzzSpectatorJoinRecord is a hostile host's join record: arbitrary
+// bytes, compressed and sent as the host would (an offer, then chunks in
+// any order, some twice), and arbitrary Transfer payloads besides. The
+// spectator must never panic; it either starts from the record (at a
+// frame past 0, and keeps simulating) or ends its stream with an error,
+// or is still waiting.
+func FuzzSpectatorJoinRecord(f *testing.F) {
+	f.Add([]byte{1, 2, 10, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 0}, []byte{transfer.KindOffer})
+	f.Add([]byte{}, []byte{transfer.KindChunk, 0, 0, 0, 0, 0, 0})
+	f.Add(make([]byte, 64), []byte{transfer.KindAck, 1})
+	f.Fuzz(func(t *testing.T, rec, stray []byte) {
+		nw, _ := sim.New(sim.Config{})
+		sp, err := NewSpectator[pair, uint16](SpectatorConfig{Host: 1, Transport: testConfig(2, 0, 1).Transport}, pairGame{leakAt: -1}, pair{}, nw.NewEndpoint())
+		if err != nil {
+			t.Fatal(err)
+		}
+		blob := transfer.Compress(rec)
+		o := transfer.Offer{ID: 3, Size: len(blob), RawSize: len(rec), ChunkSize: transfer.MinChunkSize}
+		if len(stray) > 0 {
+			sp.rx.ReceiveTransfer(0, 0, stray)
+		}
+		sp.rx.ReceiveTransfer(0, 0, transfer.AppendOffer(nil, o))
+		for i := o.Chunks() - 1; i >= 0; i-- { // backwards, and the last one twice
+			end := min((i+1)*o.ChunkSize, len(blob))
+			c := transfer.Chunk{ID: o.ID, Index: uint32(i), Data: blob[i*o.ChunkSize : end]}
+			sp.rx.ReceiveTransfer(0, 0, transfer.AppendChunk(nil, c))
+			if i == o.Chunks()-1 {
+				sp.rx.ReceiveTransfer(0, 0, transfer.AppendChunk(nil, c))
+			}
+		}
+		switch {
+		case sp.Ended():
+			ev := sp.Events()
+			if l, ok := ev[len(ev)-1].(core.PeerLostEvent); !ok || l.Err == nil {
+				t.Fatalf("ended with %v, want a PeerLostEvent with the record's error", ev)
+			}
+		case sp.loaded:
+			if sp.Frame() < 1 {
+				t.Fatalf("started from frame %d", sp.Frame())
+			}
+			for range 4 {
+				sp.eng.Advance(0)
+			}
 		}
 	})
 }
