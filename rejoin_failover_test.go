@@ -19,11 +19,7 @@ func TestRejoinSponsorFailover(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 745 KB state")
 	}
-	init := new(bigState)
-	r := rand.New(rand.NewPCG(3, 4))
-	for i := range init.Words {
-		init.Words[i] = r.Uint64()
-	}
+	init := randomBigState(3)
 	game := core.GameFunc[bigState, gInput](bigStep)
 	net, err := sim.New(sim.Config{Seed: 8, Link: sim.LinkConfig{Latency: sim.Latency{Base: 20 * ms}, Loss: 0.02}})
 	require.NoError(t, err)

@@ -19,6 +19,16 @@ type bigState struct {
 	Words [93_120]uint64
 }
 
+// randomBigState returns a bigState of seeded random words.
+func randomBigState(seed uint64) *bigState {
+	s := new(bigState)
+	r := rand.New(rand.NewPCG(seed, 2))
+	for i := range s.Words {
+		s.Words[i] = r.Uint64()
+	}
+	return s
+}
+
 func bigStep(s *bigState, in []core.Input[gInput], _ core.Effects) {
 	for i, x := range in {
 		k := (uint64(s.Turn)*131 + uint64(i)*7919) % uint64(len(s.Words))
@@ -34,11 +44,7 @@ func TestRejoinLargeState(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 745 KB state")
 	}
-	init := new(bigState)
-	r := rand.New(rand.NewPCG(1, 2))
-	for i := range init.Words {
-		init.Words[i] = r.Uint64()
-	}
+	init := randomBigState(1)
 	for _, rate := range []int{0, 1 << 20} {
 		t.Run(fmt.Sprintf("rate=%d", rate), func(t *testing.T) {
 			net, err := sim.New(sim.Config{Seed: 5, Link: sim.LinkConfig{Latency: sim.Latency{Base: 30 * ms}, Loss: 0.10}})

@@ -64,6 +64,42 @@ func freeAddrs(t *testing.T, n int) []string {
 	return out
 }
 
+// playLoopback runs one player of a match per args (each with -player i
+// added) at once, each its own socket, over loopback UDP on the wall
+// clock, and requires every one to exit 0 and print the same checksum. It
+// returns what each printed.
+func playLoopback(t *testing.T, args func(i int) []string) []string {
+	t.Helper()
+	outs := make([]bytes.Buffer, 3)
+	codes := make([]int, 3)
+	var wg sync.WaitGroup
+	for i := range 3 {
+		wg.Go(func() {
+			var errs bytes.Buffer
+			codes[i] = run(append(args(i), "-player", fmt.Sprint(i)), &outs[i], &errs)
+			outs[i].Write(errs.Bytes())
+		})
+	}
+	wg.Wait()
+	sum := regexp.MustCompile(`checksum (0x[0-9a-f]+)`)
+	var first string
+	printed := make([]string, 3)
+	for i := range 3 {
+		printed[i] = outs[i].String()
+		t.Logf("player %d:\n%s", i, printed[i])
+		m := sum.FindStringSubmatch(printed[i])
+		if codes[i] != 0 || m == nil {
+			t.Fatalf("player %d: exit %d, no checksum", i, codes[i])
+		}
+		if first == "" {
+			first = m[1]
+		} else if m[1] != first {
+			t.Errorf("player %d: checksum %s, player 0 %s", i, m[1], first)
+		}
+	}
+	return printed
+}
+
 // TestUDPModeAgrees plays three real processes' worth of players (three
 // goroutines of this test, each with its own socket) over loopback UDP on
 // the wall clock, 60 turns of 10 ms (300 in the soak run), and checks they
@@ -73,77 +109,35 @@ func TestUDPModeAgrees(t *testing.T) {
 		t.Skip("real sockets and the wall clock")
 	}
 	addrs := strings.Join(freeAddrs(t, 3), ",")
-	outs := make([]bytes.Buffer, 3)
-	codes := make([]int, 3)
-	var wg sync.WaitGroup
-	for i := range 3 {
-		wg.Go(func() {
-			var errs bytes.Buffer
-			codes[i] = run([]string{"-peer", addrs, "-player", fmt.Sprint(i), "-token", "5e55101e7e57c0de",
-				"-units", "1500", "-turns", testenv.Pick("60", "300"), "-turn", "10ms", "-timeout", "30s"}, &outs[i], &errs)
-			outs[i].Write(errs.Bytes())
-		})
-	}
-	wg.Wait()
-	sum := regexp.MustCompile(`checksum (0x[0-9a-f]+)`)
-	var first string
-	for i := range 3 {
-		t.Logf("player %d:\n%s", i, outs[i].String())
-		m := sum.FindStringSubmatch(outs[i].String())
-		if codes[i] != 0 || m == nil {
-			t.Fatalf("player %d: exit %d, no checksum", i, codes[i])
-		}
-		if first == "" {
-			first = m[1]
-		} else if m[1] != first {
-			t.Errorf("player %d: checksum %s, player 0 %s", i, m[1], first)
-		}
-	}
+	playLoopback(t, func(int) []string {
+		return []string{"-peer", addrs, "-token", "5e55101e7e57c0de",
+			"-units", "1500", "-turns", testenv.Pick("60", "300"), "-turn", "10ms", "-timeout", "30s"}
+	})
 }
 
 // TestUDPOpenSeatDropIn plays over loopback UDP on the wall clock a match
 // of three seats whose seat 2 is open: players 0 and 1 start it without
 // waiting, and player 2 drops in with -rejoin while it runs. All three
-// print the same checksum, and the first two report player 2 back.
+// print the same checksum, and each reports the drop-in.
 func TestUDPOpenSeatDropIn(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real sockets and the wall clock")
 	}
 	addrs := strings.Join(freeAddrs(t, 3), ",")
-	outs := make([]bytes.Buffer, 3)
-	codes := make([]int, 3)
-	var wg sync.WaitGroup
-	for i := range 3 {
-		wg.Go(func() {
-			var errs bytes.Buffer
-			args := []string{"-peer", addrs, "-player", fmt.Sprint(i), "-token", "5e55101e7e57c0de",
-				"-units", "1500", "-turns", "400", "-turn", "10ms", "-timeout", "30s", "-open", "2"}
-			if i == 2 {
-				args = append(args, "-rejoin")
-			}
-			codes[i] = run(args, &outs[i], &errs)
-			outs[i].Write(errs.Bytes())
-		})
-	}
-	wg.Wait()
-	sum := regexp.MustCompile(`checksum (0x[0-9a-f]+)`)
-	var first string
-	for i := range 3 {
-		t.Logf("player %d:\n%s", i, outs[i].String())
-		m := sum.FindStringSubmatch(outs[i].String())
-		if codes[i] != 0 || m == nil {
-			t.Fatalf("player %d: exit %d, no checksum", i, codes[i])
+	outs := playLoopback(t, func(i int) []string {
+		args := []string{"-peer", addrs, "-token", "5e55101e7e57c0de",
+			"-units", "1500", "-turns", "400", "-turn", "10ms", "-timeout", "30s", "-open", "2"}
+		if i == 2 {
+			args = append(args, "-rejoin")
 		}
-		if first == "" {
-			first = m[1]
-		} else if m[1] != first {
-			t.Errorf("player %d: checksum %s, player 0 %s", i, m[1], first)
-		}
+		return args
+	})
+	for i, out := range outs {
 		want := "player 2 joined: plays from turn "
 		if i == 2 {
 			want = "joined the running match: plays from turn "
 		}
-		if !strings.Contains(outs[i].String(), want) {
+		if !strings.Contains(out, want) {
 			t.Errorf("player %d does not report the drop-in (%q)", i, want)
 		}
 	}
