@@ -32,14 +32,14 @@ import (
 // restart, opens one that never completes (its sender would need M and
 // the token): the connected peer keeps its keys, and a pending restart
 // changes nothing but itself. A later restart handshake of the same seat
-// replaces a pending one. A Rejoin Hello from a peer still handshaking,
+// replaces a pending one. A Rejoin Hello from a peer (not open, below) still handshaking,
 // refused or gone is dropped as stale; one that names another seat
 // counts in PeerStats.WrongSeat. A restart comes from the address the
 // peer had, or, with a Conn that rebinds (see "Address changes"), from
 // another once the peer's old session ended: a NAT may map a new process
-// elsewhere. A live peer is never moved by a Rejoin Hello. The HelloReply of a restart is 64 bytes, smaller
-// than the Hello it answers, and is sent at most once per half
-// HelloInterval, so it amplifies nothing.
+// elsewhere. A live peer is never moved by a Rejoin Hello. The HelloReply
+// of a restart is 64 bytes, smaller than the Hello it answers, and is sent
+// at most once per half HelloInterval, so it amplifies nothing.
 //
 // Open peers
 //
@@ -49,11 +49,10 @@ import (
 // the first handshake timed out or the session with the peer ended (it
 // left, was lost, was dropped, or was refused), and is otherwise the usual
 // handshake. The restart's proof raises EventRestarted: the peer is there
-// (again). An endpoint takes the
-// replier's nonce of a restart reply whenever it has not accepted a Hello
-// of that peer yet, so a spectator needs no Rejoin of its own. A replay
-// of an earlier process's Hello still opens a restart that never
-// completes.
+// (again). A handshaking endpoint takes the replier's nonce from a restart
+// reply, even over a Hello of the replier's it accepted before, so a
+// spectator needs no Rejoin of its own. A replay of an earlier process's
+// Hello still opens a restart that never completes.
 
 // restart is a pending restart handshake of a peer's new process.
 type restart struct {
