@@ -41,19 +41,10 @@ const (
 	defaultRejoinTimeout = 30 * time.Second
 	rejoinLog            = 30 * time.Second // of frames the input log keeps so a handoff can be built
 	maxHandoffSize       = transfer.MaxSize
-	catchUpFrames        = 256                    // frames a resumed session runs per Update until it has caught up
-	retryAfter           = 500 * time.Millisecond // a rejoin turned away asks again after this
+	catchUpFrames        = 256 // frames a resumed session runs per Update until it has caught up
 )
 
-// refuseKind starts a Transfer payload that refuses a rejoin, then a
-// reason byte; internal/transfer's messages start with kinds 1 to 3.
 // A rejoin's snapshot has an odd transfer ID, its handoff the next.
-const refuseKind = 0x80
-
-// Refusal reasons.
-const (
-	refuseBusy = 1 // another rejoin is under way
-)
 
 // sponsorship is a survivor's side of one peer's rejoin, when it is the
 // sponsor.
@@ -91,10 +82,6 @@ type comeback struct {
 	catchUp     bool
 	ret         core.Frame
 	discarded   core.Frame // a yielded split: the frames played apart
-	// refusedBy has bit j while peer j turned this rejoin away because it
-	// sponsors another; the session with j restarts at retryAt.
-	refusedBy uint64
-	retryAt   time.Duration
 }
 
 // rejoins is the rejoin state of a session.
@@ -130,16 +117,9 @@ func (s *Session[S, I]) restarted(now time.Duration, i core.PeerID) {
 	s.ts.Forget(int(i))
 	rj.waiting |= 1 << i
 	rj.began[i] = now
-	if s.sponsorOf(i) {
-		if rj.sponsor != nil && rj.sponsor.peer != i {
-			// One at a time: the new process asks again later, and only
-			// that restart counts.
-			s.refuse(now, i, refuseBusy)
-			rj.waiting &^= 1 << i
-			rj.restarts[i]--
-			s.event(core.RejoinEvent{Peer: i, Err: fmt.Errorf("%w: turned away for now: peer %d's rejoin is under way", ErrRejoin, rj.sponsor.peer)})
-			return
-		}
+	// One rejoin at a time: while another is under way here, this one
+	// waits its turn, which rejoinTick gives it.
+	if s.sponsorOf(i) && (rj.sponsor == nil || rj.sponsor.peer == i) {
 		rj.nextID += 2
 		rj.sponsor = &sponsorship{peer: i, begun: now, id: rj.nextID - 1}
 	}
@@ -197,11 +177,6 @@ func (s *Session[S, I]) sponsorOf(i core.PeerID) bool {
 	return true
 }
 
-// refuse tells peer i's new process that its rejoin cannot happen now.
-func (s *Session[S, I]) refuse(now time.Duration, i core.PeerID, why byte) {
-	_ = s.ep.SendTransfer(now, i, []byte{refuseKind, why}) // a connected peer
-}
-
 // rejoinTick advances the rejoins of this Update, after the frames ran.
 func (s *Session[S, I]) rejoinTick(now time.Duration) error {
 	rj := &s.rejoin
@@ -224,7 +199,8 @@ func (s *Session[S, I]) rejoinTick(now time.Duration) error {
 			continue
 		}
 		if rj.sponsor == nil && s.sponsorOf(i) {
-			// The sponsor was given up before the return: take over.
+			// This session's turn: the rejoin before it ended, or the
+			// sponsor was given up before the return (take over).
 			rj.nextID += 2
 			rj.sponsor = &sponsorship{peer: i, begun: now, id: rj.nextID - 1}
 		}
@@ -375,18 +351,10 @@ func (r *receiver[S, I]) ReceiveTransfer(now time.Duration, from core.PeerID, p 
 }
 
 // comebackMessage takes a Transfer payload of peer from to this session's
-// own rejoin: offers and chunks of the snapshot and the handoff, or a
-// refusal.
+// own rejoin: offers and chunks of the snapshot and the handoff.
 func (s *Session[S, I]) comebackMessage(now time.Duration, from core.PeerID, p []byte) {
 	me := &s.rejoin.me
 	switch p[0] {
-	case refuseKind:
-		if me.snap == nil && me.refusedBy&(1<<from) == 0 {
-			// Another peer's rejoin is under way: ask again later, until
-			// RejoinTimeout.
-			me.refusedBy |= 1 << from
-			me.retryAt = now + retryAfter
-		}
 	case transfer.KindOffer:
 		o, err := transfer.DecodeOffer(p)
 		if err != nil {
@@ -458,12 +426,6 @@ func (s *Session[S, I]) comebackTick(now time.Duration) error {
 	me := &s.rejoin.me
 	if me.err == nil && now-me.begun > s.cfg.RejoinTimeout {
 		me.err = fmt.Errorf("%w: timed out after %v", ErrRejoin, s.cfg.RejoinTimeout)
-	}
-	if me.refusedBy != 0 && now >= me.retryAt && me.snap == nil {
-		for r := me.refusedBy; r != 0; r &= r - 1 {
-			_ = s.ep.Restart(now, core.PeerID(bits.TrailingZeros64(r))) // in the table; a failed nonce draw times out
-		}
-		me.refusedBy = 0
 	}
 	if me.err == nil && me.snap != nil && me.hand != nil && me.snap.Complete() && me.hand.Complete() {
 		me.err = s.resume(now)

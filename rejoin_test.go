@@ -351,9 +351,8 @@ func TestRejoinLyingSponsor(t *testing.T) {
 	require.Equal(t, 2, lost, "the player's disconnects: the old process and the failed new one")
 }
 
-// Two peers' processes restart at once: the sponsor takes one and turns
-// the other away for now (an error event matching ErrRejoin on its side),
-// and the second asks again and comes back after the first.
+// Two peers' processes restart at once: the sponsor takes one, and the
+// other waits its turn and comes back after it; nothing fails.
 func TestRejoinOneAtATime(t *testing.T) {
 	m := newCrashMatch(t, 4, Lockstep, 0, 13)
 	m.run(func() bool { return m.lowest() >= 300 })
@@ -388,14 +387,11 @@ func TestRejoinOneAtATime(t *testing.T) {
 	require.NoError(t, ev2.Err)
 	require.NoError(t, ev3.Err)
 	require.Less(t, ev3.Return, ev2.Return, "the first restart returns first")
-	turned := 0
 	for _, ev := range m.events[0] { // the sponsor
-		if r, ok := ev.(core.RejoinEvent); ok && r.Err != nil {
-			require.ErrorIs(t, r.Err, ErrRejoin)
-			turned++
+		if r, ok := ev.(core.RejoinEvent); ok {
+			require.NoError(t, r.Err, "the sponsor's %+v", r)
 		}
 	}
-	require.Positive(t, turned, "the sponsor turned the second restart away while the first was under way")
 }
 
 // A 3 s blackout splits a two-peer match: each side drops the other and

@@ -76,17 +76,17 @@ type SplitEvent struct {
 // Err is nil when it is done: on the survivor that sent the snapshot once
 // the new process holds it, on the other survivors once they agreed the
 // return, and on the new process once it resumed. Otherwise Err says why
-// it failed (it matches rollstep.ErrRejoin): timed out, refused (another
-// rejoin was under way), or a snapshot that did not reproduce the
-// sender's checksum. The frames are those the session knows: Snapshot,
+// it failed (it matches rollstep.ErrRejoin): timed out (a rejoin waits
+// while its sponsor brings another back), or a snapshot that did not
+// reproduce the sender's checksum. The frames are those the session knows: Snapshot,
 // the frame of the state sent, and Handoff, the frame the new process
 // started at (0 where unknown); Return, the first frame its players'
 // inputs count again; Bytes, Chunks and Retransmits count the transfer's
 // datagrams as sent (sender) or received (new process); Took is the time
 // from the restart's handshake to this event. A session that yielded a
-// split (it was alone, and the other side holds the lowest player handle)
-// rejoins the same way; Discarded is then how many frames it had played
-// apart and threw away.
+// split (its side did not hold the lowest player handle) rejoins the same
+// way; Discarded is then how many frames it had played apart and threw
+// away. A player that takes an open seat rejoins the same way too.
 type RejoinEvent struct {
 	Peer                PeerID
 	Snapshot, Handoff   Frame
