@@ -1,6 +1,7 @@
 package rollback
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -44,26 +45,31 @@ func (m *match) joins() []core.SpectatorEvent {
 // from there, and replays the rest of the match exactly, in every mode.
 func TestSpectatorJoinsRunningMatch(t *testing.T) {
 	for _, mode := range []rollstep.Mode{rollstep.Rollback, rollstep.Lockstep, rollstep.Auto} {
-		t.Run(mode.String(), func(t *testing.T) {
-			m, w := newWatchedIn(t, mode, 31, sim.LinkConfig{Latency: sim.Latency{Base: ms(30), Jitter: ms(5)}, Loss: 0.05}, streamOpts{Delay: 30})
-			w.mute = true
-			w.run(t, m, 40*time.Second)
-			w.mute = false
-			first := w.watchLate(t, m, 5*time.Second, 30)
-			m.checkAgreement()
-			w.checkReplay(t, m)
-			require.Greater(t, first, core.Frame(2000), "the replay starts from a frame of the running match")
-			c, _ := m.nodes[0].s.ConfirmedFrame()
-			require.Less(t, c-w.sp.Frame(), core.Frame(50), "the spectator caught up to the delay")
+		// Updates at 120 Hz, and every millisecond, as a real-time loop
+		// might: most of those run no frame.
+		for _, render := range []time.Duration{time.Second / 120, time.Millisecond} {
+			t.Run(fmt.Sprintf("%v/%v", mode, render), func(t *testing.T) {
+				m, w := newWatchedIn(t, mode, 31, sim.LinkConfig{Latency: sim.Latency{Base: ms(30), Jitter: ms(5)}, Loss: 0.05}, streamOpts{Delay: 30})
+				m.render = render
+				w.mute = true
+				w.run(t, m, 40*time.Second)
+				w.mute = false
+				first := w.watchLate(t, m, 5*time.Second, 30)
+				m.checkAgreement()
+				w.checkReplay(t, m)
+				require.Greater(t, first, core.Frame(2000), "the replay starts from a frame of the running match")
+				c, _ := m.nodes[0].s.ConfirmedFrame()
+				require.Less(t, c-w.sp.Frame(), core.Frame(50), "the spectator caught up to the delay")
 
-			js := m.joins()
-			require.Len(t, js, 1)
-			require.Greater(t, js[0].From, core.Frame(2000))
-			st := m.nodes[0].s.Stats().Spectators[0]
-			require.Equal(t, js[0].From, st.From)
-			require.Positive(t, st.JoinBytes)
-			t.Logf("joined from frame %d: %d B in %v", st.From, st.JoinBytes, st.JoinTook)
-		})
+				js := m.joins()
+				require.Len(t, js, 1)
+				require.Greater(t, js[0].From, core.Frame(2000))
+				st := m.nodes[0].s.Stats().Spectators[0]
+				require.Equal(t, js[0].From, st.From)
+				require.Positive(t, st.JoinBytes)
+				t.Logf("joined from frame %d: %d B in %v", st.From, st.JoinBytes, st.JoinTook)
+			})
+		}
 	}
 }
 

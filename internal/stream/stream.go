@@ -242,9 +242,10 @@ func (st *Streamer[I]) Send(now time.Duration, log Log[I], ep *endpoint.Endpoint
 // admit moves spectator i, joined and not streamed to yet, toward its
 // stream: at once for one that joins near the start of the match;
 // otherwise through its join record, taken now, offered once the stream
-// reached its frame, and sent. It reports whether the stream may start
-// (sp.acked is its first frame), and returns the Conn's errors; a
-// transfer that fails drops the spectator.
+// reached its frame, and sent (by pump, here or in Pump, whichever sees
+// the last chunk acknowledged). It reports whether the stream may start
+// (sp.acked is its first frame) or the spectator was dropped, and returns
+// the Conn's errors; a transfer that fails drops the spectator.
 func (st *Streamer[I]) admit(now time.Duration, i int, sp *spectator, start, end core.Frame, log Log[I], ep *endpoint.Endpoint[I]) (bool, error) {
 	if !sp.joining && (start > 0 || end > LateAfter) {
 		sp.joining = true
@@ -273,12 +274,11 @@ func (st *Streamer[I]) admit(now time.Duration, i int, sp *spectator, start, end
 			}
 			sp.push, sp.from = push, r.frame
 		}
-		if err := st.pump(now, i, ep); err != nil || sp.joining {
-			return sp.dropped, err
-		}
+		err := st.pump(now, i, ep)
+		return sp.announced || sp.dropped, err
 	}
 	sp.announced = true
-	st.sink(core.SpectatorEvent{Spectator: i, Joined: true, From: sp.from})
+	st.sink(core.SpectatorEvent{Spectator: i, Joined: true})
 	return true, nil
 }
 
@@ -314,8 +314,9 @@ func (st *Streamer[I]) pump(now time.Duration, i int, ep *endpoint.Endpoint[I]) 
 	case err != nil:
 		return err
 	case done:
-		sp.push, sp.joining = nil, false
+		sp.push, sp.joining, sp.announced = nil, false, true
 		sp.acked, sp.sent = sp.from, sp.from
+		st.sink(core.SpectatorEvent{Spectator: i, Joined: true, From: sp.from})
 	}
 	return nil
 }

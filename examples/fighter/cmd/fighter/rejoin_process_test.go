@@ -83,3 +83,39 @@ func TestRejoinAfterKill(t *testing.T) {
 	}
 	t.Logf("both players: final checksum %s\nplayer 0:\n%s\nplayer 1 (rejoined):\n%s", s0[1], out0.String(), out1.String())
 }
+
+// Two fighter processes play over loopback UDP, streaming to a spectator
+// address where nobody listens until 6 s into the match; then a spectator
+// process starts there. It is sent the state of a recent frame, watches
+// the rest, and prints the players' final checksum. Real processes run on
+// the wall clock: the test sleeps to start the spectator late and
+// asserts nothing about time.
+func TestSpectatorJoinsLate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 10-second match between real processes")
+	}
+	a, b, s := strconv.Itoa(freePort(t)), strconv.Itoa(freePort(t)), strconv.Itoa(freePort(t))
+	common := []string{"-frames", "600", "-seed", "6", "-token", "00112233445566ee", "-timeout", "60s"}
+	p0 := append([]string{"-listen", "127.0.0.1:" + a, "-peer", "127.0.0.1:" + b, "-player", "0", "-spectator", "127.0.0.1:" + s}, common...)
+	p1 := append([]string{"-listen", "127.0.0.1:" + b, "-peer", "127.0.0.1:" + a, "-player", "1"}, common...)
+	var out0, out1, outS bytes.Buffer
+	c0, c1 := start(t, &out0, p0...), start(t, &out1, p1...)
+	time.Sleep(6 * time.Second) // 360 frames in: past a replay from frame 0
+	cs := start(t, &outS, append([]string{"-spectate", "-listen", "127.0.0.1:" + s, "-peer", "127.0.0.1:" + a}, common...)...)
+	err0, err1, errS := c0.Wait(), c1.Wait(), cs.Wait()
+	if err0 != nil || err1 != nil || errS != nil {
+		t.Fatalf("player 0: %v\n%s\nplayer 1: %v\n%s\nspectator: %v\n%s", err0, out0.String(), err1, out1.String(), errS, outS.String())
+	}
+	sums := []string{}
+	for _, out := range []*bytes.Buffer{&out0, &out1, &outS} {
+		m := finalChecksum.FindStringSubmatch(out.String())
+		if m == nil {
+			t.Fatalf("no final checksum:\n%s", out.String())
+		}
+		sums = append(sums, m[1])
+	}
+	if sums[0] != sums[1] || sums[0] != sums[2] {
+		t.Fatalf("final checksums differ: %v\nplayer 0:\n%s\nspectator:\n%s", sums, out0.String(), outS.String())
+	}
+	t.Logf("all three: final checksum %s\nspectator:\n%s", sums[0], outS.String())
+}

@@ -71,7 +71,7 @@ func (r *Recorder) Step(s *fighter.State, in []core.Input[fighter.Input], fx cor
 type Counts struct {
 	Desyncs   int // core.DesyncEvent
 	SyncTests int // core.SyncTestEvent (rollstep_synctest builds)
-	Lost      int // core.PeerLostEvent
+	Lost      int // core.PeerLostEvent before every frame was confirmed
 	Rejoined  int // core.RejoinEvent that succeeded: a restarted process came back
 	Hits      int // EffectHit
 	Blocks    int // EffectBlock
@@ -145,7 +145,9 @@ func (p *Peer) Tick(now time.Duration) error {
 		case core.SyncTestEvent:
 			p.Counts.SyncTests++
 		case core.PeerLostEvent:
-			p.Counts.Lost++
+			if !p.Done() { // a peer that leaves after the last frame was not lost
+				p.Counts.Lost++
+			}
 		case core.RejoinEvent:
 			if e.Err == nil {
 				p.Counts.Rejoined++
