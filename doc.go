@@ -256,7 +256,10 @@
 // it with core.SpectatorEvent{Joined: true, From: that frame} once the
 // record is through, and SpectatorStats says what it cost; a record that
 // does not get through within RejoinTimeout drops the spectator. The
-// players never wait for it.
+// players never wait for it. Over a Conn that accepts unknown sources
+// (transport/udp's AcceptUnknown), a spectator may come from another
+// address than its listed one, as behind a NAT, whenever exactly one
+// spectator's place is free.
 //
 // # Replays
 //

@@ -1,6 +1,7 @@
 package endpoint
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -208,4 +209,36 @@ func TestRestartFromNewAddress(t *testing.T) {
 	require.Len(t, conn.sent, 1, "the restart reply")
 	require.NotNil(t, ep.peers[0].restart, "a pending restart, which only the new process's proof completes")
 	require.Equal(t, StateDisconnected, ep.State(0))
+}
+
+// A spectator's process at an address the host does not know (behind a
+// NAT) takes the one free spectator slot: its Hello rebinds the slot and
+// the restart handshake runs there. With two free slots the Hello could be
+// either's and moves nothing.
+func TestSpectatorFromNewAddress(t *testing.T) {
+	for _, free := range []int{1, 2} {
+		t.Run(fmt.Sprintf("%d free", free), func(t *testing.T) {
+			cfg := testConfig(t, 2, 1)
+			cfg.Seat, cfg.Open = wire.SeatOf(0), 1<<free-1
+			conn := &rebindConn{forgetConn: forgetConn{scriptConn: scriptConn{from: 1}}}
+			peers := []transport.Addr{1, 2}[:free]
+			ep, err := New[slotInput](cfg, conn, peers)
+			require.NoError(t, err)
+			mustNil(t, ep.Tick(0))
+			mustNil(t, ep.Tick(11*time.Second)) // nobody came: the slots' handshakes time out
+			require.Equal(t, StateDisconnected, ep.State(0))
+			h := wire.Hello{Protocol: wire.Protocol, Nonce: 777, Config: cfg.Digest}
+			p, err := wire.AppendHello(nil, testKey, 0, &h)
+			require.NoError(t, err)
+			conn.from, conn.queue, conn.sent = 7, [][]byte{p}, nil
+			mustPoll(t)(ep.Poll(11*time.Second+ms, nil))
+			if free > 1 {
+				require.Empty(t, conn.rebinds)
+				return
+			}
+			require.Equal(t, [][2]transport.Addr{{1, 7}}, conn.rebinds)
+			require.Len(t, conn.sent, 1, "the restart reply")
+			require.NotNil(t, ep.peers[0].restart)
+		})
+	}
 }

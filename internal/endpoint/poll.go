@@ -278,8 +278,9 @@ func peerTable(c transport.Conn) (Forgetter, Rebinder) {
 //     from elsewhere is older than what followed it, so neither moves the
 //     peer (Stats.RebindsRefused);
 //   - a restarted process: a Rejoin Hello of this match naming the seat
-//     of a peer whose session ended (see returning); the restart
-//     handshake then runs at the new address;
+//     of a peer whose session ended, or a seatless Hello when exactly one
+//     spectator's session ended or never began (see returning); the
+//     restart handshake then runs at the new address;
 //   - first contact: it carries this match's protocol and configuration
 //     digest, its nonce is no known peer's, and claimant finds the peer
 //     still waiting for a first Hello (handshaking, none accepted yet)
@@ -365,7 +366,10 @@ func (ep *Endpoint[I]) adopt(from transport.Addr, p []byte) (int, bool) {
 // a replayed Rejoin Hello moves where a gone peer is probed and answered,
 // never a live one.
 func (ep *Endpoint[I]) returning(h wire.Hello) (int, bool) {
-	if !h.Rejoin || h.Seat == wire.NoSeat {
+	if h.Seat == wire.NoSeat {
+		return ep.freeSpectator()
+	}
+	if !h.Rejoin {
 		return 0, false
 	}
 	for i := range ep.peers {
@@ -379,6 +383,21 @@ func (ep *Endpoint[I]) returning(h wire.Hello) (int, bool) {
 		return 0, false
 	}
 	return 0, false
+}
+
+// freeSpectator returns the open peer without a seat (a spectator) whose
+// session ended or never began, if exactly one is: a seatless Hello from
+// an unknown address is a new spectator process there, perhaps behind a
+// NAT. With several free the Hello is ambiguous and dropped.
+func (ep *Endpoint[I]) freeSpectator() (int, bool) {
+	found, n := 0, 0
+	for i := range ep.peers {
+		q := &ep.peers[i]
+		if q.open && q.seat == wire.NoSeat && (q.state == StateDisconnected || q.state == StateLeft) {
+			found, n = i, n+1
+		}
+	}
+	return found, n == 1
 }
 
 // maxSeqJump is as far past the newest accepted sequence number as a
