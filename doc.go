@@ -212,8 +212,9 @@
 // queue (Queued, Requeued), per peer (Peers, indexed by core.PeerID) its
 // state in the life cycle, when it was last heard, the round trip, the
 // frames it runs ahead, the traffic, the rollbacks it caused and the
-// stalls it caused, and per spectator whether it joined and what it
-// acknowledged. Its slices are the caller's.
+// stalls it caused, and per spectator whether it joined, the frame it
+// started from, what its join record cost and what it acknowledged. Its
+// slices are the caller's.
 //
 // # Pause and game speed
 //
