@@ -45,3 +45,35 @@ func TestSplitHealsTwoSides(t *testing.T) {
 		}
 	}
 }
+
+// Player 0's peer is cut off from the three others for 4 s. When the
+// link heals, the three yield to it, since it holds the lowest player
+// handle: each throws its frames away and rejoins from it, one after the
+// other, and the lone peer never rejoins, in every mode.
+func TestSplitHealsToLoneLowestPeer(t *testing.T) {
+	for seed := uint64(0); seed < 2; seed++ {
+		for _, mode := range []Mode{Lockstep, Rollback, Auto} {
+			t.Run(fmt.Sprintf("%d/%v", seed, mode), func(t *testing.T) {
+				m := newCrashMatch(t, 4, mode, 0.05, 600+seed)
+				m.run(func() bool { return m.lowest() >= 200 })
+				for j := 1; j < 4; j++ {
+					m.net.Cut(m.conns[0].ID(), m.conns[j].ID())
+					m.net.Cut(m.conns[j].ID(), m.conns[0].ID())
+				}
+				out := m.now + 4*time.Second
+				m.run(func() bool { return m.now >= out })
+				m.net.Heal()
+				var r core.Frame
+				for j := 1; j < 4; j++ {
+					ev := m.awaitRejoin(j)
+					require.Positive(t, ev.Discarded, "peer %d threw away its side's frames", j)
+					r = max(r, ev.Return)
+				}
+				m.run(func() bool { return m.lowest() >= r+180 })
+				m.agree(r)
+				_, ok := m.rejoined(0)
+				require.False(t, ok, "the lone peer with the lowest handle rejoined")
+			})
+		}
+	}
+}
