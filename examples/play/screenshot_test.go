@@ -22,24 +22,6 @@ func run(t *testing.T, d *xvfb.Display, bin string, args ...string) (string, err
 	return string(out), err
 }
 
-// colourCount returns how many pixels of img are within 12 of c on each
-// channel.
-func colourCount(img image.Image, c color.RGBA) int {
-	n := 0
-	b := img.Bounds()
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
-			r, g, bl, _ := img.At(x, y).RGBA()
-			if near(r>>8, c.R) && near(g>>8, c.G) && near(bl>>8, c.B) {
-				n++
-			}
-		}
-	}
-	return n
-}
-
-func near(v uint32, want uint8) bool { return max(v, uint32(want))-min(v, uint32(want)) <= 12 }
-
 // screenshot decodes the PNG at path.
 func screenshot(t *testing.T, path string) image.Image {
 	t.Helper()
@@ -66,9 +48,9 @@ func TestFighterScreenshot(t *testing.T) {
 
 	img := screenshot(t, shot)
 	require.Equal(t, image.Rect(0, 0, 960, 540), img.Bounds())
-	require.Greater(t, colourCount(img, color.RGBA{70, 140, 255, 255}), 500, "player 0's fighter and health bar")
-	require.Greater(t, colourCount(img, color.RGBA{255, 90, 74, 255}), 500, "player 1's fighter and health bar")
-	require.Greater(t, colourCount(img, color.RGBA{90, 200, 255, 255}), 100, "the overlay's graph lines")
+	require.Greater(t, xvfb.CountColour(img, color.RGBA{70, 140, 255, 255}, 12), 500, "player 0's fighter and health bar")
+	require.Greater(t, xvfb.CountColour(img, color.RGBA{255, 90, 74, 255}, 12), 500, "player 1's fighter and health bar")
+	require.Greater(t, xvfb.CountColour(img, color.RGBA{90, 200, 255, 255}, 12), 100, "the overlay's graph lines")
 	keep(t, shot)
 }
 

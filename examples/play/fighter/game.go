@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"image"
-	"image/png"
-	"os"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -12,6 +10,7 @@ import (
 	"github.com/rollstep/rollstep/examples/fighter"
 	"github.com/rollstep/rollstep/examples/play/internal/duel"
 	"github.com/rollstep/rollstep/examples/play/internal/overlay"
+	"github.com/rollstep/rollstep/examples/play/internal/pngfile"
 )
 
 // The screen's logical size and the game loop's rate. The loop runs at
@@ -162,15 +161,7 @@ func (g *game) Layout(int, int) (int, int) { return screenW, screenH }
 func savePNG(screen *ebiten.Image, path string) error {
 	img := image.NewRGBA(screen.Bounds())
 	screen.ReadPixels(img.Pix)
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := png.Encode(f, img); err != nil {
-		_ = f.Close()
-		return err
-	}
-	return f.Close()
+	return pngfile.Write(path, img)
 }
 
 // keySet maps a player's keys to buttons.

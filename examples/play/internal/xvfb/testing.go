@@ -3,6 +3,8 @@ package xvfb
 import (
 	"bytes"
 	"errors"
+	"image"
+	"image/color"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -62,4 +64,22 @@ func StartForTest(t testing.TB, width, height int) *Display {
 	}
 	t.Cleanup(d.Stop)
 	return d
+}
+
+// CountColour returns how many pixels of img are within within of c on
+// each of red, green and blue (8-bit values): a screenshot test's check
+// that something of that colour was drawn.
+func CountColour(img image.Image, c color.RGBA, within int) int {
+	near := func(v uint32, want uint8) bool { d := int(v>>8) - int(want); return d >= -within && d <= within }
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if near(r, c.R) && near(g, c.G) && near(bl, c.B) {
+				n++
+			}
+		}
+	}
+	return n
 }

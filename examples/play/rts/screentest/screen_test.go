@@ -47,23 +47,6 @@ func shoot(t *testing.T, d *xvfb.Display, bin, name string, keep bool, args ...s
 	return img
 }
 
-// count returns how many pixels of img are within 10 of c on each
-// channel.
-func count(img image.Image, c color.RGBA) int {
-	near := func(a uint32, b uint8) bool { d := int(a>>8) - int(b); return d >= -10 && d <= 10 }
-	n := 0
-	b := img.Bounds()
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
-			r, g, bl, _ := img.At(x, y).RGBA()
-			if near(r, c.R) && near(g, c.G) && near(bl, c.B) {
-				n++
-			}
-		}
-	}
-	return n
-}
-
 // TestLiveScreenshot runs a live match, the human scripted by -autoplay
 // (a box selection around its base, a move order to the centre, then an
 // attack-move by squad 3), and checks the screenshot: the size, the
@@ -72,9 +55,9 @@ func TestLiveScreenshot(t *testing.T) {
 	bin := xvfb.Build(t, "..")
 	d := xvfb.StartForTest(t, 1280, 1024)
 	img := shoot(t, d, bin, "rts.png", true, "-autoplay", "-frames", "150", "-bots", "3", "-units", "600", "-seed", "1")
-	require.Greater(t, count(img, humanBlue), 200, "the human's units")
-	require.Greater(t, count(img, botRed), 200, "a bot's units")
-	require.Greater(t, count(img, moveLine), 20, "a move order in flight")
+	require.Greater(t, xvfb.CountColour(img, humanBlue, 10), 200, "the human's units")
+	require.Greater(t, xvfb.CountColour(img, botRed, 10), 200, "a bot's units")
+	require.Greater(t, xvfb.CountColour(img, moveLine, 10), 20, "a move order in flight")
 }
 
 // TestReplayScreenshot records a live match with -record, plays it back
@@ -88,8 +71,8 @@ func TestReplayScreenshot(t *testing.T) {
 	require.NoError(t, err)
 	require.Greater(t, info.Size(), int64(0))
 	img := shoot(t, d, bin, "rts-replay.png", true, "-replay", rec, "-frames", "90")
-	require.Greater(t, count(img, humanBlue), 100, "the human's units")
-	require.Greater(t, count(img, botRed), 100, "a bot's units")
+	require.Greater(t, xvfb.CountColour(img, humanBlue, 10), 100, "the human's units")
+	require.Greater(t, xvfb.CountColour(img, botRed, 10), 100, "a bot's units")
 	cmd := exec.Command(bin, "-replay", filepath.Join(t.TempDir(), "absent"))
 	cmd.Env = d.Env()
 	out, err := cmd.CombinedOutput()
