@@ -169,6 +169,7 @@ func (st *Streamer[I]) PeerEvent(i int, e endpoint.Event) {
 		if !sp.left {
 			sp.left, sp.push, sp.joining = true, nil, false
 			st.sink(core.SpectatorEvent{Spectator: i})
+			st.release()
 		}
 	}
 }
@@ -310,6 +311,7 @@ func (st *Streamer[I]) pump(now time.Duration, i int, ep *endpoint.Endpoint[I]) 
 	case errors.Is(err, transfer.ErrTimeout):
 		sp.push, sp.joining, sp.dropped, sp.ends = nil, false, true, endCopies
 		st.sink(core.SpectatorEvent{Spectator: i, Dropped: true}) // Lag 0: it never got its first frame
+		st.release()
 		return nil
 	case err != nil:
 		return err
@@ -317,8 +319,20 @@ func (st *Streamer[I]) pump(now time.Duration, i int, ep *endpoint.Endpoint[I]) 
 		sp.push, sp.joining, sp.announced = nil, false, true
 		sp.acked, sp.sent = sp.from, sp.from
 		st.sink(core.SpectatorEvent{Spectator: i, Joined: true, From: sp.from})
+		st.release()
 	}
 	return nil
+}
+
+// release lets the shared join record go once no spectator joins: it may
+// be as large as the state.
+func (st *Streamer[I]) release() {
+	for i := range st.specs {
+		if st.specs[i].joining {
+			return
+		}
+	}
+	st.rec = nil
 }
 
 // build fills m with the confirmed inputs of frames from..end-1 (at most
