@@ -54,6 +54,7 @@ func TestRejoinAfterKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 10-second match between real processes")
 	}
+	t.Parallel() // the other real-process test waits on the wall clock too
 	a, b := strconv.Itoa(freePort(t)), strconv.Itoa(freePort(t))
 	common := []string{"-frames", "600", "-seed", "4", "-token", "00112233445566ff", "-timeout", "60s"}
 	p0 := append([]string{"-listen", "127.0.0.1:" + a, "-peer", "127.0.0.1:" + b, "-player", "0"}, common...)
@@ -94,6 +95,7 @@ func TestSpectatorJoinsLate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 10-second match between real processes")
 	}
+	t.Parallel() // the other real-process test waits on the wall clock too
 	a, b, s := strconv.Itoa(freePort(t)), strconv.Itoa(freePort(t)), strconv.Itoa(freePort(t))
 	common := []string{"-frames", "600", "-seed", "6", "-token", "00112233445566ee", "-timeout", "60s"}
 	p0 := append([]string{"-listen", "127.0.0.1:" + a, "-peer", "127.0.0.1:" + b, "-player", "0", "-spectator", "127.0.0.1:" + s}, common...)
