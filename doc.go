@@ -258,9 +258,10 @@
 // record is through, and SpectatorStats says what it cost; a record that
 // does not get through within RejoinTimeout drops the spectator. The
 // players never wait for it. Over a Conn that accepts unknown sources
-// (transport/udp's AcceptUnknown), a spectator may come from another
-// address than its listed one, as behind a NAT, whenever exactly one
-// spectator's place is free.
+// (transport/udp's AcceptUnknown), a spectator may come from an address
+// the host never heard of, as behind a NAT, and takes the first free
+// spectator place: list places without addresses (a udp.Peer with the
+// zero Addr) to let spectators come from anywhere.
 //
 // # Replays
 //

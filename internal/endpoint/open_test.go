@@ -211,34 +211,40 @@ func TestRestartFromNewAddress(t *testing.T) {
 	require.Equal(t, StateDisconnected, ep.State(0))
 }
 
-// A spectator's process at an address the host does not know (behind a
-// NAT) takes the one free spectator slot: its Hello rebinds the slot and
-// the restart handshake runs there. With two free slots the Hello could be
-// either's and moves nothing.
+// Spectators' processes at addresses the host does not know (behind
+// NATs) take the free spectator places, first to first: while the places
+// still wait for a first Hello, and after their handshakes timed out.
 func TestSpectatorFromNewAddress(t *testing.T) {
-	for _, free := range []int{1, 2} {
-		t.Run(fmt.Sprintf("%d free", free), func(t *testing.T) {
+	for _, late := range []bool{false, true} {
+		t.Run(fmt.Sprintf("late=%v", late), func(t *testing.T) {
 			cfg := testConfig(t, 2, 1)
-			cfg.Seat, cfg.Open = wire.SeatOf(0), 1<<free-1
+			cfg.Seat, cfg.Open = wire.SeatOf(0), 0b11
 			conn := &rebindConn{forgetConn: forgetConn{scriptConn: scriptConn{from: 1}}}
-			peers := []transport.Addr{1, 2}[:free]
-			ep, err := New[slotInput](cfg, conn, peers)
+			ep, err := New[slotInput](cfg, conn, []transport.Addr{1, 2})
 			require.NoError(t, err)
 			mustNil(t, ep.Tick(0))
-			mustNil(t, ep.Tick(11*time.Second)) // nobody came: the slots' handshakes time out
-			require.Equal(t, StateDisconnected, ep.State(0))
-			h := wire.Hello{Protocol: wire.Protocol, Nonce: 777, Config: cfg.Digest}
-			p, err := wire.AppendHello(nil, testKey, 0, &h)
-			require.NoError(t, err)
-			conn.from, conn.queue, conn.sent = 7, [][]byte{p}, nil
-			mustPoll(t)(ep.Poll(11*time.Second+ms, nil))
-			if free > 1 {
-				require.Empty(t, conn.rebinds)
-				return
+			now := time.Duration(0)
+			if late {
+				now = 11 * time.Second
+				mustNil(t, ep.Tick(now)) // nobody came: the places' handshakes time out
+				require.Equal(t, StateDisconnected, ep.State(0))
 			}
-			require.Equal(t, [][2]transport.Addr{{1, 7}}, conn.rebinds)
-			require.Len(t, conn.sent, 1, "the restart reply")
-			require.NotNil(t, ep.peers[0].restart)
+			for k, from := range []transport.Addr{7, 8} {
+				h := wire.Hello{Protocol: wire.Protocol, Nonce: 777 + uint64(k), Config: cfg.Digest}
+				p, err := wire.AppendHello(nil, testKey, 0, &h)
+				require.NoError(t, err)
+				conn.from, conn.queue = from, [][]byte{p}
+				now += ms
+				mustPoll(t)(ep.Poll(now, nil))
+			}
+			require.Equal(t, [][2]transport.Addr{{1, 7}, {2, 8}}, conn.rebinds)
+			if late {
+				require.NotNil(t, ep.peers[0].restart, "a restart handshake at the new address")
+				require.NotNil(t, ep.peers[1].restart)
+			} else {
+				require.True(t, ep.peers[0].helloSeen, "the first handshake at the new address")
+				require.True(t, ep.peers[1].helloSeen)
+			}
 		})
 	}
 }

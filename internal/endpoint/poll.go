@@ -45,7 +45,7 @@ func (ep *Endpoint[I]) Poll(now time.Duration, r Receiver[I]) (int, error) {
 		if !known {
 			ep.unknown++
 			ep.unknownBytes += uint64(size)
-			if i, ok := ep.stranger(from, ep.rbuf[:size]); ok {
+			if i, ok := ep.stranger(now, from, ep.rbuf[:size]); ok {
 				if err := ep.handle(now, i, ep.rbuf[:size], r); err != nil && sendErr == nil {
 					sendErr = err
 				}
@@ -278,9 +278,10 @@ func peerTable(c transport.Conn) (Forgetter, Rebinder) {
 //     from elsewhere is older than what followed it, so neither moves the
 //     peer (Stats.RebindsRefused);
 //   - a restarted process: a Rejoin Hello of this match naming the seat
-//     of a peer whose session ended, or a seatless Hello when exactly one
-//     spectator's session ended or never began (see returning); the
-//     restart handshake then runs at the new address;
+//     of a peer whose session ended, or a seatless Hello while a
+//     spectator's place is free (see returning); the restart handshake
+//     (or, for a place still waiting, the first one) then runs at the new
+//     address;
 //   - first contact: it carries this match's protocol and configuration
 //     digest, its nonce is no known peer's, and claimant finds the peer
 //     still waiting for a first Hello (handshaking, none accepted yet)
@@ -289,8 +290,8 @@ func peerTable(c transport.Conn) (Forgetter, Rebinder) {
 // Every other stranger is counted, never answered, and, with a Forgetter
 // Conn, forgotten, which frees its provisional slot whether or not its
 // datagram carried this match's tag.
-func (ep *Endpoint[I]) stranger(from transport.Addr, p []byte) (int, bool) {
-	if i, ok := ep.adopt(from, p); ok {
+func (ep *Endpoint[I]) stranger(now time.Duration, from transport.Addr, p []byte) (int, bool) {
+	if i, ok := ep.adopt(now, from, p); ok {
 		return i, true
 	}
 	if ep.forgetter != nil {
@@ -301,7 +302,7 @@ func (ep *Endpoint[I]) stranger(from transport.Addr, p []byte) (int, bool) {
 
 // adopt returns the peer that stranger from turns out to be, by the rules
 // of stranger, having rebound it to from.
-func (ep *Endpoint[I]) adopt(from transport.Addr, p []byte) (int, bool) {
+func (ep *Endpoint[I]) adopt(now time.Duration, from transport.Addr, p []byte) (int, bool) {
 	rb := ep.rebinder
 	if rb == nil {
 		return 0, false
@@ -336,7 +337,7 @@ func (ep *Endpoint[I]) adopt(from transport.Addr, p []byte) (int, bool) {
 	if wire.CheckProtocol(hello.Protocol) != nil || wire.Compare(ep.cfg.Digest, hello.Config) != nil {
 		return 0, false
 	}
-	if i, ok := ep.returning(hello); ok {
+	if i, ok := ep.returning(now, hello); ok {
 		if rb.Rebind(ep.peers[i].addr, from) != nil {
 			return 0, false
 		}
@@ -365,9 +366,9 @@ func (ep *Endpoint[I]) adopt(from transport.Addr, p []byte) (int, bool) {
 // Only the restart handshake's proof makes the new process the peer's, so
 // a replayed Rejoin Hello moves where a gone peer is probed and answered,
 // never a live one.
-func (ep *Endpoint[I]) returning(h wire.Hello) (int, bool) {
+func (ep *Endpoint[I]) returning(now time.Duration, h wire.Hello) (int, bool) {
 	if h.Seat == wire.NoSeat {
-		return ep.freeSpectator()
+		return ep.freeSpectator(now)
 	}
 	if !h.Rejoin {
 		return 0, false
@@ -385,19 +386,25 @@ func (ep *Endpoint[I]) returning(h wire.Hello) (int, bool) {
 	return 0, false
 }
 
-// freeSpectator returns the open peer without a seat (a spectator) whose
-// session ended or never began, if exactly one is: a seatless Hello from
-// an unknown address is a new spectator process there, perhaps behind a
-// NAT. With several free the Hello is ambiguous and dropped.
-func (ep *Endpoint[I]) freeSpectator() (int, bool) {
-	found, n := 0, 0
+// freeSpectator returns the first free place of a spectator (an open
+// peer without a seat): one still waiting for its first Hello, or whose
+// session ended and that no restart handshake younger than
+// HandshakeTimeout is under way for. A seatless Hello from an unknown
+// address is a spectator there, perhaps behind a NAT, and any free place
+// will do: spectators are alike.
+func (ep *Endpoint[I]) freeSpectator(now time.Duration) (int, bool) {
 	for i := range ep.peers {
 		q := &ep.peers[i]
-		if q.open && q.seat == wire.NoSeat && (q.state == StateDisconnected || q.state == StateLeft) {
-			found, n = i, n+1
+		if !q.open || q.seat != wire.NoSeat {
+			continue
+		}
+		ended := (q.state == StateDisconnected || q.state == StateLeft) &&
+			(q.restart == nil || now-q.restart.at >= ep.cfg.HandshakeTimeout)
+		if q.waiting() || ended {
+			return i, true
 		}
 	}
-	return found, n == 1
+	return 0, false
 }
 
 // maxSeqJump is as far past the newest accepted sequence number as a

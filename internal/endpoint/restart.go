@@ -56,8 +56,9 @@ import (
 
 // restart is a pending restart handshake of a peer's new process.
 type restart struct {
-	theirs, ours uint64   // the new process's nonce, and ours
-	txKey, rxKey wire.Key // the pair's keys for them
+	theirs, ours uint64        // the new process's nonce, and ours
+	at           time.Duration // when it was opened
+	txKey, rxKey wire.Key      // the pair's keys for them
 	window       wire.ReplayWindow
 	replied      bool
 	lastReply    time.Duration
@@ -112,7 +113,7 @@ func (ep *Endpoint[I]) restartHello(now time.Duration, i int, h wire.Header, p [
 			// knows every seat from its configuration.
 			mine = wire.NoSeat
 		}
-		r = &restart{theirs: hello.Nonce, ours: ours,
+		r = &restart{theirs: hello.Nonce, ours: ours, at: now,
 			txKey: wire.DirectionKey(ep.cfg.Token, mine, seat, ours, hello.Nonce),
 			rxKey: wire.DirectionKey(ep.cfg.Token, seat, mine, hello.Nonce, ours)}
 		q.restart = r
