@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/testenv"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/udp"
 	"github.com/stretchr/testify/require"
@@ -23,15 +24,8 @@ func TestRejoinFromAnotherAddress(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real sockets and the wall clock")
 	}
-	listen := func() (*net.UDPConn, netip.AddrPort) {
-		s, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-		if err != nil {
-			t.Skip("no loopback UDP:", err)
-		}
-		return s, s.LocalAddr().(*net.UDPAddr).AddrPort()
-	}
-	s0, a0 := listen()
-	s1, a1 := listen()
+	s0, a0 := testenv.Loopback(t)
+	s1, a1 := testenv.Loopback(t)
 	cfg := func(i int) Config {
 		c := Config{Mode: Rollback, Players: 2, Local: []core.PlayerHandle{core.PlayerHandle(i)},
 			Peers: []Peer{{Addr: transport.Addr(1 - i), Players: []core.PlayerHandle{core.PlayerHandle(1 - i)}}}}
@@ -78,7 +72,7 @@ func TestRejoinFromAnotherAddress(t *testing.T) {
 	run(func() bool { return peers[0].sess.Frame() >= 60 && peers[1].sess.Frame() >= 60 })
 	live[1] = false // it hangs, then dies: no Leave
 	dead := peers[1]
-	s2, _ := listen() // the new process, at another port
+	s2, _ := testenv.Loopback(t) // the new process, at another port
 	c := cfg(1)
 	c.Rejoin, c.Transport.Rand = true, rand.NewChaCha8([32]byte{1, 4})
 	peers[1], live[1] = newPeer(1, c, s2, a0, false), true

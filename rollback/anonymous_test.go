@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/testenv"
 	"github.com/rollstep/rollstep/state"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/udp"
@@ -23,15 +24,8 @@ func TestAnonymousSpectatorsJoinLate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real sockets and the wall clock")
 	}
-	listen := func() (*net.UDPConn, netip.AddrPort) {
-		s, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-		if err != nil {
-			t.Skip("no loopback UDP:", err)
-		}
-		return s, s.LocalAddr().(*net.UDPAddr).AddrPort()
-	}
-	s0, a0 := listen()
-	s1, a1 := listen()
+	s0, a0 := testenv.Loopback(t)
+	s1, a1 := testenv.Loopback(t)
 	const rate = 120
 	var sess [2]*Session[pair, uint16]
 	sums := map[core.Frame]uint64{} // the host's state after each frame, as it last simulated it
@@ -70,7 +64,7 @@ func TestAnonymousSpectatorsJoinLate(t *testing.T) {
 		}
 		if specs == nil && now >= 3*time.Second {
 			for k := range 2 {
-				sock, _ := listen()
+				sock, _ := testenv.Loopback(t)
 				conn, err := udp.New(sock, udp.Config{Peers: []udp.Peer{{ID: 0, Addr: a0}}})
 				require.NoError(t, err)
 				tc := testConfig(2, 0, 80+uint64(k)).Transport

@@ -1,4 +1,5 @@
-// Package testenv tells the module's tests how big to run.
+// Package testenv tells the module's tests how big to run, and gives the
+// tests of real sockets a loopback UDP socket (Loopback).
 //
 // By default every test runs at a size that proves its property quickly, so
 // that go test ./... stays near half a minute even on a busy machine. Setting
