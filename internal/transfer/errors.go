@@ -39,6 +39,9 @@ var (
 	// DEFLATE or does not inflate to exactly the announced raw size.
 	ErrCorrupt = errors.New("transfer: corrupt compressed blob")
 
+	// ErrIncomplete is returned by Pull.Raw before every chunk arrived.
+	ErrIncomplete = errors.New("transfer: transfer incomplete")
+
 	// ErrTimeout is the Sender's Err after no ack made progress for
 	// SenderConfig.Timeout.
 	ErrTimeout = errors.New("transfer: timed out")
