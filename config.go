@@ -76,8 +76,8 @@ type Config struct {
 	// exactly one peer.
 	Peers []Peer
 	// Spectators lists the addresses of spectators the session streams
-	// confirmed frames to (rollback.NewSpectator plays the stream of any
-	// mode). A spectator never holds the match back, may start at any
+	// confirmed frames to (a session with Spectate plays the stream of
+	// any mode). A spectator never holds the match back, may start at any
 	// time in the match, and may quit and start again: one that comes
 	// after the first few seconds gets the confirmed state first (paced at
 	// RejoinRate) and the stream from there. With spectators the input log
@@ -90,6 +90,17 @@ type Config struct {
 	// SpectatorMaxLag drops a spectator that lags more frames behind; 0
 	// means ten seconds of frames, at most 262144.
 	SpectatorDelay, SpectatorMaxLag int
+	// Spectate makes this session a spectator of Peers[0], the host: a
+	// session of any mode whose Spectators list this session's address.
+	// It has no Local players, and the host owns none in Peers; Players
+	// and the other match fields must equal the host's. It never predicts
+	// and never sends inputs: it replays the confirmed frames the host
+	// streams at the frame rate, and faster, at most MaxStepsPerUpdate per
+	// Update, while more than SpectatorBuffer received frames wait (0
+	// means 2, at most 1024). When the host leaves, is lost or drops it, a
+	// core.PeerLostEvent ends it (Ended). Mode picks only the defaults.
+	Spectate        bool
+	SpectatorBuffer int
 
 	// TickRate is the frames (in Lockstep, turns) per second at game
 	// speed 100 %; 0 means 10 (turns) in Lockstep and 60
@@ -275,6 +286,9 @@ func (c Config) withDefaults() Config {
 	if c.MaxCatchUp == 0 && c.Mode == Rollback {
 		c.MaxCatchUp = max(time.Second, c.TurnPeriod)
 	}
+	if c.SpectatorBuffer == 0 {
+		c.SpectatorBuffer = 2
+	}
 	if c.SpectatorMaxLag == 0 && c.TurnPeriod > 0 {
 		c.SpectatorMaxLag = max(1, int(10*time.Second/c.TurnPeriod))
 	}
@@ -334,6 +348,15 @@ func (c Config) engineConfig() (Config, engine.Config, error) {
 	}
 	if d.TurnPeriod > 0 { // a rejoin's handoff carries the inputs since its snapshot
 		cc.LogRetention = min(max(cc.LogRetention, int(rejoinLog/d.TurnPeriod)), maxLogRetention)
+	}
+	if d.Spectate {
+		// Every player belongs to a virtual peer of its own, so that a
+		// disconnect is agreed player by player (see feedGone).
+		cc = engine.Config{Players: d.Players, DisableChecksums: true, MaxRunLength: stream.Run, StepsPerFrame: d.TicksPerTurn,
+			LogRetention: d.LogRetention, MaxEffectsPerFrame: d.MaxEffectsPerFrame}
+		for p := range d.Players {
+			cc.Peers = append(cc.Peers, []core.PlayerHandle{core.PlayerHandle(p)})
+		}
 	}
 	if err := cc.Validate(); err != nil {
 		return c, engine.Config{}, err
@@ -409,6 +432,14 @@ func (d *Config) check(c Config) error {
 		return bad("Rejoin", "a spectator has no seat to come back to")
 	case len(d.Peers) == 0:
 		return bad("Peers", "is empty: a match needs a remote peer")
+	case d.Spectate && (len(d.Local) > 0 || len(d.Spectators) > 0):
+		return bad("Spectate", "a spectator has no Local players and no Spectators")
+	case d.Spectate && (len(d.Peers) != 1 || len(d.Peers[0].Players) > 0 || d.Peers[0].Open):
+		return bad("Peers", "a spectator's one peer is its host, which owns no player here")
+	case d.Spectate && d.Players == 0:
+		return bad("Players", "is 0: a spectator lists no players, so it must be given the match's")
+	case d.SpectatorBuffer < 0 || d.SpectatorBuffer > 1024:
+		return bad("SpectatorBuffer", "%d is outside 0..1024", d.SpectatorBuffer)
 	case len(d.Spectators) > maxSpectators:
 		return bad("Spectators", "%d exceed %d", len(d.Spectators), maxSpectators)
 	case d.SpectatorDelay < 0 || d.SpectatorDelay > 1<<16:

@@ -246,8 +246,9 @@
 // spectator cannot relay what it sees to a player in time to matter. The
 // spectators are extra peers of the session's Conn that never hold the
 // match back: one that lags more than SpectatorMaxLag frames is dropped
-// (core.SpectatorEvent with Dropped). rollback.NewSpectator plays the
-// stream of a session of any mode, pauses and speed changes included.
+// (core.SpectatorEvent with Dropped). A session with Config.Spectate (or
+// rollback.NewSpectator, which makes one) plays the stream of a session of
+// any mode, pauses and speed changes included.
 //
 // A spectator may start at any time in the match, and quit or crash and
 // start again at its address. One that comes more than 256 frames in gets

@@ -57,6 +57,9 @@ func (s *Session[S, I]) route(evs []endpoint.Event) {
 			s.stream.PeerEvent(int(e.Peer-n), e)
 			continue
 		}
+		if s.watch != nil && s.watchEvent(e) {
+			continue
+		}
 		switch e.Kind {
 		case endpoint.EventConnected:
 			s.event(core.ConnectedEvent{Peer: e.Peer})

@@ -339,6 +339,10 @@ func (r *receiver[S, I]) ReceiveTransfer(now time.Duration, from core.PeerID, p 
 		s.stream.ReceiveTransfer(now, int(from)-n, p)
 		return
 	}
+	if s.watch != nil {
+		s.watchTransfer(now, p)
+		return
+	}
 	// After resuming, go on acknowledging the sponsor's chunks: the ack of
 	// its last one may have been lost.
 	if me := &s.rejoin.me; me.active || (me.hand != nil && from == me.from && p[0] != transfer.KindAck) {

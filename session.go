@@ -113,6 +113,9 @@ type Session[S any, I comparable] struct {
 	lowerTo            int           // a lower D the controller asked for, not yet applied (see lower); -1 if none
 	rtt                time.Duration // the RTT the controller last measured (DelayEvent.RTT)
 
+	// watch is a spectator's side of the stream (Config.Spectate), else nil.
+	watch *watch[I]
+
 	// Rejoin: this session's own (Config.Rejoin) and its peers'; game and
 	// ecfg are kept to resume the engine.
 	rejoin rejoins[S, I]
@@ -190,6 +193,9 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 	s.rejoin.began = make([]time.Duration, len(c.Peers))
 	s.rejoin.restarts = make([]int, len(c.Peers))
 	s.rejoin.me.active = c.Rejoin
+	if c.Spectate {
+		s.watch = &watch[I]{silence: ep.Config().DisconnectTimeout}
+	}
 	s.ts = timesync.New(c.timesync(), c.TurnPeriod, len(c.Peers))
 	s.stream.Init(c.Players, len(c.Spectators), stream.Config{Delay: c.SpectatorDelay, MaxLag: c.SpectatorMaxLag,
 		Join: transfer.SenderConfig{Rate: c.RejoinRate, Timeout: c.RejoinTimeout}}, len(c.Peers), s.event)
@@ -343,9 +349,14 @@ func (s *Session[S, I]) Checksum(f core.Frame) (sum uint64, ok bool) { return s.
 //     core.PeerLostEvent (dropped after the timeout, or left) and
 //     core.SplitEvent (a lost peer heard again), core.RejoinEvent (a
 //     restarted process of a peer, or this session with Config.Rejoin,
-//     came back into the match, or failed to); for a spectator
-//     core.SpectatorEvent; where the
-//     session predicts, core.TimesyncEvent.
+//     came back into the match, or failed to); for a spectator of the
+//     session's, core.SpectatorEvent; where the session predicts,
+//     core.TimesyncEvent.
+//
+// A spectator (Config.Spectate) raises the life cycle of its host, peer 0,
+// and the match's pauses, speeds and disconnects as it replays them; its
+// stream ends with a core.PeerLostEvent (Left with Reason LeaveEnded at the
+// agreed end, LeaveDropped when the host dropped it for lagging).
 func (s *Session[S, I]) Events() []core.Event {
 	ev := s.events
 	s.events, s.spare = s.spare[:0], ev
@@ -422,7 +433,8 @@ func (s *Session[S, I]) EndAt(f core.Frame) error {
 	return nil
 }
 
-// Ended reports whether the match ended (core.MatchEndedEvent).
+// Ended reports whether the match ended (core.MatchEndedEvent), or for a
+// spectator its stream (a core.PeerLostEvent): Update does nothing more.
 func (s *Session[S, I]) Ended() bool { return s.end.done }
 
 // Close sends a Leave to every peer and closes the Conn. Later calls

@@ -85,8 +85,8 @@ type Stats struct {
 	BadMessages, Equivocations uint64
 	// DroppedEvents counts events lost because Events was not called.
 	DroppedEvents uint64
-	// Buffered is, for a spectator (package rollback), the frames received
-	// and not played yet; a session leaves it 0.
+	// Buffered is, for a spectator (Config.Spectate), the frames received
+	// and not played yet; a player's session leaves it 0.
 	Buffered int
 
 	// Peers has one entry per remote peer, indexed by core.PeerID.
@@ -148,7 +148,7 @@ func (s *Session[S, I]) Stats() Stats {
 	st.Peers = make([]PeerStats, len(s.cfg.Peers))
 	for i := range st.Peers {
 		p := &st.Peers[i]
-		if i < len(es.Peers) {
+		if i < len(es.Peers) && s.watch == nil {
 			copyEnginePeer(p, &es.Peers[i])
 		}
 		if ps, ok := s.ep.Peer(core.PeerID(i)); ok {
@@ -163,6 +163,9 @@ func (s *Session[S, I]) Stats() Stats {
 	}
 	st.Timesync, st.HasTimesync = s.lastSync, s.hasSync
 	st.Spectators = s.stream.Stats(nil)
+	if s.watch != nil {
+		st.Buffered = s.buffered()
+	}
 	st.Delay, st.Prediction = s.delayNow(), s.eng.Prediction()
 	st.StepTime = time.Duration(s.report) * stepUnit
 	st.SlowestStep = s.slowestStep()

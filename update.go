@@ -87,6 +87,12 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 		s.winStart = now
 		return err
 	}
+	if s.watch != nil {
+		if werr := s.replay(now); err == nil {
+			err = werr
+		}
+		return err
+	}
 	before := s.pacer.Stalled()
 	s.pacer.Update(now)
 	s.chargeStall(s.pacer.Stalled() - before)
@@ -312,6 +318,9 @@ func (r *receiver[S, I]) Receive(now time.Duration, from core.PeerID, m *engine.
 	if n := core.PeerID(len(s.cfg.Peers)); from >= n {
 		s.stream.Receive(int(from-n), m)
 		return nil
+	}
+	if s.watch != nil {
+		return s.watchReceive(now, m)
 	}
 	if err := s.eng.Receive(now, from, m); err != nil {
 		return err

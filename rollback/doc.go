@@ -85,20 +85,23 @@
 // host's, since the handshake compares them; for a lockstep host TickRate
 // is its turn rate and StepsPerFrame its TicksPerTurn.
 //
-// A Spectator plays the host's confirmed inputs: it never predicts and
-// never rolls back, so its Effects are final. It plays at the tick rate,
-// keeps SpectatorConfig.Buffer frames (2) unplayed to absorb jitter, and
-// catches up faster, at most MaxStepsPerUpdate (8) frames per Update, when
-// more have arrived. The host streams Config.SpectatorDelay frames late if
+// A Spectator is a rollstep.Session with Config.Spectate, so it has a
+// session's methods and Stats (Buffered counts the frames received and
+// not played yet). It plays the host's confirmed inputs: it never
+// predicts and never rolls back, so its Effects are final and it cancels
+// none. It plays at the tick rate, keeps SpectatorConfig.Buffer frames
+// (2) unplayed to absorb jitter, and catches up faster, at most
+// MaxStepsPerUpdate (8) frames per Update, when more have arrived. The host streams Config.SpectatorDelay frames late if
 // asked and never waits for a spectator: one more than SpectatorMaxLag
 // frames behind is dropped. Its Events use the session's life-cycle
 // vocabulary with the host as peer 0: core.ConnectedEvent and
 // core.StartedEvent once connected, the match's core.PauseEvent,
 // core.SpeedEvent and core.DisconnectEvent as it replays them, and at the
-// end a core.RefusedEvent, or a core.PeerLostEvent when the host is lost,
-// leaves (Left, with its Reason) or drops the spectator for lagging
-// (Reason core.LeaveDropped); from then on Ended reports true and Update
-// does nothing.
+// end a core.PeerLostEvent when the host is lost, leaves (Left, with its
+// Reason) or drops the spectator for lagging (Reason core.LeaveDropped);
+// from then on Ended reports true and Update does nothing. A refused
+// handshake is a core.RefusedEvent, and Update then returns an error
+// matching rollstep.ErrRefused, as a player's session does.
 //
 // A spectator may start long after the match did. The host then sends it
 // the confirmed state of a recent frame before the stream: Frame stays 0

@@ -1,0 +1,223 @@
+package rollstep
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/endpoint"
+	"github.com/rollstep/rollstep/internal/engine"
+	"github.com/rollstep/rollstep/internal/transfer"
+)
+
+// A spectator (Config.Spectate) is a session whose one peer, the host,
+// streams it the match's confirmed inputs (internal/stream), and whose
+// engine replays them: every player is a virtual engine peer of its own,
+// fed from the stream, so a frame runs once every player's input for it
+// arrived and never on a prediction.
+
+// watchHorizon is how far past its current frame a spectator feeds the
+// engine, well inside the rings MaxInputDelay and stream.Run size.
+const watchHorizon = 128
+
+// watch is a spectator's side of the stream.
+type watch[I comparable] struct {
+	next      [core.MaxPlayers]core.Frame // frames of each player's inputs fed to the engine
+	goneAt    [core.MaxPlayers]core.Frame
+	gone      uint16                         // players whose disconnect was fed to the engine
+	msg       engine.Message[engine.Slot[I]] // a message fed to the engine
+	reply     engine.Message[engine.Slot[I]] // the acknowledgement sent to the host
+	out       [1]engine.Outgoing[engine.Slot[I]]
+	join      transfer.Pull // the join record of a running match, once offered
+	streaming bool          // a stream message or a join record's part arrived
+	heardAt   time.Duration // when the newest of them arrived
+	repliedAt time.Duration // when the newest acknowledgement was sent
+	replied   bool
+	silence   time.Duration // the host's stream silent this long is lost
+}
+
+// held returns the first frame for which some player's input is unknown.
+func (w *watch[I]) held(players int) core.Frame {
+	h := core.Frame(1<<31 - 1)
+	for p := range players {
+		if w.gone&(1<<p) == 0 {
+			h = min(h, w.next[p])
+		}
+	}
+	return h
+}
+
+// buffered returns how many received frames are not simulated yet.
+func (s *Session[S, I]) buffered() int { return int(s.watch.held(s.cfg.Players) - s.eng.Frame()) }
+
+// hostGone ends a spectator's stream once, reporting how the host was lost.
+func (s *Session[S, I]) hostGone(ev core.PeerLostEvent) {
+	if !s.end.done {
+		s.end.done = true
+		s.event(ev)
+	}
+}
+
+// replay runs a spectator's frames: those the fixed timestep owes, and
+// more (up to MaxStepsPerUpdate in all) while more than SpectatorBuffer
+// frames wait; then it acknowledges what it holds, once a frame period.
+func (s *Session[S, I]) replay(now time.Duration) error {
+	w := s.watch
+	if w.streaming && now-w.heardAt >= w.silence {
+		s.hostGone(core.PeerLostEvent{Peer: 0}) // keep-alives only: the stream itself stopped
+		return nil
+	}
+	n := s.pacer.Update(now)
+	if extra := s.buffered() - s.cfg.SpectatorBuffer; extra > n {
+		n = min(extra, s.cfg.MaxStepsPerUpdate)
+	}
+	for range n {
+		r := s.eng.Advance(now)
+		s.collect(r) // the match's pauses, speeds and agreed disconnects
+		if !r.Stepped {
+			s.pacer.Block()
+			break
+		}
+		s.view, s.prev = s.prev, s.view
+		*s.view = *s.eng.State()
+		s.pacer.Step() // false when catching up beyond the schedule
+	}
+	s.observeSystem() // the match's game speed paces the stream too
+	if w.replied && now-w.repliedAt < s.cfg.TurnPeriod {
+		return nil // one acknowledgement per frame period is plenty
+	}
+	w.replied, w.repliedAt = true, now
+	w.reply.Frame = s.eng.Frame()
+	w.reply.Held[0] = w.held(s.cfg.Players)
+	w.reply.Stamp = now
+	w.out[0] = engine.Outgoing[engine.Slot[I]]{To: 0, Message: &w.reply}
+	return s.ep.Send(now, w.out[:])
+}
+
+// watchReceive feeds a stream message of the host to the engine: of each
+// player's run, the part that extends what the engine holds, inside its
+// horizon and before the player's disconnect.
+func (s *Session[S, I]) watchReceive(now time.Duration, m *engine.Message[engine.Slot[I]]) error {
+	w, players := s.watch, s.cfg.Players
+	if m.Gone == uint16(1)<<players-1 {
+		s.hostGone(core.PeerLostEvent{Peer: 0, Left: true, Reason: core.LeaveDropped})
+		return nil
+	}
+	w.heardAt, w.streaming = now, true
+	limit := s.eng.Frame() + watchHorizon
+	for i := range m.Inputs {
+		run := &m.Inputs[i]
+		p := run.Player
+		if p < 0 || int(p) >= players || w.gone&(1<<p) != 0 {
+			continue
+		}
+		skip := w.next[p] - run.Start
+		if skip < 0 || int(skip) >= len(run.Values) {
+			continue
+		}
+		end := min(run.Start+core.Frame(len(run.Values)), limit)
+		if m.Gone&(1<<p) != 0 {
+			end = min(end, m.Held[p])
+		}
+		if end <= w.next[p] {
+			continue
+		}
+		w.msg.Frame, w.msg.Gone, w.msg.Held = s.eng.Frame(), 0, [core.MaxPlayers]core.Frame{}
+		w.msg.Inputs = append(w.msg.Inputs[:0], engine.InputRun[engine.Slot[I]]{Player: p, Start: w.next[p], Values: run.Values[skip : skip+(end-w.next[p])]})
+		if err := s.eng.Receive(now, core.PeerID(p), &w.msg); err != nil {
+			return err
+		}
+		w.next[p] = end
+	}
+	w.msg.Inputs = w.msg.Inputs[:0]
+	for p := range players {
+		if m.Gone&(1<<p) != 0 && w.gone&(1<<p) == 0 && w.next[p] >= m.Held[p] {
+			s.feedGone(now, core.PlayerHandle(p), m.Held[p])
+		}
+	}
+	return nil
+}
+
+// feedGone makes the engine agree that player p is disconnected from
+// frame g: the engine declares p's virtual peer gone and every other
+// remaining virtual peer votes g.
+func (s *Session[S, I]) feedGone(now time.Duration, p core.PlayerHandle, g core.Frame) {
+	w := s.watch
+	w.gone |= 1 << p
+	w.goneAt[p] = g
+	_ = s.eng.DisconnectPeer(core.PeerID(p))
+	for q := range s.cfg.Players {
+		if w.gone&(1<<q) != 0 {
+			continue
+		}
+		w.msg.Frame, w.msg.Gone, w.msg.Held = s.eng.Frame(), w.gone, [core.MaxPlayers]core.Frame{}
+		for o := range s.cfg.Players {
+			if w.gone&(1<<o) != 0 {
+				w.msg.Held[o] = w.goneAt[o]
+			}
+		}
+		_ = s.eng.Receive(now, core.PeerID(q), &w.msg)
+	}
+}
+
+// watchTransfer takes a part of the join record of a running match, which
+// the host sends before the stream to a spectator that joins late: only
+// before any of the stream, and acknowledged even once loaded (the host
+// may not have had the last ack).
+func (s *Session[S, I]) watchTransfer(now time.Duration, p []byte) {
+	w := s.watch
+	if s.end.done || (!w.join.Started() && w.held(s.cfg.Players) != 0) {
+		return // the stream started from frame 0
+	}
+	loaded := w.join.Complete()
+	ack := w.join.On(p, s.eng.JoinRecordSize(), func(o transfer.Offer) bool { return o.RawSize <= s.eng.JoinRecordSize() })
+	if ack == nil {
+		return
+	}
+	w.heardAt, w.streaming = now, true
+	_ = s.ep.SendTransfer(now, 0, ack) // the host is connected
+	if !loaded && w.join.Complete() {
+		if err := s.load(); err != nil {
+			s.hostGone(core.PeerLostEvent{Peer: 0, Err: fmt.Errorf("rollstep: the host's join record: %w", err)})
+		}
+	}
+}
+
+// load starts the replay from the complete join record.
+func (s *Session[S, I]) load() error {
+	rec, err := s.watch.join.Raw(s.eng.JoinRecordSize())
+	if err != nil {
+		return err
+	}
+	eng, err := engine.Join[S, I](s.ecfg, s.game, rec)
+	if err != nil {
+		return err
+	}
+	s.eng = eng
+	w, f := s.watch, eng.Frame()
+	for p := range s.cfg.Players {
+		w.next[p] = f
+		if g, ok := eng.Disconnected(core.PlayerHandle(p)); ok {
+			w.gone |= 1 << p
+			w.goneAt[p] = g
+		}
+	}
+	*s.view = *eng.State()
+	*s.prev = *s.view
+	return nil
+}
+
+// watchEvent handles a life-cycle event of a spectator's host, and
+// reports whether it did (the others are a session's).
+func (s *Session[S, I]) watchEvent(e endpoint.Event) bool {
+	switch e.Kind {
+	case endpoint.EventDisconnected:
+		s.hostGone(core.PeerLostEvent{Peer: 0, Err: e.Err})
+	case endpoint.EventLeft:
+		s.hostGone(core.PeerLostEvent{Peer: 0, Left: true, Reason: e.Reason})
+	case endpoint.EventRestarted, endpoint.EventSplit:
+	default:
+		return false
+	}
+	return true
+}
