@@ -67,21 +67,23 @@ const (
 	stageHandoff
 )
 
-// comeback is the session's own rejoin, with Config.Rejoin.
+// comeback is the session's own rejoin, with Config.Rejoin: the
+// snapshot and the handoff, from the sponsor, from.
 type comeback struct {
-	active      bool
-	clock       bool // begun is set
-	begun       time.Duration
-	from        core.PeerID
-	snap, hand  *transfer.Receiver
-	snapOffer   transfer.Offer
-	handOffer   transfer.Offer
-	bytes       int64
-	chunks, dup int
-	err         error
-	catchUp     bool
-	ret         core.Frame
-	discarded   core.Frame // a yielded split: the frames played apart
+	active     bool
+	clock      bool // begun is set
+	begun      time.Duration
+	from       core.PeerID
+	snap, hand transfer.Pull
+	err        error
+	catchUp    bool
+	ret        core.Frame
+	discarded  core.Frame // a yielded split: the frames played apart
+}
+
+// received sums the transfers' counters.
+func (me *comeback) received() (bytes int64, chunks, dups int) {
+	return me.snap.Bytes + me.hand.Bytes, me.snap.Chunks + me.hand.Chunks, me.snap.Duplicates + me.hand.Duplicates
 }
 
 // rejoins is the rejoin state of a session.
@@ -345,7 +347,7 @@ func (r *receiver[S, I]) ReceiveTransfer(now time.Duration, from core.PeerID, p 
 	}
 	// After resuming, go on acknowledging the sponsor's chunks: the ack of
 	// its last one may have been lost.
-	if me := &s.rejoin.me; me.active || (me.hand != nil && from == me.from && p[0] != transfer.KindAck) {
+	if me := &s.rejoin.me; me.active || (me.hand.Started() && from == me.from && p[0] != transfer.KindAck) {
 		s.comebackMessage(now, from, p)
 		return
 	}
@@ -355,73 +357,27 @@ func (r *receiver[S, I]) ReceiveTransfer(now time.Duration, from core.PeerID, p 
 }
 
 // comebackMessage takes a Transfer payload of peer from to this session's
-// own rejoin: offers and chunks of the snapshot and the handoff.
+// own rejoin: offers and chunks of the snapshot, then of the handoff, all
+// from the sponsor whose snapshot offer came first.
 func (s *Session[S, I]) comebackMessage(now time.Duration, from core.PeerID, p []byte) {
 	me := &s.rejoin.me
-	switch p[0] {
-	case transfer.KindOffer:
-		o, err := transfer.DecodeOffer(p)
-		if err != nil {
-			return
-		}
-		if me.snap != nil && from != me.from && me.active && s.ep.State(me.from) != endpoint.StateConnected {
-			// The sponsor went silent before the handoff: another took
-			// over. Start again from its offer.
-			me.snap, me.hand = nil, nil
-		}
-		switch {
-		case me.snap == nil && o.ID%2 == 1:
-			rcv, err := transfer.NewReceiver(o, s.eng.SnapshotSize())
-			if err != nil || o.RawSize != s.eng.SnapshotSize() {
-				return
-			}
-			me.snap, me.snapOffer, me.from = rcv, o, from
-		case me.snap != nil && me.hand == nil && from == me.from && o.ID == me.snapOffer.ID+1 && me.snap.Complete():
-			rcv, err := transfer.NewReceiver(o, maxHandoffSize)
-			if err != nil {
-				return
-			}
-			me.hand, me.handOffer = rcv, o
-		}
-		s.ackComeback(now, o.ID)
-	case transfer.KindChunk:
-		c, err := transfer.DecodeChunk(p)
-		if err != nil || from != me.from {
-			return
-		}
-		rcv := me.snap
-		if me.hand != nil && c.ID == me.handOffer.ID {
-			rcv = me.hand
-		}
-		if rcv == nil {
-			return
-		}
-		if fresh, err := rcv.OnChunk(c); err == nil {
-			me.bytes += int64(len(p))
-			if fresh {
-				me.chunks++
-			} else {
-				me.dup++
-			}
-		}
-		s.ackComeback(now, c.ID)
+	if p[0] == transfer.KindOffer && me.snap.Started() && from != me.from && me.active && s.ep.State(me.from) != endpoint.StateConnected {
+		// The sponsor went silent before the handoff: another took over.
+		// Start again from its offer.
+		me.snap, me.hand = transfer.Pull{}, transfer.Pull{}
 	}
-}
-
-// ackComeback acknowledges what this session holds of transfer id.
-func (s *Session[S, I]) ackComeback(now time.Duration, id uint32) {
-	me := &s.rejoin.me
-	var a transfer.Ack
-	switch {
-	case me.snap != nil && id == me.snapOffer.ID:
-		a = me.snap.Ack()
-	case me.hand != nil && id == me.handOffer.ID:
-		a = me.hand.Ack()
-	default:
+	if me.snap.Started() && from != me.from {
 		return
 	}
-	s.rejoin.out = transfer.AppendAck(s.rejoin.out[:0], a)
-	_ = s.ep.SendTransfer(now, me.from, s.rejoin.out) // the sponsor is connected
+	size := s.eng.SnapshotSize()
+	ack := me.snap.On(p, size, func(o transfer.Offer) bool { return o.ID%2 == 1 && o.RawSize == size })
+	if ack == nil && me.snap.Complete() {
+		ack = me.hand.On(p, maxHandoffSize, func(o transfer.Offer) bool { return o.ID == me.snap.Offer().ID+1 })
+	}
+	if ack != nil {
+		me.from = from
+		_ = s.ep.SendTransfer(now, from, ack) // the sponsor is connected
+	}
 }
 
 // comebackTick resumes this session once the snapshot and the handoff
@@ -431,7 +387,7 @@ func (s *Session[S, I]) comebackTick(now time.Duration) error {
 	if me.err == nil && now-me.begun > s.cfg.RejoinTimeout {
 		me.err = fmt.Errorf("%w: timed out after %v", ErrRejoin, s.cfg.RejoinTimeout)
 	}
-	if me.err == nil && me.snap != nil && me.hand != nil && me.snap.Complete() && me.hand.Complete() {
+	if me.err == nil && me.snap.Complete() && me.hand.Complete() {
 		me.err = s.resume(now)
 		if me.err == nil {
 			return nil
@@ -439,7 +395,8 @@ func (s *Session[S, I]) comebackTick(now time.Duration) error {
 	}
 	if me.err != nil {
 		me.active = false
-		s.event(core.RejoinEvent{Peer: -1, Bytes: me.bytes, Chunks: me.chunks, Retransmits: me.dup, Took: now - me.begun, Err: me.err})
+		bytes, chunks, dups := me.received()
+		s.event(core.RejoinEvent{Peer: -1, Bytes: bytes, Chunks: chunks, Retransmits: dups, Took: now - me.begun, Err: me.err})
 		s.refused = me.err
 		return errors.Join(me.err, s.ep.Leave(now, wire.LeaveQuit, 0))
 	}
@@ -450,11 +407,11 @@ func (s *Session[S, I]) comebackTick(now time.Duration) error {
 // and the handoff.
 func (s *Session[S, I]) resume(now time.Duration) error {
 	me := &s.rejoin.me
-	snap, err := transfer.Decompress(me.snap.Blob(), me.snapOffer.RawSize, me.snapOffer.RawSize)
+	snap, err := me.snap.Raw(s.eng.SnapshotSize())
 	if err != nil {
 		return fmt.Errorf("%w: snapshot: %w", ErrRejoin, err)
 	}
-	rec, err := transfer.Decompress(me.hand.Blob(), me.handOffer.RawSize, maxHandoffSize)
+	rec, err := me.hand.Raw(maxHandoffSize)
 	if err != nil {
 		return fmt.Errorf("%w: handoff: %w", ErrRejoin, err)
 	}
@@ -470,8 +427,9 @@ func (s *Session[S, I]) resume(now time.Duration) error {
 	me.ret, _ = eng.ReturnOf(s.cfg.Local[0])
 	*s.view = *eng.State()
 	*s.prev = *s.view
-	s.event(core.RejoinEvent{Peer: -1, Handoff: eng.Frame(), Return: me.ret, Bytes: me.bytes,
-		Chunks: me.chunks, Retransmits: me.dup, Took: now - me.begun, Discarded: me.discarded})
+	bytes, chunks, dups := me.received()
+	s.event(core.RejoinEvent{Peer: -1, Handoff: eng.Frame(), Return: me.ret, Bytes: bytes,
+		Chunks: chunks, Retransmits: dups, Took: now - me.begun, Discarded: me.discarded})
 	return nil
 }
 

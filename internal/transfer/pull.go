@@ -9,8 +9,8 @@ type Pull struct {
 	rcv   *Receiver
 	offer Offer
 	ack   []byte
-	// Bytes counts the payload bytes of the chunks taken, Chunks the new
-	// ones and Duplicates the repeats.
+	// Bytes counts the bytes of the chunk messages taken, headers
+	// included, Chunks the new chunks and Duplicates the repeats.
 	Bytes              int64
 	Chunks, Duplicates int
 }
@@ -53,7 +53,7 @@ func (p *Pull) On(payload []byte, maxSize int, accept func(Offer) bool) []byte {
 		default:
 			p.Duplicates++
 		}
-		p.Bytes += int64(len(c.Data))
+		p.Bytes += int64(len(payload))
 	default:
 		return nil
 	}
