@@ -155,9 +155,6 @@ func Resume[S any, I comparable](cfg Config, game core.Game[S, I], snapshot, han
 	if err != nil {
 		return nil, err
 	}
-	if e.cfg.SyncTest > 0 {
-		return nil, &ConfigError{Field: "SyncTest", Reason: "a sync test has no peers to return to"}
-	}
 	h, err := e.parseHandoff(handoff)
 	if err != nil {
 		return nil, err
@@ -284,6 +281,10 @@ func (e *Engine[S, I]) start(h handoffRecord) {
 	}
 	if n := e.cfg.ChecksumInterval; isCheckFrame(c-1, n) && !e.cfg.DisableChecksums {
 		e.sums.put(c-1, n, h.sum)
+	}
+	if t := &e.synct; t.limit > 0 { // the sync test starts here: no earlier state was saved
+		t.from, t.upto = c, c-1
+		t.forget()
 	}
 	e.knownDirty = true
 }

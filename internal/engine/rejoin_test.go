@@ -373,3 +373,27 @@ func FuzzResume(f *testing.F) {
 		}
 	})
 }
+
+// A peer that sync-tests (as in a build with the rollstep_synctest tag)
+// comes back too: its resumed engine checks every frame from the handoff
+// frame on, and never loads a state from before it, which it never had.
+func TestRejoinWhileSyncTesting(t *testing.T) {
+	const end = 900
+	h := newHarness(t, 2, 29, end, func(i int, c *Config) {
+		c.InputDelay, c.Prediction, c.LogRetention, c.SyncTest = 1, 8, 4096, 2
+	})
+	h.setLinks(link{latency: 30 * time.Millisecond, jitter: 20 * time.Millisecond, loss: 50})
+	pl := rejoinPlan{crashed: 1, crashAt: 300, notice: 40, transfer: 60, lead: 24, deliver: 3}
+	run := h.rejoin(t, pl, func(i int) Config { return h.nodes[i].eng.cfg })
+	h.run(100000)
+	h.checkRejoined(t, pl, run)
+	for i, nd := range h.nodes {
+		for _, ev := range nd.events {
+			if _, ok := ev.(core.SyncTestEvent); ok {
+				t.Fatalf("node %d: %v", i, ev)
+			}
+		}
+	}
+	played := uint64(h.nodes[1].eng.Frame() - run.handoffFrame)
+	require.GreaterOrEqual(t, h.nodes[1].eng.Stats().SyncTestFrames, 2*played-2, "the resumed engine's sync test re-simulated too little")
+}
