@@ -107,10 +107,13 @@ type endEngine interface {
 }
 
 // matchEnd is the agreed end of a match: the first frame not played, at,
-// once set (pending), and whether it was reached (done).
+// once set (pending), whether it was reached (done), and whether the
+// session left (left), which it does once its spectators hold the stream
+// to the end, or at leaveBy.
 type matchEnd struct {
-	at            core.Frame
-	pending, done bool
+	at                  core.Frame
+	pending, done, left bool
+	leaveBy             time.Duration
 }
 
 // set ends the match at frame f; it fails if the engine simulated f.
@@ -144,4 +147,41 @@ func (x *matchEnd) reached(e endEngine) bool {
 	}
 	x.done = true
 	return true
+}
+
+// leaveAtEnd leaves the match that reached its end once every spectator
+// holds the stream to the end (the delay lifted), or once the wait is
+// over, streaming until then.
+func (s *Session[S, I]) leaveAtEnd(now time.Duration) error {
+	if !s.stream.End(s.end.at) && now < s.end.leaveBy {
+		if s.sent && now-s.lastSend < s.cfg.ResendInterval {
+			return nil
+		}
+		s.sent, s.lastSend = true, now
+		return s.stream.Send(now, s.eng, s.ep)
+	}
+	s.end.left = true
+	return s.ep.Leave(now, wire.LeaveEnded, s.end.at)
+}
+
+// drainEnd is an Update after the end of the match while spectators
+// catch up: it hears them and streams to them, and leaves (leaveAtEnd).
+func (s *Session[S, I]) drainEnd(now time.Duration) error {
+	_, err := s.ep.Poll(now, &s.rx)
+	if terr := s.ep.Tick(now); err == nil {
+		err = terr
+	}
+	n := core.PeerID(len(s.cfg.Peers))
+	for _, e := range s.ep.Events() {
+		if e.Peer >= n {
+			s.stream.PeerEvent(int(e.Peer-n), e)
+		}
+	}
+	if perr := s.stream.Pump(now, s.ep); err == nil {
+		err = perr
+	}
+	if lerr := s.leaveAtEnd(now); err == nil {
+		err = lerr
+	}
+	return err
 }

@@ -92,8 +92,9 @@ type Session[S any, I comparable] struct {
 	view, prev *S // State and Previous: copies the game cannot write into the engine
 
 	started, closed bool
-	end             matchEnd // EndAt, or a peer's end
-	refused         error    // set by route: the match cannot start
+	end             matchEnd      // EndAt, or a peer's end
+	endWait         time.Duration // how long the end waits for spectators
+	refused         error         // set by route: the match cannot start
 	now, lastSend   time.Duration
 	sent            bool       // something was sent, at lastSend
 	added           core.Frame // the local inputs made at frame added are scheduled, if addedOK
@@ -193,8 +194,9 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 	s.rejoin.began = make([]time.Duration, len(c.Peers))
 	s.rejoin.restarts = make([]int, len(c.Peers))
 	s.rejoin.me.active = c.Rejoin
+	s.endWait = ep.Config().DisconnectTimeout
 	if c.Spectate {
-		s.watch = &watch[I]{silence: ep.Config().DisconnectTimeout}
+		s.watch = &watch[I]{silence: s.endWait}
 	}
 	s.ts = timesync.New(c.timesync(), c.TurnPeriod, len(c.Peers))
 	s.stream.Init(c.Players, len(c.Spectators), stream.Config{Delay: c.SpectatorDelay, MaxLag: c.SpectatorMaxLag,
@@ -433,9 +435,13 @@ func (s *Session[S, I]) EndAt(f core.Frame) error {
 	return nil
 }
 
-// Ended reports whether the match ended (core.MatchEndedEvent), or for a
-// spectator its stream (a core.PeerLostEvent): Update does nothing more.
-func (s *Session[S, I]) Ended() bool { return s.end.done }
+// Ended reports whether the match ended (core.MatchEndedEvent) and the
+// session left it, or for a spectator whether its stream ended (a
+// core.PeerLostEvent): Update does nothing more. A host with spectators
+// leaves once they hold the stream to the end (the stream delay lifted),
+// or after Transport.DisconnectTimeout, so it may end a little after its
+// core.MatchEndedEvent.
+func (s *Session[S, I]) Ended() bool { return s.end.left }
 
 // Close sends a Leave to every peer and closes the Conn. Later calls
 // return ErrClosed.

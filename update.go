@@ -8,7 +8,6 @@ import (
 	"github.com/rollstep/rollstep/internal/delay"
 	"github.com/rollstep/rollstep/internal/endpoint"
 	"github.com/rollstep/rollstep/internal/engine"
-	"github.com/rollstep/rollstep/internal/wire"
 )
 
 // Update does one round of the session's work at now, a monotonic time
@@ -41,8 +40,11 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 		return ErrClosed
 	}
 	s.effects, s.cancelled = s.effects[:0], s.cancelled[:0]
-	if s.end.done {
+	if s.end.left {
 		return nil
+	}
+	if s.end.done {
+		return s.drainEnd(now)
 	}
 	s.now = max(s.now, now)
 	_, err := s.ep.Poll(now, &s.rx)
@@ -125,7 +127,8 @@ func (s *Session[S, I]) Update(now time.Duration) error {
 	}
 	if s.end.reached(s.eng) {
 		s.event(core.MatchEndedEvent{Frame: s.end.at})
-		if lerr := s.ep.Leave(now, wire.LeaveEnded, s.end.at); err == nil {
+		s.end.leaveBy = now + s.endWait
+		if lerr := s.leaveAtEnd(now); err == nil {
 			err = lerr
 		}
 	}

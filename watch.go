@@ -34,6 +34,8 @@ type watch[I comparable] struct {
 	repliedAt time.Duration // when the newest acknowledgement was sent
 	replied   bool
 	silence   time.Duration // the host's stream silent this long is lost
+	ending    bool          // the host left at the end of the match, endAt
+	endAt     core.Frame
 }
 
 // held returns the first frame for which some player's input is unknown.
@@ -53,7 +55,7 @@ func (s *Session[S, I]) buffered() int { return int(s.watch.held(s.cfg.Players) 
 // hostGone ends a spectator's stream once, reporting how the host was lost.
 func (s *Session[S, I]) hostGone(ev core.PeerLostEvent) {
 	if !s.end.done {
-		s.end.done = true
+		s.end.done, s.end.left = true, true
 		s.event(ev)
 	}
 }
@@ -63,7 +65,7 @@ func (s *Session[S, I]) hostGone(ev core.PeerLostEvent) {
 // frames wait; then it acknowledges what it holds, once a frame period.
 func (s *Session[S, I]) replay(now time.Duration) error {
 	w := s.watch
-	if w.streaming && now-w.heardAt >= w.silence {
+	if !w.ending && w.streaming && now-w.heardAt >= w.silence {
 		s.hostGone(core.PeerLostEvent{Peer: 0}) // keep-alives only: the stream itself stopped
 		return nil
 	}
@@ -83,6 +85,10 @@ func (s *Session[S, I]) replay(now time.Duration) error {
 		s.pacer.Step() // false when catching up beyond the schedule
 	}
 	s.observeSystem() // the match's game speed paces the stream too
+	if w.ending && s.eng.Frame() >= min(w.endAt, w.held(s.cfg.Players)) {
+		s.hostGone(core.PeerLostEvent{Peer: 0, Left: true, Reason: core.LeaveEnded}) // every frame held is played
+		return nil
+	}
 	if w.replied && now-w.repliedAt < s.cfg.TurnPeriod {
 		return nil // one acknowledgement per frame period is plenty
 	}
@@ -214,7 +220,11 @@ func (s *Session[S, I]) watchEvent(e endpoint.Event) bool {
 	case endpoint.EventDisconnected:
 		s.hostGone(core.PeerLostEvent{Peer: 0, Err: e.Err})
 	case endpoint.EventLeft:
-		s.hostGone(core.PeerLostEvent{Peer: 0, Left: true, Reason: e.Reason})
+		if e.Reason != core.LeaveEnded {
+			s.hostGone(core.PeerLostEvent{Peer: 0, Left: true, Reason: e.Reason})
+		} else if !s.end.done {
+			s.watch.ending, s.watch.endAt = true, e.Frame // replay plays out what it holds
+		}
 	case endpoint.EventRestarted, endpoint.EventSplit:
 	default:
 		return false

@@ -174,6 +174,20 @@ func (st *Streamer[I]) PeerEvent(i int, e endpoint.Event) {
 	}
 }
 
+// End lifts the stream delay, since at the end of the match nothing a
+// spectator sees can reach a player in time, and reports whether every
+// spectator still in the stream holds every frame before f, so that the
+// host may leave.
+func (st *Streamer[I]) End(f core.Frame) bool {
+	st.delay = 0
+	for i := range st.specs {
+		if sp := &st.specs[i]; sp.joined && !sp.left && !sp.dropped && sp.acked < f {
+			return false
+		}
+	}
+	return true
+}
+
 // ReceiveTransfer takes a Transfer payload of spectator i: the acks of its
 // join record.
 func (st *Streamer[I]) ReceiveTransfer(now time.Duration, i int, p []byte) {
