@@ -13,7 +13,9 @@ import (
 // A spectator is a session with Config.Spectate, in any mode: with the
 // mode's defaults (Lockstep's 10 turns a second included) it replays the
 // host's match exactly, keeps the confirmed inputs in its own input log,
-// as a recorder needs, and ends with the match's agreed end.
+// as a recorder needs, and ends with the match's agreed end, the last
+// frames included: the host lifts the stream delay at the end and leaves
+// once the spectator holds them.
 func TestSpectateInEveryMode(t *testing.T) {
 	for _, mode := range []Mode{Lockstep, Rollback, Auto} {
 		t.Run(mode.String(), func(t *testing.T) {
@@ -22,7 +24,7 @@ func TestSpectateInEveryMode(t *testing.T) {
 			conn := net.NewEndpoint()
 			peers := newPeers(t, net, Config{Mode: mode, LogRetention: 4096}, func(i int, c *Config) {
 				if i == 0 {
-					c.Spectators = []transport.Addr{conn.ID()}
+					c.Spectators, c.SpectatorDelay = []transport.Addr{conn.ID()}, 120
 				}
 			})
 			watcher := &gPeer{}

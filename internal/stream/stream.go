@@ -179,7 +179,7 @@ func (st *Streamer[I]) PeerEvent(i int, e endpoint.Event) {
 // spectator still in the stream holds every frame before f, so that the
 // host may leave.
 func (st *Streamer[I]) End(f core.Frame) bool {
-	st.delay = 0
+	st.maxLag, st.delay = st.maxLag+st.delay, 0 // the frames let out at once are no lag
 	for i := range st.specs {
 		if sp := &st.specs[i]; sp.joined && !sp.left && !sp.dropped && sp.acked < f {
 			return false
