@@ -96,7 +96,6 @@ type rejoins[S any, I comparable] struct {
 	began    []time.Duration
 	restarts []int // restarts of each peer's process seen
 	nextID   uint32
-	out      []byte
 	// tamper, set only by tests, changes a snapshot before it is sent:
 	// a lying sponsor.
 	tamper func([]byte)
