@@ -168,8 +168,9 @@
 //     core.InputDisconnected from frame 0, and a player takes it mid-match
 //     exactly as a restarted one rejoins (Config.Rejoin), reported by the
 //     same core.RejoinEvent.
-//   - Ended. EndAt ends the match at an agreed frame (core.MatchEndedEvent;
-//     see Ending a match), after which Update does nothing. Close leaves at
+//   - Ended. EndAt ends the match at an agreed frame (core.MatchEndedEvent,
+//     then Ended once the session left; see Ending a match), after which
+//     Update does nothing. Close leaves at
 //     once: the other peers see a core.PeerLostEvent with Reason
 //     core.LeaveQuit.
 //
@@ -231,7 +232,8 @@
 // EndAt(f) makes f the first frame not played: the session runs no frame
 // from f on and leaves once every frame before f is confirmed and every
 // peer holds this session's inputs for them, so the first peer to stop
-// strands nobody (core.MatchEndedEvent, Ended). Every peer's game calls
+// strands nobody (core.MatchEndedEvent, Ended); a host with spectators
+// lifts the stream delay and leaves once they hold the last frame too. Every peer's game calls
 // it with the same f, decided from the simulation (a round timer, a
 // score); a peer whose game has not called it adopts the f of the first
 // peer that ends, unless it has already simulated frame f. A frame

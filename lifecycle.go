@@ -167,6 +167,7 @@ func (s *Session[S, I]) leaveAtEnd(now time.Duration) error {
 // drainEnd is an Update after the end of the match while spectators
 // catch up: it hears them and streams to them, and leaves (leaveAtEnd).
 func (s *Session[S, I]) drainEnd(now time.Duration) error {
+	s.now = max(s.now, now)
 	_, err := s.ep.Poll(now, &s.rx)
 	if terr := s.ep.Tick(now); err == nil {
 		err = terr

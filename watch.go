@@ -176,7 +176,7 @@ func (s *Session[S, I]) watchTransfer(now time.Duration, p []byte) {
 		return // the stream started from frame 0
 	}
 	loaded := w.join.Complete()
-	ack := w.join.On(p, s.eng.JoinRecordSize(), func(o transfer.Offer) bool { return o.RawSize <= s.eng.JoinRecordSize() })
+	ack := w.join.On(p, s.eng.JoinRecordSize(), nil) // any record up to the engine's size
 	if ack == nil {
 		return
 	}

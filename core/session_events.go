@@ -166,9 +166,12 @@ type StallEvent struct {
 
 // MatchEndedEvent reports that the match ended at Frame, its first frame
 // not played (the session's EndAt, or a peer's): every frame before it is
-// confirmed here, every peer still in the match holds this session's
-// inputs for them, and the session has told the peers (a Leave with
-// LeaveEnded). From then on Update does nothing.
+// confirmed here and every peer still in the match holds this session's
+// inputs for them. The session then tells the peers (a Leave with
+// LeaveEnded): at once, or with spectators once they hold the stream to
+// Frame (at most the transport's DisconnectTimeout later), streaming to
+// them until then; Ended reports true once it has, and from then on
+// Update does nothing.
 type MatchEndedEvent struct {
 	Frame Frame // the first frame not played
 }

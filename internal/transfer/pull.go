@@ -17,7 +17,8 @@ type Pull struct {
 
 // On takes payload, a message from the sender. An Offer of the transfer
 // under way, or one accept takes while none is under way, gives that
-// transfer's Ack; accept sees only offers Validate(maxSize) passes. A
+// transfer's Ack; accept, nil to take any, sees only offers
+// Validate(maxSize) passes. A
 // Chunk of the transfer under way is stored and gives the Ack. Anything
 // else (another transfer, a malformed or misshapen message, an ack)
 // gives nil and changes nothing. The Ack is the Pull's buffer, valid
@@ -33,7 +34,7 @@ func (p *Pull) On(payload []byte, maxSize int, accept func(Offer) bool) []byte {
 			return nil
 		}
 		if p.rcv == nil || o.ID != p.offer.ID {
-			if p.rcv != nil || o.Validate(maxSize) != nil || !accept(o) {
+			if p.rcv != nil || o.Validate(maxSize) != nil || (accept != nil && !accept(o)) {
 				return nil
 			}
 			p.rcv, _ = NewReceiver(o, maxSize) // valid

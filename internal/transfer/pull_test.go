@@ -76,6 +76,9 @@ func TestPullRefusesStrangers(t *testing.T) {
 	require.Nil(t, pull.On(AppendChunk(nil, Chunk{ID: 3, Data: make([]byte, 9)}), 0, yes), "a chunk of the wrong length")
 	require.Equal(t, o, pull.Offer())
 	require.False(t, pull.Complete())
+	var taker Pull
+	require.NotNil(t, taker.On(AppendOffer(nil, other), 0, nil), "a nil accept takes any valid offer")
+	require.Nil(t, (&Pull{}).On(AppendOffer(nil, o), 15, nil), "a nil accept still refuses an offer over maxSize")
 	ack := pull.On(AppendChunk(nil, Chunk{ID: 3, Data: make([]byte, 10)}), 0, yes)
 	require.NotNil(t, ack)
 	a, err := DecodeAck(ack)
