@@ -1,7 +1,8 @@
 // Package connhook reaches, for the rest of this module, what the Conns of
 // transport/udp and transport/dtls do not export. transport/udp sets
 // UDPPeers, through which the session's endpoint manages the provisional
-// peers of a udp.Conn; transport/dtls sets DTLSStatsOf, which the module's
+// peers of a udp.Conn, and UDPBatch, through which it batches the sends of
+// one Update; transport/dtls sets DTLSStatsOf, which the module's
 // tests read. Each package sets its hooks when it is initialised, so a
 // hook is nil in a program that does not link its package (and then no
 // Conn of that package exists).
@@ -33,3 +34,20 @@ var UDPPeers func(c transport.Conn) (Peers, bool)
 // DTLSStatsOf returns the counters of c when c is a *dtls.Conn, and false
 // for any other Conn. transport/dtls sets it.
 var DTLSStatsOf func(c transport.Conn) (DTLSStats, bool)
+
+// Batch holds a Conn's sends so that those of one round go out together
+// (transport/udp on Linux: one sendmmsg(2) for up to 16 datagrams). While
+// held, Send copies the datagram and returns nil, and what becomes of it
+// is reported to the Hold's fail.
+type Batch interface {
+	// Hold starts holding. fail is called for each held datagram the
+	// socket refuses, with its peer, its length and the error, once the
+	// Conn's lock is released; it must not call the Conn.
+	Hold(fail func(to transport.Addr, n int, err error))
+	// Flush writes the held datagrams and stops holding.
+	Flush()
+}
+
+// UDPBatch returns the Batch of c if c is a transport/udp Conn that owns
+// its socket (one that can batch).
+var UDPBatch func(c transport.Conn) (Batch, bool)

@@ -104,8 +104,12 @@ func (c *Conn) Send(to transport.Addr, p []byte) error {
 		return nil
 	}
 	if ok && c.drain != nil { // the socket is the drainer's: write it under c.mu
+		if c.drain.holding() {
+			return c.queueHeld(to, addr, p) // unlocks c.mu
+		}
 		err := c.drain.send(addr, p)
 		c.sent(len(p), err)
+		c.stats.SendCalls++
 		c.mu.Unlock()
 		return err
 	}

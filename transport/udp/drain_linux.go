@@ -36,8 +36,9 @@ const drainBatch = 16
 // datagram shows as too long and is dropped) and its source address into
 // names[i], a raw sockaddr parsed by sourceOf.
 //
-// This file holds the package's only use of unsafe: the address of hdrs
-// passed to the system call, as x/sys/unix's own wrappers pass theirs.
+// This file and batch_linux.go hold the package's only uses of unsafe:
+// the addresses of message headers and raw sockaddrs passed to the system
+// calls, as x/sys/unix's own wrappers pass theirs.
 // golang.org/x/net/ipv4's ReadBatch would do the same call, but it
 // allocates a net.UDPAddr per datagram.
 type drainer struct {
@@ -57,6 +58,7 @@ type drainer struct {
 	iovs    [drainBatch]unix.Iovec
 	names   [drainBatch][unix.SizeofSockaddrInet6]byte
 	bufs    [drainBatch][transport.MaxDatagram + 1]byte
+	out     batch // held sends (batch_linux.go)
 }
 
 // newDrainer takes c's socket out of Go's poller and returns its drainer,
@@ -121,6 +123,9 @@ func (d *drainer) send(addr netip.AddrPort, p []byte) error {
 	d.sa6.Addr, d.sa6.Port = a.As16(), int(addr.Port()) // As16 maps IPv4
 	return unix.Sendto(d.fd, p, unix.MSG_DONTWAIT, &d.sa6)
 }
+
+// holding reports whether Send queues datagrams for a batch (see hold).
+func (d *drainer) holding() bool { return d.out.held }
 
 // close closes the socket; c.mu must be held.
 func (d *drainer) close() error { return unix.Close(d.fd) }

@@ -239,16 +239,25 @@ func (c *Conn) forget(id transport.Addr) error {
 	return nil
 }
 
-// hooks is the peer table of a Conn as internal/connhook hands it to the
-// session's endpoint.
+// hooks is the peer table and the send batch of a Conn as
+// internal/connhook hands them to the session's endpoint.
 type hooks struct{ c *Conn }
 
 func (h hooks) Forget(id transport.Addr) error       { return h.c.forget(id) }
 func (h hooks) Rebind(id, from transport.Addr) error { return h.c.rebind(id, from) }
 
+func (h hooks) Hold(fail func(to transport.Addr, n int, err error)) { h.c.hold(fail) }
+func (h hooks) Flush()                                              { h.c.flush() }
+
 func init() {
 	connhook.UDPPeers = func(c transport.Conn) (connhook.Peers, bool) {
 		if uc, ok := c.(*Conn); ok {
+			return hooks{uc}, true
+		}
+		return nil, false
+	}
+	connhook.UDPBatch = func(c transport.Conn) (connhook.Batch, bool) {
+		if uc, ok := c.(*Conn); ok && uc.drain != nil {
 			return hooks{uc}, true
 		}
 		return nil, false

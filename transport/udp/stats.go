@@ -23,6 +23,10 @@ type stats struct {
 	// DroppedUnbound counts datagrams Send dropped because their peer has
 	// no address yet (see Peer.Addr).
 	DroppedUnbound uint64
+	// SendCalls counts the system calls that wrote datagrams on the
+	// drainer's socket: one per datagram, except for held ones (see
+	// Conn.hold), which share a sendmmsg.
+	SendCalls uint64
 	// ReadErrors and WriteErrors count failed socket calls.
 	ReadErrors, WriteErrors uint64
 	// Provisional is the number of provisional peers now.
