@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/connhook"
 	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/internal/rtt"
 	"github.com/rollstep/rollstep/internal/wire"
@@ -47,6 +48,12 @@ type Endpoint[I comparable] struct {
 	// (see Forgetter, Rebinder); nil otherwise.
 	forgetter Forgetter
 	rebinder  Rebinder
+	// batch holds conn's sends between Hold and Flush, if conn can batch;
+	// onRefused is ep.refused, made once so that Hold allocates nothing;
+	// batchErr is the first refusal Flush returns.
+	batch     connhook.Batch
+	onRefused func(to transport.Addr, n int, err error)
+	batchErr  error
 	rand      io.Reader // cfg.Rand, or crypto/rand: nonces of restart handshakes
 
 	msg  engine.Message[I] // decode target, reused for every input packet
@@ -182,6 +189,9 @@ func New[I comparable](cfg Config, conn transport.Conn, peers []transport.Addr) 
 		statsBuf: make([]PeerStats, len(peers)),
 	}
 	ep.forgetter, ep.rebinder = peerTable(conn)
+	if ep.batch = batchOf(conn); ep.batch != nil {
+		ep.onRefused = ep.refused
+	}
 	ep.rand = r
 	var nb [8]byte
 	for i, a := range peers {
