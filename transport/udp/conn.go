@@ -76,9 +76,10 @@ func New(pc net.PacketConn, cfg Config) (*Conn, error) {
 	return c, nil
 }
 
-// Send writes p as one datagram to the address of peer to. It copies
-// nothing and retains nothing: the datagram is handed to the kernel before
-// Send returns. A datagram to an unbound peer (one whose address is not
+// Send writes p as one datagram to the address of peer to. It retains
+// nothing: the datagram is handed to the kernel before Send returns, or,
+// while a session holds the Conn's sends (for the length of one of its
+// Updates), copied and written with the others at its end. A datagram to an unbound peer (one whose address is not
 // known yet, see Peer.Addr) is dropped as if the network lost it, and
 // Send returns nil: the layer above
 // repeats what matters (the session's endpoint repeats its Hello) until the

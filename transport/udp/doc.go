@@ -12,10 +12,14 @@
 // queues them. No goroutine hands datagrams over, so a frame pays no
 // wake-up, futex or scheduler hand-off per datagram: on loopback a send
 // and its receive cost about half as much as through a reader goroutine
-// (BenchmarkSendReceive). Elsewhere, and for any other net.PacketConn,
-// New starts one reader goroutine per Conn, which reads each datagram
-// into a scratch buffer, looks up the sender, and copies the datagram
-// into the queue that Receive drains.
+// (BenchmarkSendReceive). The session holds its Conn's sends for the
+// length of one Update and writes them with one sendmmsg(2) call for up
+// to 16 datagrams (a lone one with sendto(2)): a match of 8 peers makes
+// one call a frame where it would make seven. Elsewhere, and for any
+// other net.PacketConn, New starts one reader goroutine per Conn, which
+// reads each datagram into a scratch buffer, looks up the sender, and
+// copies the datagram into the queue that Receive drains, and every Send
+// is its own write.
 //
 // The queue is a fixed ring of Config.QueueLen slots whose buffers are
 // allocated once: in steady state neither path, Send nor Receive
