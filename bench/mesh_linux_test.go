@@ -151,24 +151,10 @@ func BenchmarkSocketMesh(b *testing.B) {
 			st1 := m.s[0].Stats().Peers[0]
 			size := int((st1.BytesSent - st0.BytesSent) / max(st1.PacketsSent-st0.PacketsSent, 1))
 			raw := newRawMesh(b, n, size)
-			var sess, base []float64
-			for b.Loop() {
-				t0 := cpuNow()
-				for range socketBlock {
-					m.step()
-				}
-				t1 := cpuNow()
-				for range socketBlock {
-					raw.step()
-				}
-				t2 := cpuNow()
-				sess = append(sess, float64(t1-t0)/socketBlock)
-				base = append(base, float64(t2-t1)/socketBlock)
-			}
+			se, ba := cpuBlocks(b, m.step, raw.step)
 			if raw.got == 0 {
 				b.Fatal("the raw loop received nothing")
 			}
-			se, ba := median(sess), median(base)
 			b.ReportMetric(se, "session-cpu-ns/frame")
 			b.ReportMetric(ba, "raw-cpu-ns/frame")
 			b.ReportMetric(se/max(ba, 1), "x-raw")

@@ -152,35 +152,40 @@ func BenchmarkSocket(b *testing.B) {
 	for range 64 {
 		raw.step()
 	}
-	var sess, base []float64
 	rb0 := sp.s[0].Stats().Rollbacks + sp.s[1].Stats().Rollbacks
-	frames := 0
-	for b.Loop() {
-		frames += socketBlock
-		t0 := cpuNow()
-		for range socketBlock {
-			sp.step()
-		}
-		t1 := cpuNow()
-		for range socketBlock {
-			raw.step()
-		}
-		t2 := cpuNow()
-		sess = append(sess, float64(t1-t0)/socketBlock)
-		base = append(base, float64(t2-t1)/socketBlock)
-	}
+	f0 = sp.s[0].Frame()
+	se, ba := cpuBlocks(b, func() { sp.step() }, raw.step)
 	if rb := sp.s[0].Stats().Rollbacks + sp.s[1].Stats().Rollbacks - rb0; rb != 0 {
-		b.Logf("%d rollbacks in %d frames", rb, frames)
+		b.Logf("%d rollbacks in %d frames", rb, sp.s[0].Frame()-f0)
 	}
 	if raw.got == 0 {
 		b.Fatal("the raw loop received nothing")
 	}
-	se, ba := median(sess), median(base)
 	b.ReportMetric(se, "session-cpu-ns/frame")
 	b.ReportMetric(ba, "raw-cpu-ns/frame")
 	b.ReportMetric(se/max(ba, 1), "x-raw")
 	b.ReportMetric(float64(size+28), "IP-B/packet")
 	b.ReportMetric(float64(perFrame), "packets/frame")
+}
+
+// cpuBlocks runs b's loop, each op socketBlock frames of sess, then as
+// many of base, and returns the median CPU time per frame of each.
+func cpuBlocks(b *testing.B, sess, base func()) (float64, float64) {
+	var s, r []float64
+	for b.Loop() {
+		t0 := cpuNow()
+		for range socketBlock {
+			sess()
+		}
+		t1 := cpuNow()
+		for range socketBlock {
+			base()
+		}
+		t2 := cpuNow()
+		s = append(s, float64(t1-t0)/socketBlock)
+		r = append(r, float64(t2-t1)/socketBlock)
+	}
+	return median(s), median(r)
 }
 
 func median(v []float64) float64 {
