@@ -41,8 +41,9 @@ var DTLSStatsOf func(c transport.Conn) (DTLSStats, bool)
 // is reported to the Hold's fail.
 type Batch interface {
 	// Hold starts holding. fail is called for each held datagram the
-	// socket refuses, with its peer, its length and the error, once the
-	// Conn's lock is released; it must not call the Conn.
+	// socket refuses, with its peer, its length and the error, outside
+	// the Conn's lock but within the Send or Flush that wrote it, so it
+	// should only count.
 	Hold(fail func(to transport.Addr, n int, err error))
 	// Flush writes the held datagrams and stops holding.
 	Flush()

@@ -40,10 +40,11 @@ type refusal struct {
 }
 
 // hold starts holding c's datagrams: Send queues them until flush (and
-// writes the batch when it is full). fail is called, after c.mu is
-// released, for each held datagram the socket refuses, with its peer, its
-// length and the error; it must not call c. Without a drainer, hold does
-// nothing and Send writes at once, as always.
+// writes the batch when it is full). fail is called for each held
+// datagram the socket refuses, with its peer, its length and the error,
+// outside c.mu but within the Send or flush that wrote it, so it should
+// only count. Without a drainer, hold does nothing and Send writes at
+// once, as always.
 func (c *Conn) hold(fail func(to transport.Addr, n int, err error)) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
