@@ -41,7 +41,10 @@
 // Sending: Send encodes the engine's Ready.Messages with the next sequence
 // number of each peer; Tick sends a KeepAlive (stamp and echo, for the
 // RTT) to a peer that was sent nothing for KeepAliveInterval, so a busy
-// link carries no keep-alives.
+// link carries no keep-alives. Between Hold and Flush a Conn that can
+// batch (transport/udp on Linux) keeps every datagram and writes them
+// together; a datagram the socket then refuses is counted as a failed
+// send, and Flush returns what Send would have.
 //
 // Timers: a connected peer silent for InterruptTimeout raises
 // EventInterrupted, a valid packet after that EventResumed, and silence for
@@ -161,7 +164,9 @@
 // # Host loop
 //
 // A front end drives one engine e and one endpoint ep from its game loop,
-// once per tick, with the same now for every call of the tick:
+// once per tick, with the same now for every call of the tick, between
+// ep.Hold() and ep.Flush() so that the tick's datagrams share a system
+// call:
 //
 //  1. ep.Poll(now, e): receive, answer handshakes and keep-alives, hand
 //     input messages to e.Receive.
