@@ -612,15 +612,25 @@ func TestControlAllocs(t *testing.T) {
 			allocs := testing.AllocsPerRun(500, loop)
 			require.Zero(t, allocs, "allocations per frame")
 			// One warm-up cycle, then the one measured; events counts
-			// the measured one's.
-			cycle := testing.AllocsPerRun(1, func() {
-				events = 0
-				for range 64 {
-					loop()
+			// the measured one's. The count is process-wide, so a
+			// runtime allocation on another goroutine (seen once on
+			// 32-bit ARM under a loaded qemu) can land in a cycle: the
+			// best of three cycles is kept, since an allocation of the
+			// loop's own shows in every cycle.
+			cycle, cycleEvents := -1.0, 0
+			for range 3 {
+				n := testing.AllocsPerRun(1, func() {
+					events = 0
+					for range 64 {
+						loop()
+					}
+				})
+				if cycle < 0 || n < cycle {
+					cycle, cycleEvents = n, events
 				}
-			})
-			t.Logf("a cycle of 64 frames: %v allocations, %d events", cycle, events)
-			require.LessOrEqual(t, cycle, float64(events), "allocations in a cycle of 64 frames with a pause, a resume and a speed change")
+			}
+			t.Logf("a cycle of 64 frames: %v allocations, %d events", cycle, cycleEvents)
+			require.LessOrEqual(t, cycle, float64(cycleEvents), "allocations in a cycle of 64 frames with a pause, a resume and a speed change")
 			for i, e := range b.engs {
 				c, st := e.Control(), e.Stats()
 				require.Greater(t, e.Frame()-frame0, core.Frame(400), "engine %d did not run", i)
