@@ -130,7 +130,7 @@ func (c *Conn) writeHeld() {
 			i++
 			continue
 		}
-		sent, _, errno := unix.Syscall6(unix.SYS_SENDMMSG, uintptr(d.fd), uintptr(unsafe.Pointer(&b.hdrs[i])),
+		sent, _, errno := unix.RawSyscall6(unix.SYS_SENDMMSG, uintptr(d.fd), uintptr(unsafe.Pointer(&b.hdrs[i])),
 			uintptr(b.n-i), unix.MSG_DONTWAIT, 0, 0)
 		c.stats.SendCalls++
 		if errno != 0 || sent == 0 { // the first datagram was refused: it goes, the rest are tried again

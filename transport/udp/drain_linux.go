@@ -30,6 +30,14 @@ const drainBatch = 16
 //     waits on this socket. Every call passes MSG_DONTWAIT.
 //   - c.mu is held around every system call on fd, so Close cannot close
 //     it under one.
+//   - The calls are raw system calls (unix.RawSyscall6), which do not tell
+//     the Go scheduler they are under way: with MSG_DONTWAIT none can
+//     block. A scheduled system call (unix.Syscall6, which
+//     x/sys/unix's Sendto uses) wakes the runtime's sysmon thread from its
+//     deep sleep if the process was idle, and sysmon then polls every 20
+//     µs for a while: a 60 Hz game loop that sleeps between frames paid
+//     40 to 90 µs of CPU a frame for it on a 2-core VM, many times the
+//     session's own work in a frame.
 //
 // Its arrays are allocated once. The kernel writes each datagram into
 // bufs[i] (one byte longer than transport.MaxDatagram, so an oversized
@@ -51,9 +59,8 @@ type drainer struct {
 	// recvmmsg. Zero when not known empty.
 	emptyAt time.Time
 	fd      int
-	inet6   bool // an AF_INET6 socket: IPv4 peers are sent to as ::ffff:a.b.c.d
-	sa4     unix.SockaddrInet4
-	sa6     unix.SockaddrInet6
+	inet6   bool                  // an AF_INET6 socket: IPv4 peers are sent to as ::ffff:a.b.c.d
+	to      unix.RawSockaddrInet6 // send's destination; an IPv4 one fills its start
 	hdrs    [drainBatch]unix.Mmsghdr
 	iovs    [drainBatch]unix.Iovec
 	names   [drainBatch][unix.SizeofSockaddrInet6]byte
@@ -103,7 +110,7 @@ func (d *drainer) recv() (int, unix.Errno) {
 		d.hdrs[i].Hdr.Flags = 0
 		d.hdrs[i].Len = 0
 	}
-	n, _, errno := unix.Syscall6(unix.SYS_RECVMMSG, uintptr(d.fd), uintptr(unsafe.Pointer(&d.hdrs[0])), drainBatch,
+	n, _, errno := unix.RawSyscall6(unix.SYS_RECVMMSG, uintptr(d.fd), uintptr(unsafe.Pointer(&d.hdrs[0])), drainBatch,
 		unix.MSG_DONTWAIT, 0, 0)
 	if errno != 0 {
 		return 0, errno
@@ -115,13 +122,13 @@ func (d *drainer) recv() (int, unix.Errno) {
 // socket buffer is an error (EAGAIN), as loss would be, not a wait.
 // c.mu must be held.
 func (d *drainer) send(addr netip.AddrPort, p []byte) error {
-	a := addr.Addr()
-	if a.Is4() && !d.inet6 {
-		d.sa4.Addr, d.sa4.Port = a.As4(), int(addr.Port())
-		return unix.Sendto(d.fd, p, unix.MSG_DONTWAIT, &d.sa4)
+	n := d.rawName(&d.to, addr)
+	_, _, errno := unix.RawSyscall6(unix.SYS_SENDTO, uintptr(d.fd), uintptr(unsafe.Pointer(unsafe.SliceData(p))), uintptr(len(p)),
+		unix.MSG_DONTWAIT, uintptr(unsafe.Pointer(&d.to)), uintptr(n))
+	if errno != 0 {
+		return errno
 	}
-	d.sa6.Addr, d.sa6.Port = a.As16(), int(addr.Port()) // As16 maps IPv4
-	return unix.Sendto(d.fd, p, unix.MSG_DONTWAIT, &d.sa6)
+	return nil
 }
 
 // holding reports whether Send queues datagrams for a batch (see hold).
