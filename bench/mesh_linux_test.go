@@ -7,10 +7,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
 
 	"github.com/rollstep/rollstep"
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/connhook"
 	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/udp"
 )
@@ -20,6 +23,7 @@ import (
 // other, driven frame by frame as sessionPair drives two.
 type udpMesh struct {
 	s     []*rollstep.Session[mixState, uint32]
+	conns []*udp.Conn
 	now   time.Duration
 	frame []core.Frame
 }
@@ -53,6 +57,7 @@ func newUDPMesh(tb testing.TB, n int) *udpMesh {
 			tb.Fatal(err)
 		}
 		m.s = append(m.s, s)
+		m.conns = append(m.conns, conn)
 	}
 	tb.Cleanup(func() {
 		for _, s := range m.s {
@@ -165,15 +170,23 @@ func BenchmarkSocketMesh(b *testing.B) {
 
 // TestSocketMeshPlays checks BenchmarkSocketMesh's match: 8 peers over
 // loopback UDP reach the same frame and state, allocating nothing per
-// frame in steady state.
+// frame in steady state, and each Update's datagrams to the other 7
+// peers share one system call (sendmmsg), which BenchmarkSocketMesh's
+// CPU ratio cannot show where system calls are cheap.
 func TestSocketMeshPlays(t *testing.T) {
 	m := newUDPMesh(t, 8)
 	for range 300 {
 		m.step()
 	}
+	d0, c0, ok := connhook.UDPSends(m.conns[0])
+	require.True(t, ok)
 	if allocs := testing.AllocsPerRun(60, m.step); allocs != 0 {
 		t.Errorf("%v allocations per frame of 8 peers", allocs)
 	}
+	d1, c1, _ := connhook.UDPSends(m.conns[0])
+	frames := uint64(61) // AllocsPerRun's warm-up call and its 60
+	assert.GreaterOrEqual(t, d1-d0, 7*frames, "datagrams peer 0 sent in %d frames", frames)
+	assert.LessOrEqual(t, c1-c0, frames, "system calls that wrote peer 0's %d datagrams in %d frames", d1-d0, frames)
 	a := m.s[0]
 	if a.Frame() < 350 {
 		t.Fatalf("frame %d after 360 periods", a.Frame())

@@ -2,7 +2,7 @@
 // transport/udp and transport/dtls do not export. transport/udp sets
 // UDPPeers, through which the session's endpoint manages the provisional
 // peers of a udp.Conn, and UDPBatch, through which it batches the sends of
-// one Update; transport/dtls sets DTLSStatsOf, which the module's
+// one Update (UDPSends counts them for the tests); transport/dtls sets DTLSStatsOf, which the module's
 // tests read. Each package sets its hooks when it is initialised, so a
 // hook is nil in a program that does not link its package (and then no
 // Conn of that package exists).
@@ -52,3 +52,8 @@ type Batch interface {
 // UDPBatch returns the Batch of c if c is a transport/udp Conn that owns
 // its socket (one that can batch).
 var UDPBatch func(c transport.Conn) (Batch, bool)
+
+// UDPSends returns, when c is a transport/udp Conn, the datagrams it has
+// handed to its socket and the system calls that wrote them (a sendmmsg
+// writes several), for the module's tests; transport/udp sets it.
+var UDPSends func(c transport.Conn) (datagrams, calls uint64, ok bool)

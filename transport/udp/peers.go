@@ -262,4 +262,11 @@ func init() {
 		}
 		return nil, false
 	}
+	connhook.UDPSends = func(c transport.Conn) (datagrams, calls uint64, ok bool) {
+		if uc, ok := c.(*Conn); ok {
+			s := uc.snapshot()
+			return s.DatagramsOut, s.SendCalls, true
+		}
+		return 0, 0, false
+	}
 }
