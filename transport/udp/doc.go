@@ -15,7 +15,11 @@
 // (BenchmarkSendReceive). The session holds its Conn's sends for the
 // length of one Update and writes them with one sendmmsg(2) call for up
 // to 16 datagrams (a lone one with sendto(2)): a match of 8 peers makes
-// one call a frame where it would make seven. Elsewhere, and for any
+// one call a frame where it would make seven. These calls never wait
+// (MSG_DONTWAIT) and are made raw, without telling Go's scheduler: a
+// scheduled call would wake the runtime's sysmon thread every frame of a
+// loop that sleeps between frames, which cost more CPU than the rest of
+// the session's frame. Elsewhere, and for any
 // other net.PacketConn, New starts one reader goroutine per Conn, which
 // reads each datagram into a scratch buffer, looks up the sender, and
 // copies the datagram into the queue that Receive drains, and every Send
