@@ -133,6 +133,23 @@ func TestHeldSendRefusedIsReportedAndTheRestGoOut(t *testing.T) {
 	}
 }
 
+func TestSendReturnsTheSocketsRefusal(t *testing.T) {
+	// Send's raw sendto (not held): the refusal comes back as the errno,
+	// counted; a datagram the socket takes returns a nil error, not a
+	// zero errno.
+	s, rx := batchRig(t, 1, Peer{ID: 9, Addr: netip.MustParseAddrPort("255.255.255.255:9")})
+	require.NoError(t, unix.SetsockoptInt(s.drain.fd, unix.SOL_SOCKET, unix.SO_BROADCAST, 0))
+	err := s.Send(9, []byte("bcd"))
+	assert.True(t, errors.Is(err, unix.EACCES), "got %v", err)
+	require.NoError(t, s.Send(1, []byte("a")))
+	st := s.snapshot()
+	assert.Equal(t, uint64(1), st.WriteErrors)
+	assert.Equal(t, uint64(1), st.DatagramsOut)
+	assert.Equal(t, uint64(2), st.SendCalls)
+	p, _ := recv(t, rx[0])
+	assert.Equal(t, "a", string(p))
+}
+
 func TestHeldSendsOfAClosedConnAreDropped(t *testing.T) {
 	s, rx := batchRig(t, 1)
 	var r refusals
