@@ -1,11 +1,12 @@
 // Package connhook reaches, for the rest of this module, what the Conns of
 // transport/udp and transport/dtls do not export. transport/udp sets
 // UDPPeers, through which the session's endpoint manages the provisional
-// peers of a udp.Conn, and UDPBatch, through which it batches the sends of
-// one Update (UDPSends counts them for the tests); transport/dtls sets DTLSStatsOf, which the module's
-// tests read. Each package sets its hooks when it is initialised, so a
-// hook is nil in a program that does not link its package (and then no
-// Conn of that package exists).
+// peers of a udp.Conn, UDPBatch, through which it batches the sends of
+// one Update, and UDPSends, which counts them for the module's tests;
+// transport/dtls sets DTLSStatsOf, which the module's tests read. Each
+// package sets its hooks when it is initialised, so a hook is nil in a
+// program that does not link its package (and then no Conn of that
+// package exists).
 package connhook
 
 import "github.com/rollstep/rollstep/transport"

@@ -45,8 +45,8 @@ const drainBatch = 16
 // names[i], a raw sockaddr parsed by sourceOf.
 //
 // This file and batch_linux.go hold the package's only uses of unsafe:
-// the addresses of message headers and raw sockaddrs passed to the system
-// calls, as x/sys/unix's own wrappers pass theirs.
+// the addresses of message headers, raw sockaddrs and datagrams passed to
+// the system calls, as x/sys/unix's own wrappers pass theirs.
 // golang.org/x/net/ipv4's ReadBatch would do the same call, but it
 // allocates a net.UDPAddr per datagram.
 type drainer struct {
