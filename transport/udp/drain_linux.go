@@ -27,7 +27,7 @@ const drainBatch = 16
 //     descriptor and closes the *net.UDPConn, which removes the original
 //     from epoll. Otherwise every arriving datagram would wake an idle
 //     runtime thread blocked in epoll_wait, for nothing: no goroutine ever
-//     waits on this socket. Every call passes MSG_DONTWAIT.
+//     waits on this socket.
 //   - c.mu is held around every system call on fd, so Close cannot close
 //     it under one.
 //   - The calls are raw system calls (unix.RawSyscall6), which do not tell
