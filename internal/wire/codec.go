@@ -98,7 +98,16 @@ func (c *Codec[I]) appendRun(dst []byte, vals []I, limit int) ([]byte, bool) {
 	prev := c.prev[:c.size]
 	clear(prev)
 	gap := uint64(0)
+	var zero I
 	for i := range vals {
+		// Values that compare equal have equal bytes (NewCodec accepted
+		// I: no padding, no floats), so an unchanged value is a zero
+		// delta, and prev already holds its bytes. Most values of a
+		// steady match are unchanged.
+		if i == 0 && vals[0] == zero || i > 0 && vals[i] == vals[i-1] {
+			gap++
+			continue
+		}
 		cur := c.raw.Append(c.cur[:0], &vals[i])
 		nz := xorDelta(cur, prev)
 		if nz == 0 {
