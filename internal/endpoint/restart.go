@@ -53,6 +53,18 @@ import (
 // reply, even over a Hello of the replier's it accepted before, so a
 // spectator needs no Rejoin of its own. A replay of an earlier process's
 // Hello still opens a restart that never completes.
+//
+// Both sides starting over
+//
+// Two endpoints may both start their session with each other over: the
+// peers of two sides of a split that both yield to a third, or two
+// processes that restarted together. Neither is a survivor then: each
+// sends Rejoin Hellos and none has the other's old session to answer
+// from. The endpoint with the lower seat answers as a survivor would (a
+// restart reply with a nonce of its own, then the proof); the other keeps
+// ignoring its Hellos, as a new process ignores any Hello, and connects
+// through the reply. So the pair connects, and a replayed Hello still
+// opens a restart that never completes.
 
 // restart is a pending restart handshake of a peer's new process.
 type restart struct {
@@ -70,7 +82,10 @@ type restart struct {
 // state are consulted: a new process numbers its packets from scratch.
 func (ep *Endpoint[I]) restartHello(now time.Duration, i int, h wire.Header, p []byte) (bool, error) {
 	q := &ep.peers[i]
-	if !q.helloSeen && !q.open {
+	// Both sides start over, and this one has the lower seat: it answers.
+	both := !q.helloSeen && q.state == StateHandshaking && ep.rejoining(q) && !q.open &&
+		ep.cfg.Seat != wire.NoSeat && q.seat != wire.NoSeat && ep.cfg.Seat < q.seat
+	if !q.helloSeen && !q.open && !both {
 		return false, nil
 	}
 	var hello wire.Hello
@@ -82,14 +97,14 @@ func (ep *Endpoint[I]) restartHello(now time.Duration, i int, h wire.Header, p [
 	// whether it says so or not: a spectator does not know it had a
 	// predecessor.
 	open := q.open && (q.state != StateHandshaking || hello.Rejoin)
-	if (!hello.Rejoin && !open) || (!q.helloSeen && !open) || (q.helloSeen && hello.Nonce == q.theirNonce) {
+	if (!hello.Rejoin && !open) || (!q.helloSeen && !open && !both) || (q.helloSeen && hello.Nonce == q.theirNonce) {
 		return false, nil
 	}
 	switch {
 	case !q.seatFits(hello.Seat):
 		q.st.WrongSeat++
 		return true, nil
-	case (!open && (q.state == StateHandshaking || q.state == StateRefused || q.state == StateLeft)) ||
+	case (!open && !both && (q.state == StateHandshaking || q.state == StateRefused || q.state == StateLeft)) ||
 		wire.CheckProtocol(hello.Protocol) != nil || wire.Compare(ep.cfg.Digest, hello.Config) != nil:
 		// Nothing to come back to, or another match: the new process's
 		// handshake times out, and a replay of its Hello cannot refuse

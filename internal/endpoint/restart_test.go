@@ -1,6 +1,7 @@
 package endpoint
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -141,4 +142,34 @@ func TestRestartOfOwnSession(t *testing.T) {
 	m.run(now+100*time.Millisecond, time.Millisecond)
 	require.Equal(t, [][]byte{{7}}, m.nodes[1].rx.transfers)
 	require.Equal(t, [][]byte{{8}}, m.nodes[0].rx.transfers)
+}
+
+// Two endpoints that both start their session with each other over (two
+// sides of a split that both yield to a third peer, or two processes that
+// restarted together) connect again: the one with the lower seat answers
+// the other's Rejoin Hellos as a survivor would, so neither waits for the
+// other to answer first. The lower seat sees EventRestarted, the higher
+// EventConnected, and both directions work under the new keys.
+func TestRestartOfBothSides(t *testing.T) {
+	for _, first := range []int{0, 1} {
+		t.Run(fmt.Sprintf("node %d first", first), func(t *testing.T) {
+			m := seatedMesh(t)
+			now := m.net.Now()
+			require.NoError(t, m.nodes[first].ep.Restart(now, 0))
+			m.run(now+20*time.Millisecond, time.Millisecond)
+			now = m.net.Now()
+			require.NoError(t, m.nodes[1-first].ep.Restart(now, 0))
+			m.run(now+500*time.Millisecond, time.Millisecond)
+			require.Equal(t, StateConnected, m.nodes[0].ep.State(0))
+			require.Equal(t, StateConnected, m.nodes[1].ep.State(0))
+			require.Contains(t, kinds(m.nodes[0].events, 0), EventRestarted)
+			require.Contains(t, kinds(m.nodes[1].events, 0), EventConnected)
+			now = m.net.Now()
+			require.NoError(t, m.nodes[0].ep.SendTransfer(now, 0, []byte{7}))
+			require.NoError(t, m.nodes[1].ep.SendTransfer(now, 0, []byte{8}))
+			m.run(now+100*time.Millisecond, time.Millisecond)
+			require.Equal(t, [][]byte{{7}}, m.nodes[1].rx.transfers)
+			require.Equal(t, [][]byte{{8}}, m.nodes[0].rx.transfers)
+		})
+	}
 }
