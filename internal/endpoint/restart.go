@@ -61,10 +61,15 @@ import (
 // processes that restarted together. Neither is a survivor then: each
 // sends Rejoin Hellos and none has the other's old session to answer
 // from. The endpoint with the lower seat answers as a survivor would (a
-// restart reply with a nonce of its own, then the proof); the other keeps
+// restart reply carrying a nonce, then the proof); the other keeps
 // ignoring its Hellos, as a new process ignores any Hello, and connects
-// through the reply. So the pair connects, and a replayed Hello still
-// opens a restart that never completes.
+// through the reply. The answer's nonce is the one of the answering
+// side's own Hellos, drawn when it started over, so that its Hellos still
+// on the way when the other has connected through the answer name the
+// session they connected, not a restart for the other to answer as a
+// survivor: two crossed restart handshakes would leave each side with the
+// keys of a different one. So the pair connects under one pair of keys,
+// and a replayed Hello still opens a restart that never completes.
 
 // restart is a pending restart handshake of a peer's new process.
 type restart struct {
@@ -114,9 +119,12 @@ func (ep *Endpoint[I]) restartHello(now time.Duration, i int, h wire.Header, p [
 	}
 	r := q.restart
 	if r == nil || r.theirs != hello.Nonce {
-		ours, err := ep.drawNonce()
-		if err != nil {
-			return true, err
+		ours := q.nonce // both sides start over: our Hellos' (see above)
+		if !both {
+			var err error
+			if ours, err = ep.drawNonce(); err != nil {
+				return true, err
+			}
 		}
 		seat, mine := hello.Seat, ep.cfg.Seat
 		if seat == wire.NoSeat {

@@ -173,3 +173,62 @@ func TestRestartOfBothSides(t *testing.T) {
 		})
 	}
 }
+
+// Both sides start over and their handshakes cross. The higher seat
+// connects through the lower seat's answer; its proof is lost; a Hello
+// the lower sent before it answered reaches it, and it answers; its next
+// packet, under the keys it connected with, reaches the lower seat right
+// after that answer. Both sides end up under the keys of the one
+// handshake. (When the lower seat's answer carried a fresh nonce instead
+// of the one of its own Hellos, the higher took that Hello for another
+// restart and answered it as a survivor; the lower connected through that
+// answer, then the packet under the first keys proved its own pending
+// answer, and each side was left with the other's keys of a different
+// handshake.)
+func TestRestartOfBothSidesCrossed(t *testing.T) {
+	m := seatedMesh(t)
+	lo, hi := m.nodes[0], m.nodes[1]
+	loID, hiID := lo.conn.ID(), hi.conn.ID()
+	now := m.net.Now()
+	require.NoError(t, lo.ep.Restart(now, 0))
+	require.NoError(t, hi.ep.Restart(now, 0))
+	m.net.Cut(loID, hiID)
+	m.run(now+150*time.Millisecond, time.Millisecond)
+	r := lo.ep.peers[0].restart
+	require.NotNil(t, r, "the lower seat answers the higher's Hellos")
+	// The answer reaches the higher seat, whose proof is lost.
+	m.net.Cut(hiID, loID)
+	q := &lo.ep.peers[0]
+	reply := wire.HelloReply{Status: wire.ReplyAccept, Protocol: wire.Protocol, Nonce: r.theirs, Config: testDigest(t, 2), Replier: r.ours}
+	p, err := wire.AppendHelloReply(nil, testKey, q.seq+1, &reply)
+	require.NoError(t, err)
+	m.net.Restore(loID, hiID)
+	rawSend(t, lo.conn, hiID, p)
+	m.net.Cut(loID, hiID)
+	m.run(m.net.Now()+30*time.Millisecond, time.Millisecond)
+	require.Equal(t, StateConnected, hi.ep.State(0))
+	// The lower seat's own Hello, sent before it answered, arrives.
+	m.net.Heal()
+	hello := wire.Hello{Protocol: wire.Protocol, Nonce: q.nonce, Config: testDigest(t, 2), Seat: wire.SeatOf(0), Rejoin: true}
+	p, err = wire.AppendHello(nil, testKey, q.seq+2, &hello)
+	require.NoError(t, err)
+	rawSend(t, lo.conn, hiID, p)
+	replies := hi.ep.peers[0].st.RepliesSent
+	for k := 0; hi.ep.peers[0].st.RepliesSent == replies; k++ { // the higher seat answers it
+		require.Less(t, k, 100, "the higher seat never answered the Hello")
+		m.step(m.net.Now() + time.Millisecond)
+	}
+	require.NoError(t, hi.ep.SendTransfer(m.net.Now(), 0, []byte{9}))
+	m.run(m.net.Now()+time.Second, time.Millisecond)
+
+	require.Equal(t, StateConnected, lo.ep.State(0))
+	require.Equal(t, StateConnected, hi.ep.State(0))
+	require.Equal(t, lo.ep.peers[0].txKey, hi.ep.peers[0].rxKey, "lower to higher")
+	require.Equal(t, hi.ep.peers[0].txKey, lo.ep.peers[0].rxKey, "higher to lower")
+	now = m.net.Now()
+	require.NoError(t, lo.ep.SendTransfer(now, 0, []byte{7}))
+	require.NoError(t, hi.ep.SendTransfer(now, 0, []byte{8}))
+	m.run(now+100*time.Millisecond, time.Millisecond)
+	require.Equal(t, []byte{7}, hi.rx.transfers[len(hi.rx.transfers)-1], "lower to higher")
+	require.Equal(t, []byte{8}, lo.rx.transfers[len(lo.rx.transfers)-1], "higher to lower")
+}
