@@ -119,8 +119,10 @@ func (s *Session[S, I]) restarted(now time.Duration, i core.PeerID) {
 	rj.waiting |= 1 << i
 	rj.began[i] = now
 	// One rejoin at a time: while another is under way here, this one
-	// waits its turn, which rejoinTick gives it.
-	if s.sponsorOf(i) && (rj.sponsor == nil || rj.sponsor.peer == i) {
+	// waits its turn, which rejoinTick gives it. A session coming back
+	// itself sponsors nobody: the state it has is about to be replaced,
+	// and who sponsors is decided on the state it takes (rejoinTick).
+	if !rj.me.active && s.sponsorOf(i) && (rj.sponsor == nil || rj.sponsor.peer == i) {
 		rj.nextID += 2
 		rj.sponsor = &sponsorship{peer: i, begun: now, id: rj.nextID - 1}
 	}
@@ -147,12 +149,55 @@ func (s *Session[S, I]) maybeYield(now time.Duration, i core.PeerID, at core.Fra
 	if slices.Min(s.cfg.Peers[i].Players) > mine {
 		return // the other side's to yield
 	}
+	s.yield(now, at)
+}
+
+// yield throws this session's side away, as of frame at, and starts its
+// rejoin toward every peer it lost. A rejoin it was sponsoring goes with
+// its side: the returning peer takes its state from the side kept.
+func (s *Session[S, I]) yield(now time.Duration, at core.Frame) {
 	for j := range s.cfg.Peers {
 		if s.ep.State(core.PeerID(j)) == endpoint.StateDisconnected {
 			_ = s.ep.Restart(now, core.PeerID(j)) // j is in the table; a failed nonce draw leaves it lost
 		}
 	}
-	*me = comeback{active: true, clock: true, begun: now, discarded: s.eng.Frame() - max(at, 0)}
+	if sp := s.rejoin.sponsor; sp != nil {
+		s.addSent(sp)
+		s.rejoin.sponsor = nil
+	}
+	s.rejoin.me = comeback{active: true, clock: true, begun: now, discarded: s.eng.Frame() - max(at, 0)}
+}
+
+// lowerPeer reports whether peer i's lowest player handle is below peer j's.
+func (s *Session[S, I]) lowerPeer(i, j core.PeerID) bool {
+	return slices.Min(s.cfg.Peers[i].Players) < slices.Min(s.cfg.Peers[j].Players)
+}
+
+// offeredFromBelow handles a snapshot offer from peer i that this session
+// did not ask for: i believes this session restarted, because it yielded
+// a split to another side than i's (it heard that side first) and, as
+// every yielding session does, started over with i too. When i's side is
+// the lower, the side this session joined will yield to it in turn, so
+// this session yields again, to i, and reports whether it did. A split
+// of more than two sides thus heals to the side of the lowest player
+// handle, whatever order the sides heard each other in.
+func (s *Session[S, I]) offeredFromBelow(now time.Duration, i core.PeerID) bool {
+	at, apart := s.eng.Disconnected(s.cfg.Peers[i].Players[0])
+	if !apart {
+		return false
+	}
+	mine := slices.Min(s.cfg.Local)
+	for j, p := range s.cfg.Peers {
+		st := s.ep.State(core.PeerID(j))
+		if _, gone := s.eng.Disconnected(p.Players[0]); !gone && (st == endpoint.StateConnected || st == endpoint.StateInterrupted) {
+			mine = min(mine, slices.Min(p.Players))
+		}
+	}
+	if slices.Min(s.cfg.Peers[i].Players) > mine {
+		return false
+	}
+	s.yield(now, at)
+	return true
 }
 
 // sponsorOf reports whether this session sends peer i's rejoin: it has
@@ -344,9 +389,14 @@ func (r *receiver[S, I]) ReceiveTransfer(now time.Duration, from core.PeerID, p 
 		s.watchTransfer(now, p)
 		return
 	}
+	me := &s.rejoin.me
+	if !me.active && p[0] == transfer.KindOffer && (!me.hand.Started() || from != me.from) && s.offeredFromBelow(now, from) {
+		s.comebackMessage(now, from, p)
+		return
+	}
 	// After resuming, go on acknowledging the sponsor's chunks: the ack of
 	// its last one may have been lost.
-	if me := &s.rejoin.me; me.active || (me.hand.Started() && from == me.from && p[0] != transfer.KindAck) {
+	if me.active || (me.hand.Started() && from == me.from && p[0] != transfer.KindAck) {
 		s.comebackMessage(now, from, p)
 		return
 	}
@@ -360,9 +410,12 @@ func (r *receiver[S, I]) ReceiveTransfer(now time.Duration, from core.PeerID, p 
 // from the sponsor whose snapshot offer came first.
 func (s *Session[S, I]) comebackMessage(now time.Duration, from core.PeerID, p []byte) {
 	me := &s.rejoin.me
-	if p[0] == transfer.KindOffer && me.snap.Started() && from != me.from && me.active && s.ep.State(me.from) != endpoint.StateConnected {
-		// The sponsor went silent before the handoff: another took over.
-		// Start again from its offer.
+	if p[0] == transfer.KindOffer && me.snap.Started() && from != me.from && me.active &&
+		(s.ep.State(me.from) != endpoint.StateConnected || s.lowerPeer(from, me.from)) {
+		// The sponsor went silent before the handoff, and another took
+		// over; or a sponsor of a lower side offers, which the first
+		// sponsor's side will yield to as well. Start again from its
+		// offer.
 		me.snap, me.hand = transfer.Pull{}, transfer.Pull{}
 	}
 	if me.snap.Started() && from != me.from {

@@ -77,3 +77,39 @@ func TestSplitHealsToLoneLowestPeer(t *testing.T) {
 		}
 	}
 }
+
+// Every link of a three- or four-peer match drops for 4 s, so every peer
+// plays alone. When the links heal, every peer but player 0's yields to
+// it; the yielding peers start their sessions with each other over too,
+// and the one with the lower seat answers the other's restart, so they
+// connect again and the match is one again, in every mode.
+func TestSplitHealsEveryPeerApart(t *testing.T) {
+	for _, n := range []int{3, 4} {
+		for _, mode := range []Mode{Lockstep, Rollback, Auto} {
+			t.Run(fmt.Sprintf("%d/%v", n, mode), func(t *testing.T) {
+				m := newCrashMatch(t, n, mode, 0.03, 900+uint64(n)+uint64(mode))
+				m.run(func() bool { return m.lowest() >= 200 })
+				for a := range n {
+					for b := range n {
+						if a != b {
+							m.net.Cut(m.conns[a].ID(), m.conns[b].ID())
+						}
+					}
+				}
+				out := m.now + 4*time.Second
+				m.run(func() bool { return m.now >= out })
+				m.net.Heal()
+				var r core.Frame
+				for j := 1; j < n; j++ {
+					ev := m.awaitRejoin(j)
+					require.Positive(t, ev.Discarded, "peer %d threw away its frames", j)
+					r = max(r, ev.Return)
+				}
+				m.run(func() bool { return m.lowest() >= r+180 })
+				m.agree(r)
+				_, ok := m.rejoined(0)
+				require.False(t, ok, "player 0's peer rejoined")
+			})
+		}
+	}
+}
