@@ -35,6 +35,13 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	for i, m := range modes {
 		r, err := simulate(&o, m)
 		if err != nil {
+			if r != nil { // the report of a match that did not end
+				if o.json {
+					_ = r.report.writeJSON(stdout)
+				} else {
+					r.report.writeText(stdout)
+				}
+			}
 			fmt.Fprintf(stderr, "rollstep sim: %s: %v\n", m, err)
 			return 1
 		}
@@ -158,7 +165,8 @@ func simulate(o *simOptions, m simMode) (*simRun, error) {
 		}
 	}
 	if now > limit {
-		return nil, fmt.Errorf("the match did not reach frame %d in %v of virtual time", target, limit)
+		// What happened until then is what the user needs to see.
+		return finish(o, m, netw, peers, limit, target), fmt.Errorf("the match did not reach frame %d in %v of virtual time", target, limit)
 	}
 	return finish(o, m, netw, peers, now, target), nil
 }
