@@ -59,7 +59,7 @@ func finish(o *simOptions, m simMode, netw *sim.Network, peers []*simPeer, end t
 			_ = p.sess.Close()
 		}
 	}
-	r.report.ChecksumGroups = groupChecksums(r.report.Peers)
+	r.report.ChecksumGroups = groupChecksums(r.report.Peers, target)
 	// All equal: one checksum among the peers that finished, and at least
 	// one finished. When every peer finished, as without a life-cycle
 	// event, that is every peer having the same checksum.
@@ -78,10 +78,10 @@ func finish(o *simOptions, m simMode, netw *sim.Network, peers []*simPeer, end t
 // groupChecksums groups the peers that finished by final checksum, in
 // order of their first peer. A peer that left, was killed or failed is not
 // compared.
-func groupChecksums(peers []peerReport) []checksumGroup {
+func groupChecksums(peers []peerReport, final int32) []checksumGroup {
 	var groups []checksumGroup
 	for _, p := range peers {
-		if p.End == nil || p.End.How != endFinished {
+		if p.End == nil || p.End.How != endFinished || p.skippedFinal(final) {
 			continue
 		}
 		k := 0
@@ -94,6 +94,21 @@ func groupChecksums(peers []peerReport) []checksumGroup {
 		groups[k].Peers = append(groups[k].Peers, p.Peer)
 	}
 	return groups
+}
+
+// skippedFinal reports whether the peer finished without simulating the
+// last frame of the match, final - 1, so that it has no final checksum:
+// it rejoined from a snapshot of frame final or later.
+func (p *peerReport) skippedFinal(final int32) bool {
+	if p.End == nil || p.End.How != endFinished || p.FinalChecksum != "missing" {
+		return false
+	}
+	for _, e := range p.Events {
+		if e.Rejoin != nil && e.Rejoin.Self && e.Rejoin.Handoff >= final {
+			return true
+		}
+	}
+	return false
 }
 
 // round3 rounds x to three decimals, so reports read well and stay stable.

@@ -185,8 +185,11 @@ func (r *simReport) writeGroups(w io.Writer) {
 	}
 	var out []string
 	for _, p := range r.Peers {
-		if p.End != nil && p.End.How != endFinished {
+		switch {
+		case p.End != nil && p.End.How != endFinished:
 			out = append(out, fmt.Sprintf("%d (%s)", p.Peer, p.End.How))
+		case p.skippedFinal(r.FinalFrame):
+			out = append(out, fmt.Sprintf("%d (rejoined past the last frame)", p.Peer))
 		}
 	}
 	rest := ""

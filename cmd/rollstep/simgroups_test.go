@@ -1,0 +1,35 @@
+package main
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// A peer that rejoined from a snapshot past the last frame never
+// simulated it, so it has no final checksum: it is named among the peers
+// not compared, not counted as a group of its own. A finished peer
+// without a checksum and without such a rejoin still is, so that a
+// missing checksum is never hidden.
+func TestChecksumGroupsSkipAPeerThatRejoinedPastTheEnd(t *testing.T) {
+	done := &peerEnd{How: endFinished}
+	rejoin := func(handoff int32) []lifeEvent {
+		return []lifeEvent{{Event: lifeRejoin, Rejoin: &rejoinInfo{Self: true, Handoff: handoff}}}
+	}
+	r := simReport{FinalFrame: 1200, eventful: true, Peers: []peerReport{
+		{Peer: 0, FinalChecksum: "00000000000000aa", End: done},
+		{Peer: 1, FinalChecksum: "00000000000000aa", End: done},
+		{Peer: 2, FinalChecksum: "missing", End: done, Events: rejoin(1249)},
+	}}
+	r.ChecksumGroups = groupChecksums(r.Peers, r.FinalFrame)
+	require.Equal(t, []checksumGroup{{Checksum: "00000000000000aa", Peers: []int{0, 1}}}, r.ChecksumGroups)
+	var out bytes.Buffer
+	r.writeGroups(&out)
+	require.Contains(t, out.String(), "all equal (00000000000000aa)")
+	require.Contains(t, out.String(), "not compared: peer 2 (rejoined past the last frame)")
+
+	r.Peers[2].Events = rejoin(1100) // it simulated frame 1199, so it must have a checksum
+	r.ChecksumGroups = groupChecksums(r.Peers, r.FinalFrame)
+	require.Len(t, r.ChecksumGroups, 2)
+}
