@@ -94,7 +94,12 @@ type rejoins[S any, I comparable] struct {
 	// is not settled here; began[i] is when it came back.
 	waiting  uint64
 	began    []time.Duration
-	restarts []int // restarts of each peer's process seen
+	// restarts[i] is how many returns of peer i the engine must have
+	// settled for its current process to be back: one more than it had
+	// settled when the process proved itself, unless it was back already.
+	// A process that handshakes again before its return (it lost this
+	// session mid-rejoin) needs no second one.
+	restarts []int
 	nextID   uint32
 	// tamper, set only by tests, changes a snapshot before it is sent:
 	// a lying sponsor.
@@ -106,9 +111,12 @@ func (s *Session[S, I]) restarted(now time.Duration, i core.PeerID) {
 	rj := &s.rejoin
 	// The old process is gone, unless the others brought this new one back
 	// before this endpoint finished its handshake: then the engine settled
-	// one return more than there were restarts before.
+	// more returns than the peer's previous process needed.
 	back := s.eng.Returns(i) > rj.restarts[i]
-	rj.restarts[i]++
+	rj.restarts[i] = s.eng.Returns(i) + 1
+	if back {
+		rj.restarts[i]--
+	}
 	for _, p := range s.cfg.Peers[i].Players {
 		if _, ok := s.eng.Disconnected(p); !ok && !back {
 			_ = s.eng.DisconnectPeer(i) // i is a player peer
@@ -137,9 +145,15 @@ func (s *Session[S, I]) restarted(now time.Duration, i core.PeerID) {
 // a time), keeping its sessions with its own side.
 func (s *Session[S, I]) maybeYield(now time.Duration, i core.PeerID, at core.Frame) {
 	me := &s.rejoin.me
-	if me.active || me.catchUp {
+	if me.active {
+		// Coming back, this session has nothing to keep: it lost the
+		// peer before it got the match's state, and starts its restart
+		// handshake with it over, which a sponsor needs.
+		_ = s.ep.Restart(now, i) // i is in the table; a failed nonce draw leaves it lost
 		return
 	}
+	// A session catching up after its return holds the match's state and
+	// yields like any other.
 	mine := slices.Min(s.cfg.Local)
 	for j, p := range s.cfg.Peers {
 		if st := s.ep.State(core.PeerID(j)); st == endpoint.StateConnected || st == endpoint.StateInterrupted {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/transport"
 	"github.com/stretchr/testify/require"
 )
 
@@ -109,6 +110,44 @@ func TestSplitHealsEveryPeerApart(t *testing.T) {
 				m.agree(r)
 				_, ok := m.rejoined(0)
 				require.False(t, ok, "player 0's peer rejoined")
+			})
+		}
+	}
+}
+
+// Player 1's process dies; its new one starts, and 100 ms later, before
+// it has the match's state, every link drops for 4 s, longer than the
+// disconnect timeout: the new process loses the others, and they lose it
+// or never finish its restart handshake. When the links heal it starts
+// its handshakes over and rejoins, and the others heal their split as
+// usual, in every mode. (A new process ignored the peers it lost, and a
+// survivor that saw it prove itself twice waited for two returns.) The
+// blackout may cut the survivors' agreement on the old process's
+// disconnect frame, so that the two sides of the split differ from it on
+// and detect it: the heal makes them one again, which is what is checked.
+func TestRejoinThroughABlackout(t *testing.T) {
+	for seed := uint64(0); seed < 2; seed++ {
+		for _, mode := range []Mode{Lockstep, Rollback, Auto} {
+			t.Run(fmt.Sprintf("%d/%v", seed, mode), func(t *testing.T) {
+				m := newCrashMatch(t, 3, mode, 0.03, 1200+10*seed+uint64(mode))
+				m.run(func() bool { return m.lowest() >= 120 })
+				m.kill(1)
+				up := m.now + time.Second
+				m.run(func() bool { return m.now >= up })
+				m.restart(1, nil)
+				cut := m.now + 100*time.Millisecond
+				m.run(func() bool { return m.now >= cut })
+				m.net.Partition([]transport.Addr{m.conns[0].ID()}, []transport.Addr{m.conns[1].ID(), m.conns[2].ID()})
+				m.net.Partition([]transport.Addr{m.conns[1].ID()}, []transport.Addr{m.conns[2].ID()})
+				out := m.now + 4*time.Second
+				m.run(func() bool { return m.now >= out })
+				m.net.Heal()
+				r := m.awaitRejoin(1).Return
+				if ev, ok := m.rejoined(2); ok {
+					r = max(r, ev.Return) // player 2's peer yielded its side of the split
+				}
+				m.run(func() bool { return m.lowest() >= r+180 })
+				m.agreeAfter(r)
 			})
 		}
 	}
