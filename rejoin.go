@@ -92,8 +92,8 @@ type rejoins[S any, I comparable] struct {
 	sponsor *sponsorship
 	// waiting has bit i while peer i's new process is back but its return
 	// is not settled here; began[i] is when it came back.
-	waiting  uint64
-	began    []time.Duration
+	waiting uint64
+	began   []time.Duration
 	// restarts[i] is how many returns of peer i the engine must have
 	// settled for its current process to be back: one more than it had
 	// settled when the process proved itself, unless it was back already.
