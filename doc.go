@@ -155,7 +155,10 @@
 //     handle is higher yields (a session's side is itself and the peers it
 //     still hears): each of its sessions throws its frames away and
 //     rejoins from the other side, one after the other (its
-//     core.RejoinEvent counts them in Discarded).
+//     core.RejoinEvent counts them in Discarded). With more than two
+//     sides, as when every link dropped at once, a session offered the
+//     state of a side lower than the one it joined yields again, so the
+//     match heals to the side of the lowest handle in any order.
 //   - Rejoined. A peer whose process restarted, started with the same
 //     Config and Rejoin set, proves it holds the token and comes back: the
 //     survivor with the lowest player handle sends it the confirmed state
