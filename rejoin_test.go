@@ -528,3 +528,39 @@ func TestRejoinAfterLongDowntime(t *testing.T) {
 		}
 	}
 }
+
+// A rejoined player is disconnected until its return frame: orders it
+// gives before then (Queued inputs, one a frame) are dropped, as any
+// disconnected player's, instead of waiting in its queue to be played
+// one a frame after the return, late by as many frames as it waited.
+func TestRejoinLeavesNoOrderBacklog(t *testing.T) {
+	m := newCrashMatch(t, 2, Auto, 0.02, 77, func(i int, c *Config) { c.Inputs = Queued })
+	m.run(func() bool { return m.lowest() >= 120 })
+	m.kill(1)
+	up := m.now + time.Second
+	m.run(func() bool { return m.now >= up })
+	m.restart(1, nil)
+	// From here the game loop gives one order a frame, as a game does.
+	var fed [2]core.Frame
+	var ev core.RejoinEvent
+	for k := 0; ; k++ {
+		require.Less(t, k, 20000, "peer 1 never got 60 frames past its return")
+		m.now += 5 * ms
+		m.net.RunUntil(m.now)
+		for i, p := range m.peers {
+			if f := p.sess.Frame(); f >= fed[i] {
+				_ = p.sess.AddLocalInput(core.PlayerHandle(i), gInput{Buttons: uint32(f) | 0x100})
+				fed[i] = f + 1
+			}
+			require.NoError(t, p.sess.Update(m.now))
+			m.events[i] = append(m.events[i], p.sess.Events()...)
+		}
+		var ok bool
+		if ev, ok = m.rejoined(1); ok && m.peers[1].sess.Frame() >= ev.Return+60 {
+			break
+		}
+	}
+	require.NoError(t, ev.Err)
+	require.Greater(t, ev.Return-ev.Handoff, core.Frame(8), "a return lead worth the test")
+	require.LessOrEqual(t, m.peers[1].sess.Stats().Queued, 2, "orders waiting after the return")
+}
