@@ -63,7 +63,10 @@ import (
 // from. The endpoint with the lower seat answers as a survivor would (a
 // restart reply carrying a nonce, then the proof); the other keeps
 // ignoring its Hellos, as a new process ignores any Hello, and connects
-// through the reply. The answer's nonce is the one of the answering
+// through the reply. An endpoint whose handshake with the other timed out
+// meanwhile takes part all the same: with the lower seat it answers, with
+// the higher it starts its handshake over when the other's Hello
+// arrives. The answer's nonce is the one of the answering
 // side's own Hellos, drawn when it started over, so that its Hellos still
 // on the way when the other has connected through the answer name the
 // session they connected, not a restart for the other to answer as a
@@ -87,10 +90,20 @@ type restart struct {
 // state are consulted: a new process numbers its packets from scratch.
 func (ep *Endpoint[I]) restartHello(now time.Duration, i int, h wire.Header, p []byte) (bool, error) {
 	q := &ep.peers[i]
-	// Both sides start over, and this one has the lower seat: it answers.
-	both := !q.helloSeen && q.state == StateHandshaking && ep.rejoining(q) && !q.open &&
-		ep.cfg.Seat != wire.NoSeat && q.seat != wire.NoSeat && ep.cfg.Seat < q.seat
+	// Both sides start over (this one's handshake may have timed out
+	// already), and this one has the lower seat: it answers.
+	over := !q.helloSeen && (q.state == StateHandshaking || q.state == StateDisconnected) &&
+		ep.rejoining(q) && !q.open && ep.cfg.Seat != wire.NoSeat && q.seat != wire.NoSeat
+	both := over && ep.cfg.Seat < q.seat
 	if !q.helloSeen && !q.open && !both {
+		if over && q.state == StateDisconnected {
+			// The higher seat, whose handshake timed out: it starts it
+			// over, for the lower one to answer.
+			var hello wire.Hello
+			if _, err := wire.DecodeHello(p, ep.key, nil, &hello); err == nil && hello.Rejoin && q.seatFits(hello.Seat) {
+				return true, ep.Restart(now, core.PeerID(i))
+			}
+		}
 		return false, nil
 	}
 	var hello wire.Hello

@@ -232,3 +232,30 @@ func TestRestartOfBothSidesCrossed(t *testing.T) {
 	require.Equal(t, []byte{7}, hi.rx.transfers[len(hi.rx.transfers)-1], "lower to higher")
 	require.Equal(t, []byte{8}, lo.rx.transfers[len(lo.rx.transfers)-1], "higher to lower")
 }
+
+// Both sides start over, but one side's handshake times out before the
+// other starts (the link was down): whichever seat timed out, the pair
+// connects once the other starts over. The lower seat answers even after
+// its timeout; the higher one starts its handshake over when the lower's
+// Hello arrives.
+func TestRestartOfBothSidesAfterATimeout(t *testing.T) {
+	for _, first := range []int{0, 1} {
+		t.Run(fmt.Sprintf("node %d timed out", first), func(t *testing.T) {
+			m := seatedMesh(t)
+			a, b := m.nodes[0].conn.ID(), m.nodes[1].conn.ID()
+			m.net.Cut(a, b)
+			m.net.Cut(b, a)
+			now := m.net.Now()
+			require.NoError(t, m.nodes[first].ep.Restart(now, 0))
+			m.run(now+DefaultHandshakeTimeout+time.Second, 5*time.Millisecond)
+			require.Equal(t, StateDisconnected, m.nodes[first].ep.State(0), "its handshake timed out")
+			m.net.Heal()
+			require.NoError(t, m.nodes[1-first].ep.Restart(m.net.Now(), 0))
+			m.run(m.net.Now()+time.Second, time.Millisecond)
+			for i, nd := range m.nodes {
+				require.Equal(t, StateConnected, nd.ep.State(0), "node %d", i)
+				require.Equal(t, nd.ep.peers[0].txKey, m.nodes[1-i].ep.peers[0].rxKey, "node %d's keys", i)
+			}
+		})
+	}
+}
