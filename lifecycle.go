@@ -94,6 +94,7 @@ func (s *Session[S, I]) route(evs []endpoint.Event) {
 			_ = s.eng.DisconnectPeer(e.Peer) // e.Peer is a player peer
 			s.ts.Forget(int(e.Peer))
 			s.event(core.PeerLostEvent{Peer: e.Peer, Left: e.Kind == endpoint.EventLeft, Reason: e.Reason, Err: e.Err})
+			s.abandonRejoin(e.At, e.Peer, e.Kind == endpoint.EventLeft)
 		}
 	}
 }

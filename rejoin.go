@@ -214,6 +214,22 @@ func (s *Session[S, I]) offeredFromBelow(now time.Duration, i core.PeerID) bool 
 	return true
 }
 
+// abandonRejoin ends what this session does for peer i's rejoin when
+// the peer left or was lost: its process is gone, and a new one, if any,
+// starts a rejoin of its own. A rejoin it sponsored fails with a
+// core.RejoinEvent.
+func (s *Session[S, I]) abandonRejoin(now time.Duration, i core.PeerID, left bool) {
+	rj := &s.rejoin
+	rj.waiting &^= 1 << i
+	if sp := rj.sponsor; sp != nil && sp.peer == i {
+		why := "the peer was lost"
+		if left {
+			why = "the peer left"
+		}
+		_ = s.failSponsorship(now, sp, errors.New(why))
+	}
+}
+
 // sponsorOf reports whether this session sends peer i's rejoin: it has
 // the lowest player handle of the survivors that may still be there (any
 // peer not given up: connected, interrupted, or still handshaking, as at
@@ -274,13 +290,7 @@ func (s *Session[S, I]) rejoinTick(now time.Duration) error {
 // sponsorTick moves the sponsored rejoin on.
 func (s *Session[S, I]) sponsorTick(now time.Duration, sp *sponsorship) error {
 	rj := &s.rejoin
-	fail := func(err error) error {
-		s.addSent(sp) // what the transfer under way sent counts too
-		s.event(core.RejoinEvent{Peer: sp.peer, Snapshot: sp.snapFrame, Return: sp.ret, Bytes: sp.sent.BytesSent,
-			Chunks: sp.sent.ChunksSent, Retransmits: sp.sent.Retransmits, Took: now - sp.begun, Err: fmt.Errorf("%w: %w", ErrRejoin, err)})
-		rj.sponsor = nil
-		return nil
-	}
+	fail := func(err error) error { return s.failSponsorship(now, sp, err) }
 	if now-sp.begun > s.cfg.RejoinTimeout {
 		return fail(errors.New("timed out"))
 	}
@@ -339,6 +349,16 @@ func (s *Session[S, I]) sponsorTick(now time.Duration, sp *sponsorship) error {
 			rj.sponsor = nil
 		}
 	}
+	return nil
+}
+
+// failSponsorship ends sponsorship sp with a core.RejoinEvent saying
+// why, matching ErrRejoin.
+func (s *Session[S, I]) failSponsorship(now time.Duration, sp *sponsorship, err error) error {
+	s.addSent(sp) // what the transfer under way sent counts too
+	s.event(core.RejoinEvent{Peer: sp.peer, Snapshot: sp.snapFrame, Return: sp.ret, Bytes: sp.sent.BytesSent,
+		Chunks: sp.sent.ChunksSent, Retransmits: sp.sent.Retransmits, Took: now - sp.begun, Err: fmt.Errorf("%w: %w", ErrRejoin, err)})
+	s.rejoin.sponsor = nil
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/internal/engine"
 	"github.com/rollstep/rollstep/transport/sim"
 	"github.com/stretchr/testify/require"
@@ -563,4 +564,35 @@ func TestRejoinLeavesNoOrderBacklog(t *testing.T) {
 	require.NoError(t, ev.Err)
 	require.Greater(t, ev.Return-ev.Handoff, core.Frame(8), "a return lead worth the test")
 	require.LessOrEqual(t, m.peers[1].sess.Stats().Queued, 2, "orders waiting after the return")
+}
+
+// A new process that leaves in the middle of its rejoin ends it: the
+// sponsor reports at once that the rejoin failed because the peer left,
+// and sponsors nothing more for it. (It waited out RejoinTimeout, and
+// when the return was not settled yet started over after each one.)
+func TestRejoinEndsWhenThePeerLeaves(t *testing.T) {
+	m := newCrashMatch(t, 3, Rollback, 0.02, 91)
+	m.run(func() bool { return m.lowest() >= 120 })
+	m.kill(1)
+	up := m.now + time.Second
+	m.run(func() bool { return m.now >= up })
+	m.restart(1, nil)
+	m.run(func() bool { // until the survivors know the new process
+		st := m.peers[0].sess.Stats().Peers[0]
+		return st.State == transport.StateConnected && m.now >= up+300*ms
+	})
+	require.NoError(t, m.peers[1].sess.Close())
+	m.dead = 1
+	out := m.now + 70*time.Second
+	m.run(func() bool { return m.now >= out })
+	var failed []error
+	for _, ev := range m.events[0] {
+		if r, ok := ev.(core.RejoinEvent); ok && r.Peer == 0 && r.Err != nil {
+			failed = append(failed, r.Err)
+		}
+	}
+	require.Len(t, failed, 1, "the sponsor's failed rejoins of the peer that left")
+	require.ErrorIs(t, failed[0], ErrRejoin)
+	require.Contains(t, failed[0].Error(), "left")
+	require.Greater(t, m.lowest(), core.Frame(4000), "the others play on")
 }
