@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
-	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/internal/engine"
+	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
 	"github.com/stretchr/testify/require"
 )
