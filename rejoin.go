@@ -167,11 +167,17 @@ func (s *Session[S, I]) maybeYield(now time.Duration, i core.PeerID, at core.Fra
 }
 
 // yield throws this session's side away, as of frame at, and starts its
-// rejoin toward every peer it lost. A rejoin it was sponsoring goes with
+// rejoin toward every peer not on its side: every peer it lost, and every
+// one it hears whose players its engine counts disconnected (such as a
+// restarted process whose proof arrived after the peer had lost this
+// session: the two ends disagree on the session between them, and
+// starting it over makes them agree). A rejoin it was sponsoring goes with
 // its side: the returning peer takes its state from the side kept.
 func (s *Session[S, I]) yield(now time.Duration, at core.Frame) {
-	for j := range s.cfg.Peers {
-		if s.ep.State(core.PeerID(j)) == endpoint.StateDisconnected {
+	for j, p := range s.cfg.Peers {
+		_, apart := s.eng.Disconnected(p.Players[0])
+		heard := s.ep.State(core.PeerID(j)) == endpoint.StateConnected || s.ep.State(core.PeerID(j)) == endpoint.StateInterrupted
+		if s.ep.State(core.PeerID(j)) == endpoint.StateDisconnected || (heard && apart && !(p.Open && s.rejoin.restarts[j] == 0)) {
 			_ = s.ep.Restart(now, core.PeerID(j)) // j is in the table; a failed nonce draw leaves it lost
 		}
 	}

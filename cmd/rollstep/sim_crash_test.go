@@ -54,3 +54,23 @@ func TestSimCrashFlags(t *testing.T) {
 		}
 	}
 }
+
+// Eight peers; player 1's process dies, and 1 s later, while its new
+// process is coming back, every link drops for 4 s. The new process
+// connected to some survivors before the blackout, and their proof of it
+// arrived only after; after the heal each side yields to player 0's and
+// every peer, the new process included, finishes with one checksum.
+// (Seed 22: a survivor that then yielded kept the session the new process
+// had already given up on, and the match froze; seed 23 likewise.)
+func TestSimCrashInABlackoutHeals(t *testing.T) {
+	for _, seed := range []string{"22", "23"} {
+		t.Run(seed, func(t *testing.T) {
+			_, r := lifeRun(t, "-mode", "rollback", "-peers", "8", "-seed", seed, "-frames", "600",
+				"-loss", "0.05", "-blackout", "3s/4s", "-crash", "1:100:1s")
+			for p := range 8 {
+				wantEnd(t, &r, p, endFinished)
+			}
+			wantGroups(t, &r, []int{0, 1, 2, 3, 4, 5, 6, 7})
+		})
+	}
+}
