@@ -163,7 +163,7 @@ func (s *Session[S, I]) maybeYield(now time.Duration, i core.PeerID, at core.Fra
 	if slices.Min(s.cfg.Peers[i].Players) > mine {
 		return // the other side's to yield
 	}
-	s.yield(now, at)
+	s.yield(now, at, -1)
 }
 
 // yield throws this session's side away, as of frame at, and starts its
@@ -171,10 +171,14 @@ func (s *Session[S, I]) maybeYield(now time.Duration, i core.PeerID, at core.Fra
 // one it hears whose players its engine counts disconnected (such as a
 // restarted process whose proof arrived after the peer had lost this
 // session: the two ends disagree on the session between them, and
-// starting it over makes them agree). A rejoin it was sponsoring goes with
-// its side: the returning peer takes its state from the side kept.
-func (s *Session[S, I]) yield(now time.Duration, at core.Frame) {
+// starting it over makes them agree), but peer to, whose offer it takes,
+// if any (-1 for none). A rejoin it was sponsoring goes with its side:
+// the returning peer takes its state from the side kept.
+func (s *Session[S, I]) yield(now time.Duration, at core.Frame, to core.PeerID) {
 	for j, p := range s.cfg.Peers {
+		if core.PeerID(j) == to {
+			continue
+		}
 		_, apart := s.eng.Disconnected(p.Players[0])
 		heard := s.ep.State(core.PeerID(j)) == endpoint.StateConnected || s.ep.State(core.PeerID(j)) == endpoint.StateInterrupted
 		if s.ep.State(core.PeerID(j)) == endpoint.StateDisconnected || (heard && apart && !(p.Open && s.rejoin.restarts[j] == 0)) {
@@ -216,7 +220,7 @@ func (s *Session[S, I]) offeredFromBelow(now time.Duration, i core.PeerID) bool 
 	if slices.Min(s.cfg.Peers[i].Players) > mine {
 		return false
 	}
-	s.yield(now, at)
+	s.yield(now, at, i)
 	return true
 }
 
