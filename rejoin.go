@@ -154,16 +154,28 @@ func (s *Session[S, I]) maybeYield(now time.Duration, i core.PeerID, at core.Fra
 	}
 	// A session catching up after its return holds the match's state and
 	// yields like any other.
-	mine := slices.Min(s.cfg.Local)
-	for j, p := range s.cfg.Peers {
-		if st := s.ep.State(core.PeerID(j)); st == endpoint.StateConnected || st == endpoint.StateInterrupted {
-			mine = min(mine, slices.Min(p.Players))
-		}
-	}
-	if slices.Min(s.cfg.Peers[i].Players) > mine {
+	if slices.Min(s.cfg.Peers[i].Players) > s.sideLowest(false) {
 		return // the other side's to yield
 	}
 	s.yield(now, at, -1)
+}
+
+// sideLowest returns the lowest player handle of this session's side:
+// its own players' and those of the peers it hears (connected or
+// interrupted), without the peers its engine counts disconnected when
+// notDropped is set.
+func (s *Session[S, I]) sideLowest(notDropped bool) core.PlayerHandle {
+	lowest := slices.Min(s.cfg.Local)
+	for j, p := range s.cfg.Peers {
+		if st := s.ep.State(core.PeerID(j)); st != endpoint.StateConnected && st != endpoint.StateInterrupted {
+			continue
+		}
+		if _, gone := s.eng.Disconnected(p.Players[0]); gone && notDropped {
+			continue
+		}
+		lowest = min(lowest, slices.Min(p.Players))
+	}
+	return lowest
 }
 
 // yield throws this session's side away, as of frame at, and starts its
@@ -176,13 +188,13 @@ func (s *Session[S, I]) maybeYield(now time.Duration, i core.PeerID, at core.Fra
 // the returning peer takes its state from the side kept.
 func (s *Session[S, I]) yield(now time.Duration, at core.Frame, to core.PeerID) {
 	for j, p := range s.cfg.Peers {
-		if core.PeerID(j) == to {
-			continue
-		}
+		id := core.PeerID(j)
 		_, apart := s.eng.Disconnected(p.Players[0])
-		heard := s.ep.State(core.PeerID(j)) == endpoint.StateConnected || s.ep.State(core.PeerID(j)) == endpoint.StateInterrupted
-		if s.ep.State(core.PeerID(j)) == endpoint.StateDisconnected || (heard && apart && !(p.Open && s.rejoin.restarts[j] == 0)) {
-			_ = s.ep.Restart(now, core.PeerID(j)) // j is in the table; a failed nonce draw leaves it lost
+		st := s.ep.State(id)
+		heard := st == endpoint.StateConnected || st == endpoint.StateInterrupted
+		untaken := p.Open && s.rejoin.restarts[j] == 0 // an open seat nobody took
+		if id != to && (st == endpoint.StateDisconnected || (heard && apart && !untaken)) {
+			_ = s.ep.Restart(now, id) // id is in the table; a failed nonce draw leaves it lost
 		}
 	}
 	if sp := s.rejoin.sponsor; sp != nil {
@@ -207,17 +219,7 @@ func (s *Session[S, I]) lowerPeer(i, j core.PeerID) bool {
 // handle, whatever order the sides heard each other in.
 func (s *Session[S, I]) offeredFromBelow(now time.Duration, i core.PeerID) bool {
 	at, apart := s.eng.Disconnected(s.cfg.Peers[i].Players[0])
-	if !apart {
-		return false
-	}
-	mine := slices.Min(s.cfg.Local)
-	for j, p := range s.cfg.Peers {
-		st := s.ep.State(core.PeerID(j))
-		if _, gone := s.eng.Disconnected(p.Players[0]); !gone && (st == endpoint.StateConnected || st == endpoint.StateInterrupted) {
-			mine = min(mine, slices.Min(p.Players))
-		}
-	}
-	if slices.Min(s.cfg.Peers[i].Players) > mine {
+	if !apart || slices.Min(s.cfg.Peers[i].Players) > s.sideLowest(true) {
 		return false
 	}
 	s.yield(now, at, i)
@@ -529,6 +531,13 @@ func (s *Session[S, I]) resume(now time.Duration) error {
 	return nil
 }
 
+// beforeReturn reports whether this session's inputs are still due before
+// its own return frame, as a session that rejoined is until then: the
+// engine counts them disconnected.
+func (s *Session[S, I]) beforeReturn() bool {
+	return s.eng.Frame()+core.Frame(s.delayNow()) < s.rejoin.me.ret
+}
+
 // catchUp runs, in a session that just resumed, the frames the others are
 // ahead, without pacing, until its own inputs count again (the return
 // frame less the input delay): the game renders nothing in between. It
@@ -537,7 +546,7 @@ func (s *Session[S, I]) catchUp(now time.Duration) *engine.Ready[I] {
 	me := &s.rejoin.me
 	var last *engine.Ready[I]
 	for range catchUpFrames {
-		if s.eng.Frame()+core.Frame(s.delayNow()) >= me.ret {
+		if !s.beforeReturn() {
 			me.catchUp = false
 			break
 		}

@@ -61,19 +61,7 @@ func TestSplitHealsToLoneLowestPeer(t *testing.T) {
 					m.net.Cut(m.conns[0].ID(), m.conns[j].ID())
 					m.net.Cut(m.conns[j].ID(), m.conns[0].ID())
 				}
-				out := m.now + 4*time.Second
-				m.run(func() bool { return m.now >= out })
-				m.net.Heal()
-				var r core.Frame
-				for j := 1; j < 4; j++ {
-					ev := m.awaitRejoin(j)
-					require.Positive(t, ev.Discarded, "peer %d threw away its side's frames", j)
-					r = max(r, ev.Return)
-				}
-				m.run(func() bool { return m.lowest() >= r+180 })
-				m.agree(r)
-				_, ok := m.rejoined(0)
-				require.False(t, ok, "the lone peer with the lowest handle rejoined")
+				m.healToPeer0(4 * time.Second)
 			})
 		}
 	}
@@ -97,19 +85,7 @@ func TestSplitHealsEveryPeerApart(t *testing.T) {
 						}
 					}
 				}
-				out := m.now + 4*time.Second
-				m.run(func() bool { return m.now >= out })
-				m.net.Heal()
-				var r core.Frame
-				for j := 1; j < n; j++ {
-					ev := m.awaitRejoin(j)
-					require.Positive(t, ev.Discarded, "peer %d threw away its frames", j)
-					r = max(r, ev.Return)
-				}
-				m.run(func() bool { return m.lowest() >= r+180 })
-				m.agree(r)
-				_, ok := m.rejoined(0)
-				require.False(t, ok, "player 0's peer rejoined")
+				m.healToPeer0(4 * time.Second)
 			})
 		}
 	}
@@ -151,4 +127,26 @@ func TestRejoinThroughABlackout(t *testing.T) {
 			})
 		}
 	}
+}
+
+// healToPeer0 keeps the links cut for out, heals them, and requires every
+// peer but player 0's to throw its frames away and rejoin from player 0's
+// side, the match to agree past the last return, and player 0's peer
+// never to rejoin.
+func (m *crashMatch) healToPeer0(out time.Duration) {
+	t := m.t
+	t.Helper()
+	until := m.now + out
+	m.run(func() bool { return m.now >= until })
+	m.net.Heal()
+	var r core.Frame
+	for j := 1; j < len(m.peers); j++ {
+		ev := m.awaitRejoin(j)
+		require.Positive(t, ev.Discarded, "peer %d threw away its side's frames", j)
+		r = max(r, ev.Return)
+	}
+	m.run(func() bool { return m.lowest() >= r+180 })
+	m.agree(r)
+	_, ok := m.rejoined(0)
+	require.False(t, ok, "player 0's peer rejoined")
 }

@@ -259,7 +259,7 @@ func (s *Session[S, I]) addLocal() bool {
 			switch {
 			case queued && in == zero:
 				l.inputs.pop() // it carries nothing: the frame already has an input
-			case queued && s.eng.Frame()+core.Frame(s.delayNow()) < s.rejoin.me.ret:
+			case queued && s.beforeReturn():
 				// A rejoined player is disconnected until its return: its
 				// orders until then have no effect, as any disconnected
 				// player's, and do not wait to be played late.

@@ -90,24 +90,25 @@ type restart struct {
 // state are consulted: a new process numbers its packets from scratch.
 func (ep *Endpoint[I]) restartHello(now time.Duration, i int, h wire.Header, p []byte) (bool, error) {
 	q := &ep.peers[i]
-	// Both sides start over (this one's handshake may have timed out
-	// already), and this one has the lower seat: it answers.
+	// This side starts over too (its handshake may have timed out
+	// already): see "Both sides starting over".
 	over := !q.helloSeen && (q.state == StateHandshaking || q.state == StateDisconnected) &&
 		ep.rejoining(q) && !q.open && ep.cfg.Seat != wire.NoSeat && q.seat != wire.NoSeat
-	both := over && ep.cfg.Seat < q.seat
-	if !q.helloSeen && !q.open && !both {
-		if over && q.state == StateDisconnected {
-			// The higher seat, whose handshake timed out: it starts it
-			// over, for the lower one to answer.
-			var hello wire.Hello
-			if _, err := wire.DecodeHello(p, ep.key, nil, &hello); err == nil && hello.Rejoin && q.seatFits(hello.Seat) {
-				return true, ep.Restart(now, core.PeerID(i))
-			}
-		}
+	both := over && ep.cfg.Seat < q.seat // and it answers
+	if !q.helloSeen && !q.open && !over {
 		return false, nil
 	}
 	var hello wire.Hello
 	if _, err := wire.DecodeHello(p, ep.key, nil, &hello); err != nil {
+		return false, nil
+	}
+	if over && !both {
+		// The higher seat ignores the lower's Hellos, as a new process
+		// ignores any, unless its handshake timed out: then it starts it
+		// over, for the lower one to answer.
+		if q.state == StateDisconnected && hello.Rejoin && q.seatFits(hello.Seat) {
+			return true, ep.Restart(now, core.PeerID(i))
+		}
 		return false, nil
 	}
 	// An open peer takes a new process this way at once when it says

@@ -66,12 +66,7 @@ func TestRestartReconnects(t *testing.T) {
 			st, _ := m.nodes[0].ep.Peer(0)
 			require.EqualValues(t, 1, st.Restarts)
 
-			now := m.net.Now()
-			require.NoError(t, m.nodes[0].ep.SendTransfer(now, 0, []byte{1}))
-			require.NoError(t, m.nodes[1].ep.SendTransfer(now, 0, []byte{2}))
-			m.run(now+100*time.Millisecond, time.Millisecond)
-			require.Equal(t, [][]byte{{1}}, m.nodes[1].rx.transfers, "survivor to new process")
-			require.Equal(t, [][]byte{{2}}, m.nodes[0].rx.transfers, "new process to survivor")
+			requireBothWays(t, m)
 		})
 	}
 }
@@ -136,12 +131,7 @@ func TestRestartOfOwnSession(t *testing.T) {
 	m.run(now+300*time.Millisecond, time.Millisecond)
 	require.Contains(t, kinds(m.nodes[0].events, 0), EventRestarted)
 	require.Equal(t, StateConnected, m.nodes[1].ep.State(0))
-	now = m.net.Now()
-	require.NoError(t, m.nodes[0].ep.SendTransfer(now, 0, []byte{7}))
-	require.NoError(t, m.nodes[1].ep.SendTransfer(now, 0, []byte{8}))
-	m.run(now+100*time.Millisecond, time.Millisecond)
-	require.Equal(t, [][]byte{{7}}, m.nodes[1].rx.transfers)
-	require.Equal(t, [][]byte{{8}}, m.nodes[0].rx.transfers)
+	requireBothWays(t, m)
 }
 
 // Two endpoints that both start their session with each other over (two
@@ -164,12 +154,7 @@ func TestRestartOfBothSides(t *testing.T) {
 			require.Equal(t, StateConnected, m.nodes[1].ep.State(0))
 			require.Contains(t, kinds(m.nodes[0].events, 0), EventRestarted)
 			require.Contains(t, kinds(m.nodes[1].events, 0), EventConnected)
-			now = m.net.Now()
-			require.NoError(t, m.nodes[0].ep.SendTransfer(now, 0, []byte{7}))
-			require.NoError(t, m.nodes[1].ep.SendTransfer(now, 0, []byte{8}))
-			m.run(now+100*time.Millisecond, time.Millisecond)
-			require.Equal(t, [][]byte{{7}}, m.nodes[1].rx.transfers)
-			require.Equal(t, [][]byte{{8}}, m.nodes[0].rx.transfers)
+			requireBothWays(t, m)
 		})
 	}
 }
@@ -225,12 +210,7 @@ func TestRestartOfBothSidesCrossed(t *testing.T) {
 	require.Equal(t, StateConnected, hi.ep.State(0))
 	require.Equal(t, lo.ep.peers[0].txKey, hi.ep.peers[0].rxKey, "lower to higher")
 	require.Equal(t, hi.ep.peers[0].txKey, lo.ep.peers[0].rxKey, "higher to lower")
-	now = m.net.Now()
-	require.NoError(t, lo.ep.SendTransfer(now, 0, []byte{7}))
-	require.NoError(t, hi.ep.SendTransfer(now, 0, []byte{8}))
-	m.run(now+100*time.Millisecond, time.Millisecond)
-	require.Equal(t, []byte{7}, hi.rx.transfers[len(hi.rx.transfers)-1], "lower to higher")
-	require.Equal(t, []byte{8}, lo.rx.transfers[len(lo.rx.transfers)-1], "higher to lower")
+	requireBothWays(t, m)
 }
 
 // Both sides start over, but one side's handshake times out before the
@@ -258,4 +238,19 @@ func TestRestartOfBothSidesAfterATimeout(t *testing.T) {
 			}
 		})
 	}
+}
+
+// requireBothWays sends a Transfer each way between the two nodes of m
+// and requires each to arrive once, under whatever keys they hold.
+func requireBothWays(t *testing.T, m *mesh) {
+	t.Helper()
+	for _, nd := range m.nodes {
+		nd.rx.transfers = nil
+	}
+	now := m.net.Now()
+	require.NoError(t, m.nodes[0].ep.SendTransfer(now, 0, []byte{7}))
+	require.NoError(t, m.nodes[1].ep.SendTransfer(now, 0, []byte{8}))
+	m.run(now+100*time.Millisecond, time.Millisecond)
+	require.Equal(t, [][]byte{{7}}, m.nodes[1].rx.transfers, "node 0 to node 1")
+	require.Equal(t, [][]byte{{8}}, m.nodes[0].rx.transfers, "node 1 to node 0")
 }
