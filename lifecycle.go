@@ -63,6 +63,7 @@ func (s *Session[S, I]) route(evs []endpoint.Event) {
 		switch e.Kind {
 		case endpoint.EventConnected:
 			s.event(core.ConnectedEvent{Peer: e.Peer})
+			s.reconnected(e.At, e.Peer)
 		case endpoint.EventRefused:
 			if s.refused == nil {
 				s.refused = fmt.Errorf("%w: %w", ErrRefused, e.Err)

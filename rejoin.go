@@ -136,6 +136,21 @@ func (s *Session[S, I]) restarted(now time.Duration, i core.PeerID) {
 	}
 }
 
+// reconnected handles a peer connected mid-match whose players the
+// engine counts disconnected, which is not a restart this session
+// answered: a peer that yielded a split as this session did, the two
+// starting their session over toward each other. Its process has a return
+// to come as a restarted one has.
+func (s *Session[S, I]) reconnected(now time.Duration, i core.PeerID) {
+	p := s.cfg.Peers[i]
+	if s.watch != nil || !s.started {
+		return // a spectator's host; or the match's first handshakes
+	}
+	if _, apart := s.eng.Disconnected(p.Players[0]); apart && !(p.Open && s.rejoin.restarts[i] == 0) {
+		s.restarted(now, i)
+	}
+}
+
 // maybeYield heals a split with peer i, heard again after both sides
 // played apart since frame at, by the rule every peer computes alike: the
 // side whose lowest player handle is higher yields. A session's side is
@@ -521,6 +536,7 @@ func (s *Session[S, I]) resume(now time.Duration) error {
 		eng.SetPredictor(predictNone[I])
 	}
 	s.eng = eng
+	s.recount(now)
 	me.active, me.catchUp = false, true
 	me.ret, _ = eng.ReturnOf(s.cfg.Local[0])
 	*s.view = *eng.State()
@@ -529,6 +545,27 @@ func (s *Session[S, I]) resume(now time.Duration) error {
 	s.event(core.RejoinEvent{Peer: -1, Handoff: eng.Frame(), Return: me.ret, Bytes: bytes,
 		Chunks: chunks, Retransmits: dups, Took: now - me.begun, Discarded: me.discarded})
 	return nil
+}
+
+// recount sets what this session knows of its peers' returns anew
+// against the engine it just took from a sponsor, whose history of
+// returns is the sponsor's: a peer it hears whose players that engine
+// counts disconnected is a process that yielded or restarted too and has
+// a return to come; every other peer's process needs no return the
+// engine has not settled.
+func (s *Session[S, I]) recount(now time.Duration) {
+	rj := &s.rejoin
+	rj.waiting = 0
+	for j, p := range s.cfg.Peers {
+		id := core.PeerID(j)
+		rj.restarts[j] = s.eng.Returns(id)
+		_, apart := s.eng.Disconnected(p.Players[0])
+		if st := s.ep.State(id); apart && (st == endpoint.StateConnected || st == endpoint.StateInterrupted) {
+			rj.restarts[j]++
+			rj.waiting |= 1 << j
+			rj.began[j] = now
+		}
+	}
 }
 
 // beforeReturn reports whether this session's inputs are still due before

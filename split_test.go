@@ -150,3 +150,37 @@ func (m *crashMatch) healToPeer0(out time.Duration) {
 	_, ok := m.rejoined(0)
 	require.False(t, ok, "player 0's peer rejoined")
 }
+
+// Every link of a match drops for 4 s and heals, so every peer but
+// player 0's yields and rejoins, and then player 1's process dies and a
+// new one rejoins. The yielding peers reconnected to each other as two
+// processes starting over, not as a survivor hearing a restart: each
+// must still count the other's new process, when it proves itself later,
+// as a restart its engine has not yet brought back. (A survivor took it
+// for a process already back, kept it playing from the old return, and
+// lost it at the disconnect the others agreed on, so the match froze.)
+func TestCrashAfterASplitHealed(t *testing.T) {
+	for _, n := range []int{3, 4} {
+		for _, mode := range []Mode{Lockstep, Rollback, Auto} {
+			for _, dies := range []int{1, n - 1} {
+				t.Run(fmt.Sprintf("%d/%v/%d", n, mode, dies), func(t *testing.T) {
+					m := newCrashMatch(t, n, mode, 0.03, 1300+uint64(n)+uint64(mode)+10*uint64(dies-1))
+					m.run(func() bool { return m.lowest() >= 200 })
+					for a := range n {
+						for b := range n {
+							if a != b {
+								m.net.Cut(m.conns[a].ID(), m.conns[b].ID())
+							}
+						}
+					}
+					m.healToPeer0(4 * time.Second)
+					r := m.crashAndRejoin(dies, time.Second).Return
+					by := m.now + 10*time.Second
+					m.run(func() bool { return m.lowest() >= r+180 || m.now >= by })
+					require.GreaterOrEqual(t, m.lowest(), r+180, "the match went on after the return")
+					m.agreeAfter(r)
+				})
+			}
+		}
+	}
+}
