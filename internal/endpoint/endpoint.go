@@ -109,7 +109,7 @@ type peer struct {
 	// the window, pending confirmation by another (see jumps).
 	jumpTo      uint64
 	jumpPending bool
-	lastSent    time.Duration // when the last packet was sent to the peer
+	lastSent    time.Duration // when the last packet under the session's keys was sent to the peer
 
 	// echo is the newest Stamp received from the peer, at echoAt.
 	echo, echoAt time.Duration

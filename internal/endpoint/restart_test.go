@@ -8,6 +8,7 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/wire"
+	"github.com/rollstep/rollstep/transport"
 	"github.com/stretchr/testify/require"
 )
 
@@ -253,4 +254,57 @@ func requireBothWays(t *testing.T, m *mesh) {
 	m.run(now+100*time.Millisecond, time.Millisecond)
 	require.Equal(t, [][]byte{{7}}, m.nodes[1].rx.transfers, "node 0 to node 1")
 	require.Equal(t, [][]byte{{8}}, m.nodes[0].rx.transfers, "node 1 to node 0")
+}
+
+// dropFirstSession is a Conn that loses the first datagram it is given
+// that is not a handshake's.
+type dropFirstSession struct {
+	transport.Conn
+	dropped bool
+}
+
+func (c *dropFirstSession) Send(to transport.Addr, p []byte) error {
+	if !c.dropped && !wire.PacketType(p).Handshake() {
+		c.dropped = true
+		return nil
+	}
+	return c.Conn.Send(to, p)
+}
+
+// A new process connects through its peer's restart reply, and the
+// packet that proves it to the peer is lost, while the peer, finding the
+// old process silent, repeats its Hellos and the new process answers
+// them. Answers are no session packets: the new process's next
+// keep-alive proves it, and the peer takes it before it would have
+// dropped the old process. (A Hello or reply sent put off the keep-alive
+// for good, so the peer never took the new process.)
+func TestRestartProofLost(t *testing.T) {
+	m := seatedMesh(t)
+	now := m.net.Now()
+	// Both sides started over once (a split both yielded), so the peer's
+	// Hellos say Rejoin, which the new process answers.
+	require.NoError(t, m.nodes[0].ep.Restart(now, 0))
+	require.NoError(t, m.nodes[1].ep.Restart(now, 0))
+	m.run(now+30*time.Second, 5*time.Millisecond) // the old process numbers many packets
+	require.Equal(t, StateConnected, m.nodes[0].ep.State(0))
+	require.NoError(t, m.nodes[1].conn.Close()) // the process dies
+	m.nodes[1].dead = true
+	m.run(m.net.Now()+800*time.Millisecond, time.Millisecond)
+	require.Equal(t, StateInterrupted, m.nodes[0].ep.State(0))
+
+	conn, err := m.net.Reopen(m.nodes[1].conn.ID())
+	require.NoError(t, err)
+	c := testConfig(t, 2, 81)
+	c.Seat, c.Seats, c.Rejoin = wire.SeatOf(1), []wire.Seat{wire.SeatOf(0)}, true
+	drop := &dropFirstSession{Conn: conn}
+	ep, err := New[slotInput](c, drop, peerAddrs(2, 1))
+	require.NoError(t, err)
+	m.nodes[1] = &node{ep: ep, conn: conn}
+	m.nodes[0].events = nil
+	m.run(m.net.Now()+time.Second, time.Millisecond)
+
+	require.True(t, drop.dropped, "the proof was lost")
+	require.Contains(t, kinds(m.nodes[0].events, 0), EventRestarted)
+	require.Equal(t, StateConnected, m.nodes[0].ep.State(0))
+	requireBothWays(t, m)
 }

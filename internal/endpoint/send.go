@@ -100,7 +100,12 @@ func (ep *Endpoint[I]) leanAck(q *peer, m *engine.Message[I]) *engine.Message[I]
 func (ep *Endpoint[I]) send(now time.Duration, i int, p []byte) error {
 	q := &ep.peers[i]
 	q.seq++
-	q.lastSent = now
+	if !wire.PacketType(p).Handshake() {
+		// Only a packet under the session's keys puts the keep-alive off:
+		// a Hello or a reply proves nothing of the session to the peer,
+		// nor, to one that restarted, that this is its peer's new process.
+		q.lastSent = now
+	}
 	if err := ep.conn.Send(q.addr, p); err != nil {
 		q.st.SendErrors++
 		q.sendErr = err
