@@ -301,9 +301,11 @@ func (s *Session[S, I]) rejoinTick(now time.Duration) error {
 			}
 			continue
 		}
-		if rj.sponsor == nil && s.sponsorOf(i) {
+		if _, apart := s.eng.Disconnected(s.cfg.Peers[i].Players[0]); apart && rj.sponsor == nil && s.sponsorOf(i) {
 			// This session's turn: the rejoin before it ended, or the
-			// sponsor was given up before the return (take over).
+			// sponsor was given up before the return (take over); not
+			// before the engine drops the old process, which a peer
+			// counted waiting at a resume may never need (see recount).
 			rj.nextID += 2
 			rj.sponsor = &sponsorship{peer: i, begun: now, id: rj.nextID - 1}
 		}
@@ -549,21 +551,31 @@ func (s *Session[S, I]) resume(now time.Duration) error {
 
 // recount sets what this session knows of its peers' returns anew
 // against the engine it just took from a sponsor, whose history of
-// returns is the sponsor's: a peer it hears whose players that engine
-// counts disconnected is a process that yielded or restarted too and has
-// a return to come; every other peer's process needs no return the
+// returns is the sponsor's. A peer it hears has a return to come (one
+// more than that engine settled) when that engine counts its players
+// disconnected (a process that yielded or restarted too), or when this
+// session saw a new process of it prove itself: the engine may not even
+// have dropped the old process yet, and nothing in it tells whether a
+// return it settled was the new process's. Waiting for one return too
+// many costs little (the peer's next restart needs exactly one more);
+// one too few would end the new process's session at the old one's
+// agreed disconnect. Every other peer's process needs no return the
 // engine has not settled.
 func (s *Session[S, I]) recount(now time.Duration) {
 	rj := &s.rejoin
+	seen := rj.waiting
 	rj.waiting = 0
 	for j, p := range s.cfg.Peers {
 		id := core.PeerID(j)
 		rj.restarts[j] = s.eng.Returns(id)
 		_, apart := s.eng.Disconnected(p.Players[0])
-		if st := s.ep.State(id); apart && (st == endpoint.StateConnected || st == endpoint.StateInterrupted) {
+		st := s.ep.State(id)
+		if (apart || seen&(1<<j) != 0) && (st == endpoint.StateConnected || st == endpoint.StateInterrupted) {
 			rj.restarts[j]++
 			rj.waiting |= 1 << j
-			rj.began[j] = now
+			if seen&(1<<j) == 0 {
+				rj.began[j] = now
+			}
 		}
 	}
 }
