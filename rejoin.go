@@ -169,7 +169,7 @@ func (s *Session[S, I]) maybeYield(now time.Duration, i core.PeerID, at core.Fra
 	}
 	// A session catching up after its return holds the match's state and
 	// yields like any other.
-	if slices.Min(s.cfg.Peers[i].Players) > s.sideLowest(false) {
+	if slices.Min(s.cfg.Peers[i].Players) > s.sideLowest() {
 		return // the other side's to yield
 	}
 	s.yield(now, at, -1)
@@ -177,18 +177,19 @@ func (s *Session[S, I]) maybeYield(now time.Duration, i core.PeerID, at core.Fra
 
 // sideLowest returns the lowest player handle of this session's side:
 // its own players' and those of the peers it hears (connected or
-// interrupted), without the peers its engine counts disconnected when
-// notDropped is set.
-func (s *Session[S, I]) sideLowest(notDropped bool) core.PlayerHandle {
+// interrupted) whose players its engine does not count disconnected. A
+// restarted process it hears is on no side until it is back: the side
+// whose state it takes is the sponsor's, which every side's own count
+// would otherwise claim, and no side would yield.
+func (s *Session[S, I]) sideLowest() core.PlayerHandle {
 	lowest := slices.Min(s.cfg.Local)
 	for j, p := range s.cfg.Peers {
 		if st := s.ep.State(core.PeerID(j)); st != endpoint.StateConnected && st != endpoint.StateInterrupted {
 			continue
 		}
-		if _, gone := s.eng.Disconnected(p.Players[0]); gone && notDropped {
-			continue
+		if _, gone := s.eng.Disconnected(p.Players[0]); !gone {
+			lowest = min(lowest, slices.Min(p.Players))
 		}
-		lowest = min(lowest, slices.Min(p.Players))
 	}
 	return lowest
 }
@@ -234,7 +235,7 @@ func (s *Session[S, I]) lowerPeer(i, j core.PeerID) bool {
 // handle, whatever order the sides heard each other in.
 func (s *Session[S, I]) offeredFromBelow(now time.Duration, i core.PeerID) bool {
 	at, apart := s.eng.Disconnected(s.cfg.Peers[i].Players[0])
-	if !apart || slices.Min(s.cfg.Peers[i].Players) > s.sideLowest(true) {
+	if !apart || slices.Min(s.cfg.Peers[i].Players) > s.sideLowest() {
 		return false
 	}
 	s.yield(now, at, i)

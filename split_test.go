@@ -238,3 +238,51 @@ func TestCrashWhileOthersComeBack(t *testing.T) {
 		})
 	}
 }
+
+// Every link of a four-peer match drops; player 0's process dies in the
+// blackout, and a new one starts after the links heal, while every side
+// still plays apart. The new process takes the state of one side. A side
+// that hears it may not count it as its own before its engine has it
+// back: every side would then claim player 0 and none would yield, so
+// the match stayed split. (These two seeds froze so. With others a
+// second flaw, not fixed yet, still keeps it split: a session that
+// sponsored the new process, which then took a lower side's state, has
+// it back in its engine and counts it on its side.)
+func TestLowestCrashesInABlackout(t *testing.T) {
+	for _, tc := range []struct {
+		seed uint64
+		mode Mode
+	}{{3, Auto}, {6, Lockstep}} {
+		seed, mode := tc.seed, tc.mode
+		t.Run(fmt.Sprintf("%d/%v", seed, mode), func(t *testing.T) {
+			m := newCrashMatch(t, 4, mode, 0.03, 1500+10*seed+uint64(mode))
+			m.run(func() bool { return m.lowest() >= 200 })
+			for a := range 4 {
+				for b := range 4 {
+					if a != b {
+						m.net.Cut(m.conns[a].ID(), m.conns[b].ID())
+					}
+				}
+			}
+			dies := m.now + 3500*time.Millisecond
+			m.run(func() bool { return m.now >= dies })
+			m.kill(0)
+			heal := m.now + 500*time.Millisecond
+			m.run(func() bool { return m.now >= heal })
+			m.net.Heal()
+			up := m.now + 700*time.Millisecond
+			m.run(func() bool { return m.now >= up })
+			m.restart(0, nil)
+			r := m.awaitRejoin(0).Return
+			for j := 1; j < 4; j++ {
+				if ev, ok := m.rejoined(j); ok {
+					r = max(r, ev.Return)
+				}
+			}
+			by := m.now + 20*time.Second
+			m.run(func() bool { return m.lowest() >= r+180 || m.now >= by })
+			require.GreaterOrEqual(t, m.lowest(), r+180, "the match went on after the returns")
+			m.agreeAfter(r)
+		})
+	}
+}
