@@ -177,17 +177,19 @@ func (s *Session[S, I]) maybeYield(now time.Duration, i core.PeerID, at core.Fra
 
 // sideLowest returns the lowest player handle of this session's side:
 // its own players' and those of the peers it hears (connected or
-// interrupted) whose players its engine does not count disconnected. A
-// restarted process it hears is on no side until it is back: the side
-// whose state it takes is the sponsor's, which every side's own count
-// would otherwise claim, and no side would yield.
+// interrupted) whose players its engine does not count disconnected,
+// but the one it sponsors. A restarted process is on no side until it
+// took a side's state: every side may offer it (after a split, each
+// finds itself the lowest survivor), it takes the lowest side's, and
+// every side counting it as its own would have none yield.
 func (s *Session[S, I]) sideLowest() core.PlayerHandle {
 	lowest := slices.Min(s.cfg.Local)
 	for j, p := range s.cfg.Peers {
 		if st := s.ep.State(core.PeerID(j)); st != endpoint.StateConnected && st != endpoint.StateInterrupted {
 			continue
 		}
-		if _, gone := s.eng.Disconnected(p.Players[0]); !gone {
+		sponsored := s.rejoin.sponsor != nil && s.rejoin.sponsor.peer == core.PeerID(j)
+		if _, gone := s.eng.Disconnected(p.Players[0]); !gone && !sponsored {
 			lowest = min(lowest, slices.Min(p.Players))
 		}
 	}
