@@ -153,7 +153,8 @@
 //     core.SplitEvent with the frame it was dropped at: each side played
 //     on without the other from that frame. The side whose lowest player
 //     handle is higher yields (a session's side is itself and the peers it
-//     still hears): each of its sessions throws its frames away and
+//     still hears and plays with; a restarted process is on no side until
+//     it has taken the lowest side's state): each of its sessions throws its frames away and
 //     rejoins from the other side, one after the other (its
 //     core.RejoinEvent counts them in Discarded). With more than two
 //     sides, as when every link dropped at once, a session offered the
