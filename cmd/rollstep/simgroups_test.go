@@ -26,8 +26,16 @@ func TestChecksumGroupsSkipAPeerThatRejoinedPastTheEnd(t *testing.T) {
 	require.Equal(t, []checksumGroup{{Checksum: "00000000000000aa", Peers: []int{0, 1}}}, r.ChecksumGroups)
 	var out bytes.Buffer
 	r.writeGroups(&out)
-	require.Contains(t, out.String(), "all equal (00000000000000aa)")
+	require.Contains(t, out.String(), "all equal (00000000000000aa) among the 2 peers compared (peers 0, 1)",
+		"peer 2 finished too: the 2 are not all that finished")
 	require.Contains(t, out.String(), "not compared: peer 2 (rejoined past the last frame)")
+
+	r.Peers[1].End = &peerEnd{How: endError}
+	r.ChecksumGroups = groupChecksums(r.Peers, r.FinalFrame)
+	out.Reset()
+	r.writeGroups(&out)
+	require.Contains(t, out.String(), "only peer 0 compared (00000000000000aa)", "peer 2 finished too")
+	r.Peers[1].End = done
 
 	r.Peers[2].Events = rejoin(1100) // it simulated frame 1199, so it must have a checksum
 	r.ChecksumGroups = groupChecksums(r.Peers, r.FinalFrame)

@@ -177,19 +177,23 @@ func lifeLines(events []lifeEvent, unit string) []string {
 }
 
 // writeGroups writes the final checksums of the peers that finished,
-// grouped by value, and names the peers that were not compared.
+// grouped by value, and names the peers that were not compared: those
+// that did not finish, and those that finished without simulating the
+// last frame (then the groups are said to be of the peers compared).
 func (r *simReport) writeGroups(w io.Writer) {
-	finished := 0
+	compared := 0
 	for _, g := range r.ChecksumGroups {
-		finished += len(g.Peers)
+		compared += len(g.Peers)
 	}
 	var out []string
+	among, only := "that finished", "finished" // every peer that finished is compared
 	for _, p := range r.Peers {
 		switch {
 		case p.End != nil && p.End.How != endFinished:
 			out = append(out, fmt.Sprintf("%d (%s)", p.Peer, p.End.How))
 		case p.skippedFinal(r.FinalFrame):
 			out = append(out, fmt.Sprintf("%d (rejoined past the last frame)", p.Peer))
+			among, only = "compared", "compared" // it finished, without a final checksum
 		}
 	}
 	rest := ""
@@ -197,23 +201,25 @@ func (r *simReport) writeGroups(w io.Writer) {
 		rest = "; not compared: peer " + strings.Join(out, ", ")
 	}
 	switch {
-	case finished == 0:
+	case compared == 0 && only == "finished":
 		fmt.Fprintf(w, "final checksums: none to compare, no peer finished%s\n", rest)
-	case finished == 1:
-		fmt.Fprintf(w, "final checksums: only %s finished (%s)%s\n",
-			peerList(r.ChecksumGroups[0].Peers), r.ChecksumGroups[0].Checksum, rest)
+	case compared == 0:
+		fmt.Fprintf(w, "final checksums: none to compare%s\n", rest)
+	case compared == 1:
+		fmt.Fprintf(w, "final checksums: only %s %s (%s)%s\n",
+			peerList(r.ChecksumGroups[0].Peers), only, r.ChecksumGroups[0].Checksum, rest)
 	case len(r.ChecksumGroups) == 1 && len(out) == 0:
 		fmt.Fprintf(w, "final checksums: all equal (%s)\n", r.ChecksumGroups[0].Checksum)
 	case len(r.ChecksumGroups) == 1:
-		fmt.Fprintf(w, "final checksums: all equal (%s) among the %s that finished (%s)%s\n",
-			r.ChecksumGroups[0].Checksum, plural(finished, "peer"), peerList(r.ChecksumGroups[0].Peers), rest)
+		fmt.Fprintf(w, "final checksums: all equal (%s) among the %s %s (%s)%s\n",
+			r.ChecksumGroups[0].Checksum, plural(compared, "peer"), among, peerList(r.ChecksumGroups[0].Peers), rest)
 	default:
 		var gs []string
 		for _, g := range r.ChecksumGroups {
 			gs = append(gs, fmt.Sprintf("%s %s", g.Checksum, peerList(g.Peers)))
 		}
-		fmt.Fprintf(w, "final checksums: DIFFERENT, %d groups among the %s that finished: %s%s\n",
-			len(r.ChecksumGroups), plural(finished, "peer"), strings.Join(gs, " | "), rest)
+		fmt.Fprintf(w, "final checksums: DIFFERENT, %d groups among the %s %s: %s%s\n",
+			len(r.ChecksumGroups), plural(compared, "peer"), among, strings.Join(gs, " | "), rest)
 	}
 }
 
