@@ -16,6 +16,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 )
@@ -60,4 +61,24 @@ func FromPSK(psk []byte) uint64 {
 	h.Write(psk)
 	t := binary.LittleEndian.Uint64(h.Sum(nil))
 	return max(t, 1)
+}
+
+// ForMatch returns the token of a match from the -token flag's value
+// given: that token when given, else for the host, who starts the match,
+// a new one that it prints to w for the others (named by others, such as
+// "player 1"), else an error saying the joiner needs the host's. A given
+// value that Parse refuses is an error naming the flag.
+func ForMatch(given string, host bool, others string, w io.Writer) (uint64, error) {
+	t, err := Parse(given)
+	switch {
+	case err == nil:
+		return t, nil
+	case !errors.Is(err, ErrNoToken):
+		return 0, fmt.Errorf("-token: %w", err)
+	case host:
+		t = NewToken()
+		fmt.Fprintf(w, "token: %s (start %s with -token %s)\n", Format(t), others, Format(t))
+		return t, nil
+	}
+	return 0, errors.New("-token: required to join a match: give the token the match's host printed")
 }

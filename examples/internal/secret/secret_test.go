@@ -2,6 +2,7 @@ package secret_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -55,4 +56,24 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Parse(%q) = %x, and back %x, %v", s, tok, back, err)
 		}
 	})
+}
+
+// ForMatch takes a given token, draws and prints one for the host, and
+// refuses a joiner without one and a token that does not parse.
+func TestForMatch(t *testing.T) {
+	var out strings.Builder
+	tok, err := secret.ForMatch("00000000000000ff", false, "player 1", &out)
+	require.NoError(t, err)
+	assert.Equal(t, uint64(0xff), tok)
+	assert.Empty(t, out.String(), "nothing printed for a given token")
+
+	tok, err = secret.ForMatch("", true, "player 1", &out)
+	require.NoError(t, err)
+	assert.NotZero(t, tok)
+	assert.Equal(t, "token: "+secret.Format(tok)+" (start player 1 with -token "+secret.Format(tok)+")\n", out.String())
+
+	_, err = secret.ForMatch("", false, "player 1", &out)
+	assert.ErrorContains(t, err, "-token: required to join")
+	_, err = secret.ForMatch("not hex", true, "player 1", &out)
+	assert.ErrorContains(t, err, "-token: session token")
 }

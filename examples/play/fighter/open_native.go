@@ -3,7 +3,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -57,18 +56,7 @@ func openDuel(o *options, voices duel.Voices, stdout io.Writer) (*duel.Duel, err
 // matchToken returns the token of a network match: -token, or for player
 // 0 without one a fresh token from crypto/rand, printed for player 1.
 func matchToken(o *options, stdout io.Writer) (uint64, error) {
-	t, err := secret.Parse(o.token)
-	switch {
-	case err == nil:
-		return t, nil
-	case !errors.Is(err, secret.ErrNoToken):
-		return 0, fmt.Errorf("-token: %w", err)
-	case o.player == 0:
-		t = secret.NewToken()
-		fmt.Fprintf(stdout, "token: %s (start player 1 with -token %s)\n", secret.Format(t), secret.Format(t))
-		return t, nil
-	}
-	return 0, errors.New("-token: player 1 needs the token player 0 printed")
+	return secret.ForMatch(o.token, o.player == 0, "player 1", stdout)
 }
 
 // browserOptions is the browser build's reading of the page's query; a

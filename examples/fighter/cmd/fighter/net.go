@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -127,21 +126,10 @@ func runPlayer(o *options, w io.Writer) error {
 // else derived from -psk, else, for player 0, drawn from crypto/rand and
 // printed to w for the others. Player 1 and spectators must be given it.
 func sessionToken(o *options, w io.Writer) (uint64, error) {
-	t, err := secret.Parse(o.token)
-	switch {
-	case err == nil:
-		return t, nil
-	case !errors.Is(err, secret.ErrNoToken):
-		return 0, fmt.Errorf("-token: %w", err)
-	case o.psk != "":
+	if o.token == "" && o.psk != "" {
 		return secret.FromPSK([]byte(o.psk)), nil
-	case o.player == 0 && !o.spectate:
-		t = secret.NewToken()
-		fmt.Fprintf(w, "token: %s (start the other player and spectators with -token %s)\n", secret.Format(t), secret.Format(t))
-		return t, nil
-	default:
-		return 0, errors.New("-token: required to join a match: give the token player 0 printed")
 	}
+	return secret.ForMatch(o.token, o.player == 0 && !o.spectate, "the other player and spectators", w)
 }
 
 // openDTLS returns a DTLS Conn to the other player and the other player's

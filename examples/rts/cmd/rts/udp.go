@@ -225,12 +225,7 @@ func hostUDP(o *options, w io.Writer, sess *rollstep.Session[rts.State, rts.Comm
 // for player 0, one drawn from crypto/rand and printed to w for the others
 // (parse requires -token of every other player).
 func sessionToken(o *options, w io.Writer) (uint64, error) {
-	if o.token != "" {
-		return secret.Parse(o.token)
-	}
-	t := secret.NewToken()
-	fmt.Fprintf(w, "token: %s (start the other players with -token %s)\n", secret.Format(t), secret.Format(t))
-	return t, nil
+	return secret.ForMatch(o.token, o.player == 0, "the other players", w)
 }
 
 // writeReplay writes the replay host recorded to the -replay file, if
