@@ -146,7 +146,7 @@ func (s *Session[S, I]) reconnected(now time.Duration, i core.PeerID) {
 	if s.watch != nil || !s.started {
 		return // a spectator's host; or the match's first handshakes
 	}
-	if _, apart := s.eng.Disconnected(p.Players[0]); apart && !(p.Open && s.rejoin.restarts[i] == 0) {
+	if _, apart := s.eng.Disconnected(p.Players[0]); apart && !s.untaken(i) {
 		s.restarted(now, i)
 	}
 }
@@ -185,7 +185,7 @@ func (s *Session[S, I]) maybeYield(now time.Duration, i core.PeerID, at core.Fra
 func (s *Session[S, I]) sideLowest() core.PlayerHandle {
 	lowest := slices.Min(s.cfg.Local)
 	for j, p := range s.cfg.Peers {
-		if st := s.ep.State(core.PeerID(j)); st != endpoint.StateConnected && st != endpoint.StateInterrupted {
+		if !s.hears(core.PeerID(j)) {
 			continue
 		}
 		sponsored := s.rejoin.sponsor != nil && s.rejoin.sponsor.peer == core.PeerID(j)
@@ -208,10 +208,7 @@ func (s *Session[S, I]) yield(now time.Duration, at core.Frame, to core.PeerID) 
 	for j, p := range s.cfg.Peers {
 		id := core.PeerID(j)
 		_, apart := s.eng.Disconnected(p.Players[0])
-		st := s.ep.State(id)
-		heard := st == endpoint.StateConnected || st == endpoint.StateInterrupted
-		untaken := p.Open && s.rejoin.restarts[j] == 0 // an open seat nobody took
-		if id != to && (st == endpoint.StateDisconnected || (heard && apart && !untaken)) {
+		if id != to && (s.ep.State(id) == endpoint.StateDisconnected || (s.hears(id) && apart && !s.untaken(id))) {
 			_ = s.ep.Restart(now, id) // id is in the table; a failed nonce draw leaves it lost
 		}
 	}
@@ -256,7 +253,7 @@ func (s *Session[S, I]) abandonRejoin(now time.Duration, i core.PeerID, left boo
 		if left {
 			why = "the peer left"
 		}
-		_ = s.failSponsorship(now, sp, errors.New(why))
+		s.failSponsorship(now, sp, errors.New(why))
 	}
 }
 
@@ -273,7 +270,7 @@ func (s *Session[S, I]) sponsorOf(i core.PeerID) bool {
 		default:
 			continue
 		}
-		if core.PeerID(j) == i || (p.Open && s.rejoin.restarts[j] == 0) {
+		if core.PeerID(j) == i || s.untaken(core.PeerID(j)) {
 			continue // the returning peer, or a seat nobody took yet
 		}
 		if _, gone := s.eng.Disconnected(p.Players[0]); !gone && slices.Min(p.Players) < mine {
@@ -322,7 +319,10 @@ func (s *Session[S, I]) rejoinTick(now time.Duration) error {
 // sponsorTick moves the sponsored rejoin on.
 func (s *Session[S, I]) sponsorTick(now time.Duration, sp *sponsorship) error {
 	rj := &s.rejoin
-	fail := func(err error) error { return s.failSponsorship(now, sp, err) }
+	fail := func(err error) error {
+		s.failSponsorship(now, sp, err)
+		return nil
+	}
 	if now-sp.begun > s.cfg.RejoinTimeout {
 		return fail(errors.New("timed out"))
 	}
@@ -386,12 +386,23 @@ func (s *Session[S, I]) sponsorTick(now time.Duration, sp *sponsorship) error {
 
 // failSponsorship ends sponsorship sp with a core.RejoinEvent saying
 // why, matching ErrRejoin.
-func (s *Session[S, I]) failSponsorship(now time.Duration, sp *sponsorship, err error) error {
+func (s *Session[S, I]) failSponsorship(now time.Duration, sp *sponsorship, err error) {
 	s.addSent(sp) // what the transfer under way sent counts too
 	s.event(core.RejoinEvent{Peer: sp.peer, Snapshot: sp.snapFrame, Return: sp.ret, Bytes: sp.sent.BytesSent,
 		Chunks: sp.sent.ChunksSent, Retransmits: sp.sent.Retransmits, Took: now - sp.begun, Err: fmt.Errorf("%w: %w", ErrRejoin, err)})
 	s.rejoin.sponsor = nil
-	return nil
+}
+
+// hears reports whether this session hears peer id: connected, or
+// interrupted but not yet given up.
+func (s *Session[S, I]) hears(id core.PeerID) bool {
+	st := s.ep.State(id)
+	return st == endpoint.StateConnected || st == endpoint.StateInterrupted
+}
+
+// untaken reports whether peer id is an open seat nobody took yet.
+func (s *Session[S, I]) untaken(id core.PeerID) bool {
+	return s.cfg.Peers[id].Open && s.rejoin.restarts[id] == 0
 }
 
 // returnLead is the frames between the return command and the return:
@@ -572,8 +583,7 @@ func (s *Session[S, I]) recount(now time.Duration) {
 		id := core.PeerID(j)
 		rj.restarts[j] = s.eng.Returns(id)
 		_, apart := s.eng.Disconnected(p.Players[0])
-		st := s.ep.State(id)
-		if (apart || seen&(1<<j) != 0) && (st == endpoint.StateConnected || st == endpoint.StateInterrupted) {
+		if (apart || seen&(1<<j) != 0) && s.hears(id) {
 			rj.restarts[j]++
 			rj.waiting |= 1 << j
 			if seen&(1<<j) == 0 {

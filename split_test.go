@@ -78,13 +78,7 @@ func TestSplitHealsEveryPeerApart(t *testing.T) {
 			t.Run(fmt.Sprintf("%d/%v", n, mode), func(t *testing.T) {
 				m := newCrashMatch(t, n, mode, 0.03, 900+uint64(n)+uint64(mode))
 				m.run(func() bool { return m.lowest() >= 200 })
-				for a := range n {
-					for b := range n {
-						if a != b {
-							m.net.Cut(m.conns[a].ID(), m.conns[b].ID())
-						}
-					}
-				}
+				m.cutAll()
 				m.healToPeer0(4 * time.Second)
 			})
 		}
@@ -136,8 +130,7 @@ func TestRejoinThroughABlackout(t *testing.T) {
 func (m *crashMatch) healToPeer0(out time.Duration) {
 	t := m.t
 	t.Helper()
-	until := m.now + out
-	m.run(func() bool { return m.now >= until })
+	m.runFor(out)
 	m.net.Heal()
 	var r core.Frame
 	for j := 1; j < len(m.peers); j++ {
@@ -166,19 +159,10 @@ func TestCrashAfterASplitHealed(t *testing.T) {
 				t.Run(fmt.Sprintf("%d/%v/%d", n, mode, dies), func(t *testing.T) {
 					m := newCrashMatch(t, n, mode, 0.03, 1300+uint64(n)+uint64(mode)+10*uint64(dies-1))
 					m.run(func() bool { return m.lowest() >= 200 })
-					for a := range n {
-						for b := range n {
-							if a != b {
-								m.net.Cut(m.conns[a].ID(), m.conns[b].ID())
-							}
-						}
-					}
+					m.cutAll()
 					m.healToPeer0(4 * time.Second)
 					r := m.crashAndRejoin(dies, time.Second).Return
-					by := m.now + 10*time.Second
-					m.run(func() bool { return m.lowest() >= r+180 || m.now >= by })
-					require.GreaterOrEqual(t, m.lowest(), r+180, "the match went on after the return")
-					m.agreeAfter(r)
+					m.goesOnAfter(r, 10*time.Second)
 				})
 			}
 		}
@@ -199,15 +183,8 @@ func TestCrashWhileOthersComeBack(t *testing.T) {
 		t.Run(fmt.Sprintf("%d/%v", seed, mode), func(t *testing.T) {
 			m := newCrashMatch(t, 4, mode, 0.03, 1400+10*seed+uint64(mode))
 			m.run(func() bool { return m.lowest() >= 200 })
-			for a := range 4 {
-				for b := range 4 {
-					if a != b {
-						m.net.Cut(m.conns[a].ID(), m.conns[b].ID())
-					}
-				}
-			}
-			until := m.now + 4*time.Second
-			m.run(func() bool { return m.now >= until })
+			m.cutAll()
+			m.runFor(4 * time.Second)
 			m.net.Heal()
 			first := 0 // the first peer back
 			m.run(func() bool {
@@ -231,10 +208,7 @@ func TestCrashWhileOthersComeBack(t *testing.T) {
 					r = max(r, m.awaitRejoin(j).Return)
 				}
 			}
-			by := m.now + 10*time.Second
-			m.run(func() bool { return m.lowest() >= r+180 || m.now >= by })
-			require.GreaterOrEqual(t, m.lowest(), r+180, "the match went on after the returns")
-			m.agreeAfter(r)
+			m.goesOnAfter(r, 10*time.Second)
 		})
 	}
 }
@@ -252,21 +226,12 @@ func TestLowestCrashesInABlackout(t *testing.T) {
 		t.Run(fmt.Sprintf("%d/%v", seed, mode), func(t *testing.T) {
 			m := newCrashMatch(t, 4, mode, 0.03, 1500+10*seed+uint64(mode))
 			m.run(func() bool { return m.lowest() >= 200 })
-			for a := range 4 {
-				for b := range 4 {
-					if a != b {
-						m.net.Cut(m.conns[a].ID(), m.conns[b].ID())
-					}
-				}
-			}
-			dies := m.now + 3500*time.Millisecond
-			m.run(func() bool { return m.now >= dies })
+			m.cutAll()
+			m.runFor(3500 * time.Millisecond)
 			m.kill(0)
-			heal := m.now + 500*time.Millisecond
-			m.run(func() bool { return m.now >= heal })
+			m.runFor(500 * time.Millisecond)
 			m.net.Heal()
-			up := m.now + 700*time.Millisecond
-			m.run(func() bool { return m.now >= up })
+			m.runFor(700 * time.Millisecond)
 			m.restart(0, nil)
 			r := m.awaitRejoin(0).Return
 			for j := 1; j < 4; j++ {
@@ -274,10 +239,35 @@ func TestLowestCrashesInABlackout(t *testing.T) {
 					r = max(r, ev.Return)
 				}
 			}
-			by := m.now + 20*time.Second
-			m.run(func() bool { return m.lowest() >= r+180 || m.now >= by })
-			require.GreaterOrEqual(t, m.lowest(), r+180, "the match went on after the returns")
-			m.agreeAfter(r)
+			m.goesOnAfter(r, 20*time.Second)
 		})
 	}
+}
+
+// cutAll cuts every link of m, both ways.
+func (m *crashMatch) cutAll() {
+	for _, a := range m.conns {
+		for _, b := range m.conns {
+			if a != b {
+				m.net.Cut(a.ID(), b.ID())
+			}
+		}
+	}
+}
+
+// runFor plays for d of virtual time.
+func (m *crashMatch) runFor(d time.Duration) {
+	m.t.Helper()
+	until := m.now + d
+	m.run(func() bool { return m.now >= until })
+}
+
+// goesOnAfter requires every peer to reach frame r+180 within d, and the
+// match to agree after r.
+func (m *crashMatch) goesOnAfter(r core.Frame, d time.Duration) {
+	m.t.Helper()
+	by := m.now + d
+	m.run(func() bool { return m.lowest() >= r+180 || m.now >= by })
+	require.GreaterOrEqual(m.t, m.lowest(), r+180, "the match went on after the returns")
+	m.agreeAfter(r)
 }

@@ -300,7 +300,7 @@ func (s *Session[S, I]) dropAgreed(p core.PlayerHandle) {
 	if s.rejoin.waiting&(1<<i) != 0 {
 		return // the old process's disconnect: its new one is connected
 	}
-	if st := s.ep.State(id); st == endpoint.StateConnected || st == endpoint.StateInterrupted {
+	if s.hears(id) {
 		_ = s.ep.Disconnect(id) // id is in the table
 		s.ts.Forget(i)
 		s.event(core.PeerLostEvent{Peer: id, Agreed: true})

@@ -186,22 +186,26 @@ func (r *simReport) writeGroups(w io.Writer) {
 		compared += len(g.Peers)
 	}
 	var out []string
-	among, only := "that finished", "finished" // every peer that finished is compared
+	skipped := false // a peer finished without a final checksum: not all that finished are compared
 	for _, p := range r.Peers {
 		switch {
 		case p.End != nil && p.End.How != endFinished:
 			out = append(out, fmt.Sprintf("%d (%s)", p.Peer, p.End.How))
 		case p.skippedFinal(r.FinalFrame):
 			out = append(out, fmt.Sprintf("%d (rejoined past the last frame)", p.Peer))
-			among, only = "compared", "compared" // it finished, without a final checksum
+			skipped = true
 		}
+	}
+	among, only := "that finished", "finished"
+	if skipped {
+		among, only = "compared", "compared"
 	}
 	rest := ""
 	if len(out) > 0 {
 		rest = "; not compared: peer " + strings.Join(out, ", ")
 	}
 	switch {
-	case compared == 0 && only == "finished":
+	case compared == 0 && !skipped:
 		fmt.Fprintf(w, "final checksums: none to compare, no peer finished%s\n", rest)
 	case compared == 0:
 		fmt.Fprintf(w, "final checksums: none to compare%s\n", rest)
