@@ -162,7 +162,8 @@ func (m *crashMatch) rejoined(i int) (core.RejoinEvent, bool) {
 
 // check asserts that every peer agrees on the checksums of the confirmed
 // frames they all hold (agree), and that every survivor logged the
-// crashed player disconnected before the return frame r and with its real
+// crashed player disconnected from some frame up to the return frame r,
+// for at least the smallest return lead (8 frames), and with its real
 // inputs from r on.
 func (m *crashMatch) check(r core.Frame) {
 	t := m.t
@@ -172,17 +173,21 @@ func (m *crashMatch) check(r core.Frame) {
 		if i == m.crashed {
 			continue
 		}
-		real := 0
+		gone, real := 0, 0
 		for f := r - 30; f < end; f++ {
 			in, err := p.sess.ReadLog(f, nil)
 			require.NoError(t, err, "peer %d frame %d", i, f)
-			if st := in[m.crashed].Status; f < r {
-				require.Equal(t, core.InputDisconnected, st, "peer %d frame %d", i, f)
-			} else {
+			switch st := in[m.crashed].Status; {
+			case f >= r:
 				require.NotEqual(t, core.InputDisconnected, st, "peer %d frame %d", i, f)
 				real++
+			case st == core.InputDisconnected:
+				gone++
+			default: // played before the disconnect, not after it
+				require.Zero(t, gone, "peer %d frame %d: connected again before the return", i, f)
 			}
 		}
+		require.GreaterOrEqual(t, gone, 8, "peer %d: frames disconnected before the return", i)
 		require.Positive(t, real)
 	}
 }

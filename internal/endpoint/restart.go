@@ -197,6 +197,7 @@ func (ep *Endpoint[I]) restartProof(now time.Duration, i int, p []byte) bool {
 	q.state, q.lost, q.split = StateConnected, false, false
 	q.helloSeen, q.helloAcked = true, true // an open peer's first session may start here
 	q.hasEcho, q.unsampled = false, 0
+	q.srtt, q.rttvar, q.samples = 0, 0, 0 // the old process's round trips say nothing of the new one's
 	q.ackLast, q.ackAge = 0, 0
 	q.heard, q.lastHeard, q.lastSent = true, now, now
 	q.st.Restarts++

@@ -9,6 +9,7 @@ import (
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport"
+	"github.com/rollstep/rollstep/transport/sim"
 	"github.com/stretchr/testify/require"
 )
 
@@ -307,4 +308,33 @@ func TestRestartProofLost(t *testing.T) {
 	require.Contains(t, kinds(m.nodes[0].events, 0), EventRestarted)
 	require.Equal(t, StateConnected, m.nodes[0].ep.State(0))
 	requireBothWays(t, m)
+}
+
+// A new process's round trips are measured afresh: the old process's
+// estimate, grown while a latency spike lasted, would otherwise stay for
+// seconds after the spike ended and the old process died, and everything
+// timed by it (a rejoin transfer's retransmissions, the return lead)
+// would wait that long.
+func TestRestartMeasuresRTTAfresh(t *testing.T) {
+	m := seatedMesh(t)
+	slow := sim.LinkConfig{Latency: sim.Latency{Base: time.Second}}
+	require.NoError(t, m.net.SetLink(0, 1, slow))
+	require.NoError(t, m.net.SetLink(1, 0, slow))
+	m.run(m.net.Now()+10*time.Second, 5*time.Millisecond)
+	st, _ := m.nodes[0].ep.Peer(0)
+	require.Greater(t, st.RTT, time.Second, "the spike's round trips")
+
+	require.NoError(t, m.nodes[1].conn.Close()) // the process dies as the spike ends
+	m.nodes[1].dead = true
+	require.NoError(t, m.net.SetLink(0, 1, link20ms))
+	require.NoError(t, m.net.SetLink(1, 0, link20ms))
+	m.run(m.net.Now()+300*time.Millisecond, time.Millisecond)
+	m.restartNode(t, 1, 83, nil)
+	m.nodes[0].events = nil
+	m.run(m.net.Now()+3*time.Second, time.Millisecond)
+
+	require.Contains(t, kinds(m.nodes[0].events, 0), EventRestarted)
+	st, _ = m.nodes[0].ep.Peer(0)
+	require.Positive(t, st.RTTSamples)
+	require.Less(t, st.RTT, 100*time.Millisecond, "the new process's round trips (40 ms), not the old one's")
 }

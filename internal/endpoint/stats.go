@@ -19,7 +19,8 @@ type PeerStats struct {
 
 	// RTT is the smoothed round-trip time measured from the echoes of
 	// KeepAlive and input packets, Jitter its mean deviation; valid when
-	// RTTSamples > 0.
+	// RTTSamples > 0. A restart of the peer (EventRestarted) starts the
+	// estimate over: the samples are the current process's.
 	RTT        time.Duration
 	Jitter     time.Duration
 	RTTSamples int
