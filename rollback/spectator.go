@@ -32,6 +32,10 @@ type SpectatorConfig struct {
 	// MaxStepsPerUpdate bounds the frames one Update simulates, catch-up
 	// included; 0 means 8.
 	MaxStepsPerUpdate int
+	// LogRetention is how many confirmed frames of inputs the spectator
+	// keeps for ReadLog, to record the match it watches, as in
+	// rollstep.Config.
+	LogRetention int
 	// Transport configures the connection to the host, as in Config.
 	Transport transport.Config
 }
@@ -57,6 +61,7 @@ func NewSpectator[S any, I comparable](cfg SpectatorConfig, game core.Game[S, I]
 	return rollstep.NewSession(rollstep.Config{
 		Mode: rollstep.Rollback, Spectate: true, Peers: []rollstep.Peer{{Addr: cfg.Host}},
 		Players: cfg.Players, TickRate: cfg.TickRate, TicksPerTurn: cfg.StepsPerFrame, ChecksumInterval: cfg.ChecksumInterval,
-		Game: cfg.Game, SpectatorBuffer: cfg.Buffer, MaxStepsPerUpdate: cfg.MaxStepsPerUpdate, Transport: cfg.Transport,
+		Game: cfg.Game, SpectatorBuffer: cfg.Buffer, MaxStepsPerUpdate: cfg.MaxStepsPerUpdate, LogRetention: cfg.LogRetention,
+		Transport: cfg.Transport,
 	}, game, initial, conn)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/state"
 	"github.com/rollstep/rollstep/transport/sim"
+	"github.com/stretchr/testify/require"
 )
 
 // watcher is a spectator of node 0 on the match's network.
@@ -17,6 +18,7 @@ type watcher struct {
 	events []core.Event
 	mute   bool
 	most   int // most frames simulated by one Update
+	keep   int // the spectator's LogRetention
 }
 
 // streamOpts are the Config's spectator fields a test sets.
@@ -53,7 +55,7 @@ func (w *watcher) start(t *testing.T, seed uint64) {
 	tc := testConfig(2, 0, seed).Transport
 	tc.Rand = seedReader(seed)
 	var err error
-	w.sp, err = NewSpectator[pair, uint16](SpectatorConfig{Host: 0, Players: 2, Game: [16]byte{'t'}, Transport: tc}, pairGame{leakAt: -1}, pair{}, w.conn)
+	w.sp, err = NewSpectator[pair, uint16](SpectatorConfig{Host: 0, Players: 2, Game: [16]byte{'t'}, LogRetention: w.keep, Transport: tc}, pairGame{leakAt: -1}, pair{}, w.conn)
 	if err != nil {
 		t.Fatalf("NewSpectator: %v", err)
 	}
@@ -105,6 +107,39 @@ func TestSpectatorReplaysConfirmedInputsWithDelay(t *testing.T) {
 		t.Errorf("host reported no joined core.SpectatorEvent")
 	}
 }
+
+// A spectator records the match it watches when its LogRetention says
+// so: after 40 seconds its first frames are still in its log, and they
+// replay the host's. Without it the spectator keeps no log.
+func TestSpectatorRecords(t *testing.T) {
+	for _, keep := range []int{0, 3000} {
+		m, w := newWatched(t, 23, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, streamOpts{})
+		w.sp.Close() // before its first Update, and its Conn with it
+		conn, err := m.net.Reopen(w.conn.ID())
+		require.NoError(t, err)
+		w.conn, w.keep = conn, keep
+		w.start(t, 23)
+		w.run(t, m, 40*time.Second)
+		first, end := w.sp.LogRange()
+		if keep == 0 {
+			require.Equal(t, first, end, "a spectator keeps no log unless told")
+			continue
+		}
+		require.Zero(t, first)
+		var s pair // the log replays the host's frames
+		for f := range core.Frame(120) {
+			in, err := w.sp.ReadLog(f, nil)
+			require.NoError(t, err)
+			pairGame{leakAt: -1}.Step(&s, in, discard{})
+			require.Equal(t, m.nodes[0].game.sums[f], state.Checksum(&s), "frame %d", f)
+		}
+	}
+}
+
+// discard is core.Effects that keeps nothing.
+type discard struct{}
+
+func (discard) Emit(core.Effect) bool { return true }
 
 func TestSpectatorCatchesUpBoundedPerUpdate(t *testing.T) {
 	m, w := newWatched(t, 22, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, streamOpts{})
