@@ -73,8 +73,9 @@
 // Update fails gives up and closes its session). The final-checksum line
 // then compares only the peers that finished, grouped by checksum: "all
 // equal" when they form one group (naming the peers not compared: left,
-// killed, failed, or rejoined from a snapshot past the last frame, which
-// it therefore never simulated), "DIFFERENT, N groups" otherwise, as
+// killed, failed, or rejoined from a snapshot past the last frame, so
+// that it never simulated that frame or simulated it on a side of a split
+// the rejoin threw away), "DIFFERENT, N groups" otherwise, as
 // after a split. Without a life-cycle event the report is exactly as it
 // was before these flags. The exit code stays 0 when a peer fails: the
 // run was played and reported. A match that does not reach its last

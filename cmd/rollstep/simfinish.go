@@ -96,11 +96,12 @@ func groupChecksums(peers []peerReport, final int32) []checksumGroup {
 	return groups
 }
 
-// skippedFinal reports whether the peer finished without simulating the
-// last frame of the match, final - 1, so that it has no final checksum:
-// it rejoined from a snapshot of frame final or later.
+// skippedFinal reports whether the peer finished without a final
+// checksum of the match: it rejoined from a snapshot of frame final or
+// later, so it either never simulated the last frame, final - 1, or
+// simulated it on a side of a split that the rejoin threw away.
 func (p *peerReport) skippedFinal(final int32) bool {
-	if p.End == nil || p.End.How != endFinished || p.FinalChecksum != "missing" {
+	if p.End == nil || p.End.How != endFinished {
 		return false
 	}
 	for _, e := range p.Events {
