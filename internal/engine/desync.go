@@ -126,7 +126,7 @@ func (e *Engine[S, I]) confirmTo(end core.Frame) {
 		}
 		for i := range e.peers {
 			q := &e.peers[i]
-			if r, ok := q.recv.get(c, n); ok && !r.compared {
+			if r, ok := q.recv.get(c, n); ok && !r.compared && c < q.sumsBefore {
 				r.compared = true
 				e.compare(core.PeerID(i), c, sum, r.sum)
 			}
@@ -189,7 +189,7 @@ func (e *Engine[S, I]) receiveSums(id core.PeerID, reports []ChecksumReport) {
 			continue
 		}
 		ent := q.recv.put(r.Frame, n, r.Sum)
-		if r.Frame < e.checked {
+		if r.Frame < e.checked && r.Frame < q.sumsBefore {
 			if mine, ok := e.sums.get(r.Frame, n); ok {
 				ent.compared = true
 				e.compare(id, r.Frame, mine.sum, r.Sum)

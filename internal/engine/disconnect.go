@@ -110,6 +110,11 @@ func (e *Engine[S, I]) checkAgreement() {
 			continue
 		}
 		e.agreed[p], e.goneAt[p] = true, d
+		for i := range e.peers {
+			if q := &e.peers[i]; q.gone { // no vote of theirs: they may hold other inputs of p from d on
+				q.sumsBefore = min(q.sumsBefore, d)
+			}
+		}
 		e.knownDirty = true
 		e.event(core.DisconnectEvent{Player: core.PlayerHandle(p), Frame: d})
 		e.rescan(p, e.next[p])

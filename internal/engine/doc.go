@@ -80,6 +80,10 @@
 // Only confirmed frames are compared, so predictions and rollbacks never
 // raise a false desync. A mismatch raises a DesyncEvent with both
 // checksums and the retained local state (Config.SnapshotRetention).
+// Neither does a split: when this engine agrees a disconnect frame d
+// while a peer is gone, without that peer's vote (every link broke before
+// the vote completed), the peer's reports of frames from d on are not
+// compared, since it may have confirmed them with other inputs.
 //
 // # Naming the differing fields
 //

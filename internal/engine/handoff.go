@@ -276,7 +276,7 @@ func (e *Engine[S, I]) start(h handoffRecord) {
 		for l := e.localMask; l != 0; l &= l - 1 {
 			q.held[bits.TrailingZeros32(l)] = h.r
 		}
-		q.recvNext = firstCheckFrom(c-1, e.cfg.ChecksumInterval)
+		q.recvNext, q.sumsBefore = firstCheckFrom(c-1, e.cfg.ChecksumInterval), never
 		q.gone = q.ownMask&^uint32(h.gone) == 0
 	}
 	if n := e.cfg.ChecksumInterval; isCheckFrame(c-1, n) && !e.cfg.DisableChecksums {

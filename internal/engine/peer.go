@@ -37,6 +37,11 @@ type peer[I comparable] struct {
 	recvNext core.Frame
 	desynced bool
 	recv     sumRing
+	// sumsBefore bounds the frames whose reports are compared: this
+	// engine agreed a disconnect frame there while the peer was gone,
+	// without its vote, so from there on the peer may have confirmed other
+	// inputs (a split, not a desync).
+	sumsBefore core.Frame
 
 	// theirGone is the union of Gone masks the peer sent; goneHeld[p] its
 	// highest Held[p] in a message that had bit p set, i.e. its vote.
@@ -72,7 +77,7 @@ type peer[I comparable] struct {
 }
 
 func (q *peer[I]) init(c Config, players []core.PlayerHandle) {
-	q.players = players
+	q.players, q.sumsBefore = players, never
 	for _, p := range players {
 		q.ownMask |= 1 << p
 	}

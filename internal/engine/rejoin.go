@@ -229,7 +229,7 @@ func (q *peer[I]) rejoin(back core.Frame, interval int) {
 		q.held[p] = back
 	}
 	q.theirGone, q.goneHeld = 0, [core.MaxPlayers]core.Frame{}
-	q.sumAck, q.sumMsgs, q.desynced = 0, 0, false
+	q.sumAck, q.sumMsgs, q.desynced, q.sumsBefore = 0, 0, false, never
 	q.recvNext = firstCheckFrom(back-1, interval)
 	q.recv = newSumRing()
 	q.snap, q.snapFrame = nil, 0
