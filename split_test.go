@@ -244,6 +244,81 @@ func TestLowestCrashesInABlackout(t *testing.T) {
 	}
 }
 
+// Every link of a five-peer match at 10 turns a second drops for 4 s and
+// heals; every peer but player 0's yields, and player 0's peer brings
+// them back one at a time. With an input delay of 12 turns each return
+// command rides a slot at least 12 turns ahead, so the next peer back
+// resumes from a handoff taken before the previous return's command
+// frame: the sponsor had settled that return, and the resumed engine
+// must not take the command for a new one, which it could never settle.
+// Then one player leaves: its disconnect settled the stale return, which
+// moved its inputs back to the return frame, and the match froze (18 of
+// these 24 cases).
+func TestLeaveAfterAHealedSplit(t *testing.T) {
+	for k := range 24 {
+		seed, mode := uint64(k/3), []Mode{Lockstep, Rollback, Auto}[k%3]
+		t.Run(fmt.Sprintf("%d/%v", seed, mode), func(t *testing.T) {
+			m := newCrashMatch(t, 5, mode, 0.03, 1700+10*seed+uint64(mode), func(i int, c *Config) {
+				c.TickRate, c.InputDelay, c.FixedDelay = 10, 12, true
+			})
+			m.run(func() bool { return m.lowest() >= 40 })
+			m.cutAll()
+			m.runFor(4 * time.Second)
+			m.net.Heal()
+			r := core.Frame(0)
+			for j := 1; j < 5; j++ {
+				r = max(r, m.awaitRejoin(j).Return)
+			}
+			m.run(func() bool { return m.lowest() >= r })
+			leaver := 1 + int(seed%4)
+			require.NoError(t, m.peers[leaver].sess.Close())
+			m.dead = leaver
+			m.goesOnAfter(r, 30*time.Second)
+		})
+	}
+}
+
+// As TestCrashWhileOthersComeBack, with five peers at 10 frames (turns)
+// a second, where the return lead is long: the first peer back dies
+// before its return frame while the others still wait their turn, so
+// they resume from handoffs taken before its return's command frame.
+// 2 of these 36 cases froze, as in TestLeaveAfterAHealedSplit.
+func TestCrashBeforeItsReturn(t *testing.T) {
+	for k := range 36 {
+		seed, mode := uint64(k/3), []Mode{Lockstep, Rollback, Auto}[k%3]
+		t.Run(fmt.Sprintf("%d/%v", seed, mode), func(t *testing.T) {
+			m := newCrashMatch(t, 5, mode, 0.03, 1600+10*seed+uint64(mode), func(i int, c *Config) { c.TickRate = 10 })
+			m.run(func() bool { return m.lowest() >= 40 })
+			m.cutAll()
+			m.runFor(4 * time.Second)
+			m.net.Heal()
+			first := 0 // the first peer back
+			m.run(func() bool {
+				for j := 1; j < 5 && first == 0; j++ {
+					if _, ok := m.rejoined(j); ok {
+						first = j
+					}
+				}
+				return first != 0
+			})
+			waiting := 0
+			for j := 1; j < 5; j++ {
+				if _, ok := m.rejoined(j); !ok {
+					waiting++
+				}
+			}
+			require.Positive(t, waiting, "peers still coming back")
+			r := m.crashAndRejoin(first, 500*time.Millisecond).Return
+			for j := 1; j < 5; j++ {
+				if _, ok := m.rejoined(j); !ok {
+					r = max(r, m.awaitRejoin(j).Return)
+				}
+			}
+			m.goesOnAfter(r, 20*time.Second)
+		})
+	}
+}
+
 // cutAll cuts every link of m, both ways.
 func (m *crashMatch) cutAll() {
 	for _, a := range m.conns {

@@ -32,6 +32,12 @@ import (
 // players by their Held: a peer that settled holds the players' inputs up
 // to R, one that has not holds fewer.
 //
+// A return command rides a slot D frames ahead of its sponsor's frame, so
+// an engine may resume from a handoff that the sponsor took after it
+// settled another peer's return and before the frame of that return's
+// command: the players are back in the state it resumed from (the
+// handoff does not count them gone), and it ignores the command.
+//
 // The returning peer's new engine starts from a handoff (Resume): the
 // sponsor's confirmed state at the snapshot frame S (Snapshot), sent while
 // the peer is still disconnected everywhere, and the confirmed inputs from
@@ -129,7 +135,10 @@ func (e *Engine[S, I]) SnapshotSize() int { return sizeOf[world[S]]() }
 // A command that names no remote player of another peer, or arrives while
 // the players' previous return is unsettled, is ignored by every peer
 // alike; the returning peer's own engine learnt its return from the
-// handoff and ignores the command too.
+// handoff and ignores the command too. So does an engine that resumed
+// from a handoff taken after the sponsor settled the return but before
+// frame f: it holds the players back already (they are not gone there),
+// and a return it could never settle would wait for a disconnect.
 func (e *Engine[S, I]) applyReturn(by int, f core.Frame, c Control) {
 	p, lead := int(c.arg[0]), core.Frame(c.arg[1])
 	if p >= e.players || lead < 1 || lead > MaxReturnLead || e.local[p] {
@@ -141,7 +150,7 @@ func (e *Engine[S, I]) applyReturn(by int, f core.Frame, c Control) {
 	}
 	q := &e.peers[id]
 	for _, o := range q.players {
-		if e.retAt[o] != never {
+		if e.retAt[o] != never || e.goneMask&(1<<o) == 0 {
 			return
 		}
 	}
