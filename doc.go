@@ -155,8 +155,9 @@
 //     handle is higher yields (a session's side is itself and the peers it
 //     still hears and plays with; a restarted process is on no side until
 //     it has taken the lowest side's state): each of its sessions throws its frames away and
-//     rejoins from the other side, one after the other (its
-//     core.RejoinEvent counts them in Discarded). With more than two
+//     rejoins from the other side, one after the other (Stats.Rejoining
+//     says so until its core.RejoinEvent, which counts them in
+//     Discarded). With more than two
 //     sides, as when every link dropped at once, a session offered the
 //     state of a side lower than the one it joined yields again, so the
 //     match heals to the side of the lowest handle in any order.

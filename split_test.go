@@ -319,6 +319,33 @@ func TestCrashBeforeItsReturn(t *testing.T) {
 	}
 }
 
+// A session whose side yields a split says so in Stats().Rejoining, from
+// the yield until its own RejoinEvent; the side kept never does.
+func TestStatsSayRejoining(t *testing.T) {
+	m := newCrashMatch(t, 3, Rollback, 0, 1800)
+	m.run(func() bool { return m.lowest() >= 120 })
+	m.cutAll()
+	m.runFor(4 * time.Second)
+	m.net.Heal()
+	var seen [3]bool
+	m.run(func() bool {
+		done := true
+		for i, p := range m.peers {
+			_, back := m.rejoined(i)
+			if p.sess.Stats().Rejoining {
+				require.False(t, back, "peer %d rejoining after its RejoinEvent", i)
+				seen[i] = true
+			}
+			done = done && (i == 0 || back)
+		}
+		return done
+	})
+	require.Equal(t, [3]bool{false, true, true}, seen)
+	for i, p := range m.peers {
+		require.False(t, p.sess.Stats().Rejoining, "peer %d", i)
+	}
+}
+
 // cutAll cuts every link of m, both ways.
 func (m *crashMatch) cutAll() {
 	for _, a := range m.conns {

@@ -25,6 +25,12 @@ type Stats struct {
 	// handshake finished (or, with Config.SoloStart, timed out), and frame
 	// 0 may run.
 	Started bool
+	// Rejoining reports that the session is coming back into the match:
+	// a restarted process (Config.Rejoin), or a session whose side of a
+	// split yielded (it threw its frames since the split away). It runs
+	// no frame until it has the match's state; its own core.RejoinEvent
+	// ends it.
+	Rejoining bool
 	// Frame is the next frame the session runs; Played is the number of
 	// frames run in which the game stepped (not paused).
 	Frame  core.Frame
@@ -142,7 +148,7 @@ type PeerStats struct {
 func (s *Session[S, I]) Stats() Stats {
 	st := s.stats
 	st.Mode = s.cfg.Mode
-	st.Started = s.started
+	st.Started, st.Rejoining = s.started, s.rejoin.me.active
 	es := s.eng.Stats()
 	copyEngineStats(&st, &es)
 	st.Peers = make([]PeerStats, len(s.cfg.Peers))

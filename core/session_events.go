@@ -64,8 +64,10 @@ type ResumedEvent struct {
 // SplitEvent reports that Peer, lost to silence, was heard again: it is
 // alive, and since Frame (the frame from which this session gave its
 // players the disconnected status) the two sides have played apart. It is
-// raised once per peer on each side that dropped the other. The peer stays
-// dropped here; the game may end the match or tell the player.
+// raised once per peer on each side that dropped the other. The side
+// whose lowest player handle is higher then yields: each of its sessions
+// throws its frames since the split away and rejoins the other side (a
+// RejoinEvent with Discarded ends it); the game may tell the player.
 type SplitEvent struct {
 	Peer  PeerID // the peer heard again
 	Frame Frame  // the first frame its players were disconnected, or -1 if not yet agreed
