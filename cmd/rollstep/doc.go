@@ -64,7 +64,8 @@
 // the others with the virtual time and its frame then (connected,
 // interrupted for how long, resumed, lost, left, dropped from the agreed
 // frame, SPLIT with the frame it played apart from, CRASHED and a new
-// process started, and each rejoin: on the survivor that sent it the
+// process started, YIELDED when its side of a split threw its frames
+// away to rejoin the other, and each rejoin: on the survivor that sent it the
 // snapshot's frame, the bytes, chunks and chunks resent, on every peer the
 // return frame and the time from the restart), and how its match
 // ended (finished: every frame confirmed; LEFT; KILLED; or ERROR with
@@ -73,9 +74,10 @@
 // Update fails gives up and closes its session). The final-checksum line
 // then compares only the peers that finished, grouped by checksum: "all
 // equal" when they form one group (naming the peers not compared: left,
-// killed, failed, or rejoined from a snapshot past the last frame, so
-// that it never simulated that frame or simulated it on a side of a split
-// the rejoin threw away), "DIFFERENT, N groups" otherwise, as
+// killed, failed, rejoined from a snapshot past the last frame, so that
+// it never simulated that frame or simulated it on a side of a split the
+// rejoin threw away, or yielded a split after it), "DIFFERENT, N groups"
+// otherwise, as
 // after a split. Without a life-cycle event the report is exactly as it
 // was before these flags. The exit code stays 0 when a peer fails: the
 // run was played and reported. A match that does not reach its last
@@ -112,8 +114,9 @@
 //	    "events": [{                // life-cycle runs only, in order; absent when none
 //	      "ms": 4539,               // virtual time of the Update that reported it
 //	      "frame": 79,              // this peer's frame (turn) then
-//	      "event": "dropped",       // connected, refused, interrupted, resumed, lost, left, split, dropped
-//	      "remote": 1,              // the peer it is about
+//	      "event": "dropped",       // connected, refused, interrupted, resumed, lost, left, split, dropped,
+//	                                // crashed, restarted, yielded, rejoin
+//	      "remote": 1,              // the peer it is about (crashed, restarted, yielded: the peer itself)
 //	      "since": 70,              // dropped: first frame of the remote's disconnected inputs;
 //	                                // split: the frame this peer played on without the remote from
 //	      "error": "..."            // refused, or lost by handshake timeout: why

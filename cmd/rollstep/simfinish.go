@@ -81,7 +81,7 @@ func finish(o *simOptions, m simMode, netw *sim.Network, peers []*simPeer, end t
 func groupChecksums(peers []peerReport, final int32) []checksumGroup {
 	var groups []checksumGroup
 	for _, p := range peers {
-		if p.End == nil || p.End.How != endFinished || p.skippedFinal(final) {
+		if p.End == nil || p.End.How != endFinished || p.skippedFinal(final) != "" {
 			continue
 		}
 		k := 0
@@ -96,20 +96,24 @@ func groupChecksums(peers []peerReport, final int32) []checksumGroup {
 	return groups
 }
 
-// skippedFinal reports whether the peer finished without a final
-// checksum of the match: it rejoined from a snapshot of frame final or
+// skippedFinal says why the peer finished without a final checksum of
+// the match, or returns "": it rejoined from a snapshot of frame final or
 // later, so it either never simulated the last frame, final - 1, or
-// simulated it on a side of a split that the rejoin threw away.
-func (p *peerReport) skippedFinal(final int32) bool {
+// simulated it on a side of a split that the rejoin threw away; or its
+// side yielded after it had simulated that frame, and threw it away.
+func (p *peerReport) skippedFinal(final int32) string {
 	if p.End == nil || p.End.How != endFinished {
-		return false
+		return ""
 	}
 	for _, e := range p.Events {
-		if e.Rejoin != nil && e.Rejoin.Self && e.Rejoin.Handoff >= final {
-			return true
+		switch {
+		case e.Rejoin != nil && e.Rejoin.Self && e.Rejoin.Handoff >= final:
+			return "rejoined past the last frame"
+		case e.Event == lifeYielded && e.Frame >= final:
+			return "yielded after the last frame"
 		}
 	}
-	return false
+	return ""
 }
 
 // round3 rounds x to three decimals, so reports read well and stay stable.

@@ -321,6 +321,7 @@ const (
 	lifeDropped     = "dropped"     // the agreed frame (Since) from which the remote's inputs are disconnected
 	lifeCrashed     = "crashed"     // -crash: this peer's process died (Remote is the peer itself)
 	lifeRestarted   = "restarted"   // -crash: a new process of this peer started, to rejoin
+	lifeYielded     = "yielded"     // this peer's side of a split yielded: it threw its frames away to rejoin (Remote is the peer itself)
 	lifeRejoin      = "rejoin"      // a rejoin of Remote (or this peer: Rejoin.Self) ended; Error if it failed
 )
 
@@ -328,7 +329,7 @@ const (
 type lifeEvent struct {
 	Ms     int64  `json:"ms"`     // virtual time of the Update that reported it
 	Frame  int32  `json:"frame"`  // this peer's frame (turn) after that Update
-	Event  string `json:"event"`  // connected, refused, interrupted, resumed, lost, left, split or dropped
+	Event  string `json:"event"`  // one of the names above
 	Remote int    `json:"remote"` // the peer it is about (0-based)
 	// Since is, for dropped, the first frame the remote's inputs are
 	// disconnected (every peer reports the same), and for split the
@@ -460,6 +461,8 @@ func (e *lifeEvent) describe(unit string) string {
 		s = "CRASHED: this peer's process died"
 	case lifeRestarted:
 		s = "a new process of this peer started"
+	case lifeYielded:
+		s = "YIELDED the split: threw its frames away, to rejoin"
 	case lifeSplit:
 		s = fmt.Sprintf("SPLIT from peer %d", e.Remote)
 		if e.Since != nil {

@@ -191,8 +191,8 @@ func (r *simReport) writeGroups(w io.Writer) {
 		switch {
 		case p.End != nil && p.End.How != endFinished:
 			out = append(out, fmt.Sprintf("%d (%s)", p.Peer, p.End.How))
-		case p.skippedFinal(r.FinalFrame):
-			out = append(out, fmt.Sprintf("%d (rejoined past the last frame)", p.Peer))
+		case p.skippedFinal(r.FinalFrame) != "":
+			out = append(out, fmt.Sprintf("%d (%s)", p.Peer, p.skippedFinal(r.FinalFrame)))
 			skipped = true
 		}
 	}

@@ -107,6 +107,7 @@ type simPeer struct {
 	crashed, back bool
 	backAt        time.Duration
 	restart       func() error
+	rejoining     bool // the session's Stats().Rejoining after its latest Update
 }
 
 // simulate plays one match of o in mode m.
@@ -253,6 +254,10 @@ func (p *simPeer) host(i int, now time.Duration, target int32) error {
 		p.stall = total
 	}
 	p.events(i, now)
+	if st.Rejoining && !p.rejoining && after > 0 { // not a new process: a side that yielded
+		p.life = append(p.life, lifeEvent{Ms: now.Milliseconds(), Frame: int32(after), Event: lifeYielded, Remote: i})
+	}
+	p.rejoining = st.Rejoining
 	return nil
 }
 
