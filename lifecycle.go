@@ -96,6 +96,13 @@ func (s *Session[S, I]) route(evs []endpoint.Event) {
 			s.ts.Forget(int(e.Peer))
 			s.event(core.PeerLostEvent{Peer: e.Peer, Left: e.Kind == endpoint.EventLeft, Reason: e.Reason, Err: e.Err})
 			s.abandonRejoin(e.At, e.Peer, e.Kind == endpoint.EventLeft)
+			if s.rejoin.me.active && e.Kind == endpoint.EventDisconnected && !errors.Is(e.Err, endpoint.ErrHandshakeTimeout) {
+				// Coming back, this session has no side: it starts its
+				// handshake with the peer over at once, so that the peer
+				// hears a restart once the link heals, not a split from
+				// a lower player that it would yield to.
+				_ = s.ep.Restart(e.At, e.Peer) // e.Peer is in the table
+			}
 		}
 	}
 }

@@ -487,12 +487,13 @@ func (r *receiver[S, I]) ReceiveTransfer(now time.Duration, from core.PeerID, p 
 // from the sponsor whose snapshot offer came first.
 func (s *Session[S, I]) comebackMessage(now time.Duration, from core.PeerID, p []byte) {
 	me := &s.rejoin.me
-	if p[0] == transfer.KindOffer && me.snap.Started() && from != me.from && me.active &&
-		(s.ep.State(me.from) != endpoint.StateConnected || s.lowerPeer(from, me.from)) {
+	if p[0] == transfer.KindOffer && me.snap.Started() && me.active && (from != me.from &&
+		(s.ep.State(me.from) != endpoint.StateConnected || s.lowerPeer(from, me.from)) || from == me.from && s.newSnapshot(p)) {
 		// The sponsor went silent before the handoff, and another took
 		// over; or a sponsor of a lower side offers, which the first
-		// sponsor's side will yield to as well. Start again from its
-		// offer.
+		// sponsor's side will yield to as well; or the sponsor gave this
+		// rejoin up (it lost this session for a while) and starts it
+		// over. Start again from its offer.
 		me.snap, me.hand = transfer.Pull{}, transfer.Pull{}
 	}
 	if me.snap.Started() && from != me.from {
@@ -507,6 +508,13 @@ func (s *Session[S, I]) comebackMessage(now time.Duration, from core.PeerID, p [
 		me.from = from
 		_ = s.ep.SendTransfer(now, from, ack) // the sponsor is connected
 	}
+}
+
+// newSnapshot reports whether offer p is of a later snapshot (odd IDs,
+// counting up) than the one this session's rejoin took.
+func (s *Session[S, I]) newSnapshot(p []byte) bool {
+	o, err := transfer.DecodeOffer(p)
+	return err == nil && o.ID%2 == 1 && o.ID > s.rejoin.me.snap.Offer().ID
 }
 
 // comebackTick resumes this session once the snapshot and the handoff
