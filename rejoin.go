@@ -487,13 +487,7 @@ func (r *receiver[S, I]) ReceiveTransfer(now time.Duration, from core.PeerID, p 
 // from the sponsor whose snapshot offer came first.
 func (s *Session[S, I]) comebackMessage(now time.Duration, from core.PeerID, p []byte) {
 	me := &s.rejoin.me
-	if p[0] == transfer.KindOffer && me.snap.Started() && me.active && (from != me.from &&
-		(s.ep.State(me.from) != endpoint.StateConnected || s.lowerPeer(from, me.from)) || from == me.from && s.newSnapshot(p)) {
-		// The sponsor went silent before the handoff, and another took
-		// over; or a sponsor of a lower side offers, which the first
-		// sponsor's side will yield to as well; or the sponsor gave this
-		// rejoin up (it lost this session for a while) and starts it
-		// over. Start again from its offer.
+	if p[0] == transfer.KindOffer && me.snap.Started() && me.active && s.startsOver(from, p) {
 		me.snap, me.hand = transfer.Pull{}, transfer.Pull{}
 	}
 	if me.snap.Started() && from != me.from {
@@ -510,11 +504,20 @@ func (s *Session[S, I]) comebackMessage(now time.Duration, from core.PeerID, p [
 	}
 }
 
-// newSnapshot reports whether offer p is of a later snapshot (odd IDs,
-// counting up) than the one this session's rejoin took.
-func (s *Session[S, I]) newSnapshot(p []byte) bool {
+// startsOver reports whether offer p from peer from restarts the
+// transfers of this session's rejoin, which took a snapshot offer from
+// me.from: that sponsor went silent before the handoff and another took
+// over; or a sponsor of a lower side offers, which the first sponsor's
+// side will yield to as well; or the sponsor gave this rejoin up (it lost
+// this session for a while) and offers a later snapshot (odd IDs,
+// counting up).
+func (s *Session[S, I]) startsOver(from core.PeerID, p []byte) bool {
+	me := &s.rejoin.me
+	if from != me.from {
+		return s.ep.State(me.from) != endpoint.StateConnected || s.lowerPeer(from, me.from)
+	}
 	o, err := transfer.DecodeOffer(p)
-	return err == nil && o.ID%2 == 1 && o.ID > s.rejoin.me.snap.Offer().ID
+	return err == nil && o.ID%2 == 1 && o.ID > me.snap.Offer().ID
 }
 
 // comebackTick resumes this session once the snapshot and the handoff

@@ -183,32 +183,7 @@ func TestCrashWhileOthersComeBack(t *testing.T) {
 		t.Run(fmt.Sprintf("%d/%v", seed, mode), func(t *testing.T) {
 			m := newCrashMatch(t, 4, mode, 0.03, 1400+10*seed+uint64(mode))
 			m.run(func() bool { return m.lowest() >= 200 })
-			m.cutAll()
-			m.runFor(4 * time.Second)
-			m.net.Heal()
-			first := 0 // the first peer back
-			m.run(func() bool {
-				for j := 1; j < 4 && first == 0; j++ {
-					if _, ok := m.rejoined(j); ok {
-						first = j
-					}
-				}
-				return first != 0
-			})
-			waiting := 0
-			for j := 1; j < 4; j++ {
-				if _, ok := m.rejoined(j); !ok {
-					waiting++
-				}
-			}
-			require.Positive(t, waiting, "peers still coming back")
-			r := m.crashAndRejoin(first, 300*time.Millisecond).Return
-			for j := 1; j < 4; j++ {
-				if _, ok := m.rejoined(j); !ok {
-					r = max(r, m.awaitRejoin(j).Return)
-				}
-			}
-			m.goesOnAfter(r, 10*time.Second)
+			m.crashFirstBack(300*time.Millisecond, 10*time.Second)
 		})
 	}
 }
@@ -289,32 +264,7 @@ func TestCrashBeforeItsReturn(t *testing.T) {
 		t.Run(fmt.Sprintf("%d/%v", seed, mode), func(t *testing.T) {
 			m := newCrashMatch(t, 5, mode, 0.03, 1600+10*seed+uint64(mode), func(i int, c *Config) { c.TickRate = 10 })
 			m.run(func() bool { return m.lowest() >= 40 })
-			m.cutAll()
-			m.runFor(4 * time.Second)
-			m.net.Heal()
-			first := 0 // the first peer back
-			m.run(func() bool {
-				for j := 1; j < 5 && first == 0; j++ {
-					if _, ok := m.rejoined(j); ok {
-						first = j
-					}
-				}
-				return first != 0
-			})
-			waiting := 0
-			for j := 1; j < 5; j++ {
-				if _, ok := m.rejoined(j); !ok {
-					waiting++
-				}
-			}
-			require.Positive(t, waiting, "peers still coming back")
-			r := m.crashAndRejoin(first, 500*time.Millisecond).Return
-			for j := 1; j < 5; j++ {
-				if _, ok := m.rejoined(j); !ok {
-					r = max(r, m.awaitRejoin(j).Return)
-				}
-			}
-			m.goesOnAfter(r, 20*time.Second)
+			m.crashFirstBack(500*time.Millisecond, 20*time.Second)
 		})
 	}
 }
@@ -397,6 +347,41 @@ func TestComebackLostInABlackout(t *testing.T) {
 			m.goesOnAfter(r, 20*time.Second)
 		})
 	}
+}
+
+// crashFirstBack cuts every link of m for 4 s and heals them. Every peer
+// but player 0's yields and comes back in turn; the first back dies at
+// once, while others still wait their turn, and restarts after down. The
+// match must go on after every return within d.
+func (m *crashMatch) crashFirstBack(down, d time.Duration) {
+	t := m.t
+	t.Helper()
+	m.cutAll()
+	m.runFor(4 * time.Second)
+	m.net.Heal()
+	first := 0 // the first peer back
+	m.run(func() bool {
+		for j := 1; j < len(m.peers) && first == 0; j++ {
+			if _, ok := m.rejoined(j); ok {
+				first = j
+			}
+		}
+		return first != 0
+	})
+	waiting := 0
+	for j := 1; j < len(m.peers); j++ {
+		if _, ok := m.rejoined(j); !ok {
+			waiting++
+		}
+	}
+	require.Positive(t, waiting, "peers still coming back")
+	r := m.crashAndRejoin(first, down).Return
+	for j := 1; j < len(m.peers); j++ {
+		if _, ok := m.rejoined(j); !ok {
+			r = max(r, m.awaitRejoin(j).Return)
+		}
+	}
+	m.goesOnAfter(r, d)
 }
 
 // cutAll cuts every link of m, both ways.

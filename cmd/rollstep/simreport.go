@@ -188,11 +188,12 @@ func (r *simReport) writeGroups(w io.Writer) {
 	var out []string
 	skipped := false // a peer finished without a final checksum: not all that finished are compared
 	for _, p := range r.Peers {
+		why := p.skippedFinal(r.FinalFrame)
 		switch {
 		case p.End != nil && p.End.How != endFinished:
 			out = append(out, fmt.Sprintf("%d (%s)", p.Peer, p.End.How))
-		case p.skippedFinal(r.FinalFrame) != "":
-			out = append(out, fmt.Sprintf("%d (%s)", p.Peer, p.skippedFinal(r.FinalFrame)))
+		case why != "":
+			out = append(out, fmt.Sprintf("%d (%s)", p.Peer, why))
 			skipped = true
 		}
 	}
