@@ -85,11 +85,13 @@ type Engine[S any, I comparable] struct {
 	// Returns (rejoin.go): retAt[p] is the return frame R of player p
 	// while its return is known but not settled, never otherwise; retR
 	// and retBack are the return frame and the handoff frame of the
-	// newest return of p, valid when returned has bit p; floor is the
+	// newest return of p, and retBy the peer that sent its command (-1:
+	// this engine), valid when returned has bit p; floor is the
 	// first frame a resumed engine holds slots of (0 otherwise).
 	retAt     [core.MaxPlayers]core.Frame
 	retR      [core.MaxPlayers]core.Frame
 	retBack   [core.MaxPlayers]core.Frame
+	retBy     [core.MaxPlayers]core.PeerID
 	returned  uint16
 	unsettled uint16                  // players whose return is known but not settled
 	settled   [core.MaxPlayers]uint16 // returns of each player settled so far

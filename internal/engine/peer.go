@@ -12,6 +12,7 @@ import (
 type peer[I comparable] struct {
 	gone     bool   // declared disconnected by this engine
 	hasStamp bool   // lastStamp is valid
+	heard    bool   // a message of its current process arrived (see Heard)
 	ownMask  uint32 // bit p set for every player in players
 
 	// Round trip and pace.

@@ -29,6 +29,8 @@ func (e *Engine[S, I]) Receive(now time.Duration, from core.PeerID, m *Message[S
 		return err
 	}
 
+	q.heard = true
+
 	// Round trip and pace (a reordered older message echoes nothing new).
 	if !m.NoStamp && (!q.hasStamp || m.Stamp > q.lastStamp) {
 		q.lastStamp, q.stampAt, q.hasStamp = m.Stamp, now, true

@@ -118,6 +118,24 @@ func (e *Engine[S, I]) Returns(id core.PeerID) int {
 	return int(e.settled[e.peers[id].players[0]])
 }
 
+// ReturnedBy reports the peer whose player's slot carried the command of
+// peer id's newest return, false when it was this engine's own or there
+// was none.
+func (e *Engine[S, I]) ReturnedBy(id core.PeerID) (core.PeerID, bool) {
+	if _, _, ok := e.Returning(id); !ok {
+		return 0, false
+	}
+	by := e.retBy[e.peers[id].players[0]]
+	return by, by >= 0
+}
+
+// Heard reports whether a message of peer id's current process arrived:
+// since the match started, or since this engine settled the peer's newest
+// return. A survivor tells by it whether a returning peer resumed.
+func (e *Engine[S, I]) Heard(id core.PeerID) bool {
+	return id >= 0 && int(id) < len(e.peers) && e.peers[id].heard
+}
+
 // ReturnOf reports the return frame of player p's newest return: from
 // that frame on its inputs count again. A resumed engine knows its own
 // players' (see Resume).
@@ -157,6 +175,10 @@ func (e *Engine[S, I]) applyReturn(by int, f core.Frame, c Control) {
 	back := max(f-core.Frame(le16(c.aux)), 0)
 	for _, o := range q.players {
 		e.retAt[o], e.retR[o], e.retBack[o] = f+lead, f+lead, back
+		e.retBy[o] = -1
+		if !e.local[by] {
+			e.retBy[o] = e.owner[by]
+		}
 		e.returned |= 1 << o
 		e.unsettled |= 1 << o
 	}
@@ -230,7 +252,7 @@ func (e *Engine[S, I]) freshGone(gone uint16, m *Message[Slot[I]]) uint16 {
 // every input before frame back: what the old process acknowledged,
 // voted, reported and measured is forgotten.
 func (q *peer[I]) rejoin(back core.Frame, interval int) {
-	q.gone, q.hasStamp = false, false
+	q.gone, q.hasStamp, q.heard = false, false, false
 	q.lastStamp, q.stampAt, q.srtt, q.rttvar = 0, 0, 0, 0
 	q.rttSamples, q.unsampled = 0, 0
 	q.framesAhead, q.lastFrame, q.inputLead = 0, 0, 0

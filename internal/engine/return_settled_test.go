@@ -77,3 +77,78 @@ func TestResumedEngineIgnoresASettledReturn(t *testing.T) {
 	_, _, pending := e3.Returning(e3.owner[2])
 	require.False(t, pending, "engine 3 took engine 2's settled return for a new one")
 }
+
+// A survivor that did not send a return command can hand the returning
+// peer off all the same, as the session does when the sponsor is lost
+// after the command and before its handoff: it settled the same return.
+// ReturnedBy names the sponsor, and Heard says whether the new process
+// spoke since.
+func TestHandoffByAnotherSurvivor(t *testing.T) {
+	m := newMeshWith(t, 3, func(p int, f core.Frame) testInput { return testInput(p*7 + int(f)%5 + 1) },
+		func(_ int, c *Config) { c.InputDelay, c.LogRetention = 2, 1024 })
+	for range 30 {
+		for i := range 3 {
+			m.advance(i)
+		}
+		m.exchange()
+	}
+	for i := range 2 {
+		require.NoError(t, m.engs[i].DisconnectPeer(peerID(i, 2)))
+	}
+	for range 20 {
+		for i := range 2 {
+			m.advance(i)
+		}
+		m.deliver(0, 1)
+		m.deliver(1, 0)
+	}
+	require.True(t, m.engs[1].Heard(peerID(1, 2)), "engine 2's old process was heard")
+	require.NoError(t, m.engs[0].ReturnPeer(peerID(0, 2), 20))
+	for range 6 {
+		for i := range 2 {
+			m.advance(i)
+		}
+		m.deliver(0, 1)
+		m.deliver(1, 0)
+	}
+	sv := m.engs[1]
+	_, settled, ok := sv.Returning(peerID(1, 2))
+	require.True(t, ok && settled, "engine 1 settled the return")
+	by, remote := sv.ReturnedBy(peerID(1, 2))
+	require.True(t, remote)
+	require.Equal(t, peerID(1, 0), by, "engine 0 sent the command")
+	_, remote = m.engs[0].ReturnedBy(peerID(0, 2))
+	require.False(t, remote, "the sponsor's own command")
+	require.False(t, sv.Heard(peerID(1, 2)), "nothing heard of the new process")
+
+	s, raw, err := sv.Snapshot(nil)
+	require.NoError(t, err)
+	rec, err := sv.Handoff(peerID(1, 2), s, nil)
+	require.NoError(t, err)
+	e2, err := Resume[testState, testInput](m.engs[2].cfg, &testGame{}, raw, rec)
+	require.NoError(t, err)
+	m.engs[2] = e2
+	m.advance(2)
+	m.deliver(2, 1)
+	require.True(t, sv.Heard(peerID(1, 2)), "the resumed engine was heard")
+	for range 60 {
+		for i := range 3 {
+			m.advance(i)
+		}
+		m.exchange()
+	}
+	c, ok := e2.ConfirmedFrame()
+	require.True(t, ok)
+	r, _ := e2.ReturnOf(2)
+	require.Greater(t, c, r+20, "the match went on past the return")
+	compared := 0
+	for f := c - 20; f <= c; f++ {
+		a, okA := sv.Checksum(f)
+		b, okB := e2.Checksum(f)
+		if okA && okB {
+			require.Equal(t, a, b, "frame %d", f)
+			compared++
+		}
+	}
+	require.Positive(t, compared)
+}
