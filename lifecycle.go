@@ -63,6 +63,7 @@ func (s *Session[S, I]) route(evs []endpoint.Event) {
 		switch e.Kind {
 		case endpoint.EventConnected:
 			s.event(core.ConnectedEvent{Peer: e.Peer})
+			s.rejoin.me.lost &^= 1 << e.Peer
 			s.reconnected(e.At, e.Peer)
 		case endpoint.EventRefused:
 			if s.refused == nil {
@@ -89,14 +90,18 @@ func (s *Session[S, I]) route(evs []endpoint.Event) {
 			if e.Kind == endpoint.EventLeft && e.Reason == wire.LeaveEnded {
 				s.end.adopt(s.eng, e.Frame)
 			}
-			if !s.started && !s.cfg.SoloStart && errors.Is(e.Err, endpoint.ErrHandshakeTimeout) && s.refused == nil {
+			me := &s.rejoin.me
+			if !s.started && !s.cfg.SoloStart && !me.active && errors.Is(e.Err, endpoint.ErrHandshakeTimeout) && s.refused == nil {
 				s.refused = e.Err // the match never starts without this peer
 			}
 			_ = s.eng.DisconnectPeer(e.Peer) // e.Peer is a player peer
 			s.ts.Forget(int(e.Peer))
 			s.event(core.PeerLostEvent{Peer: e.Peer, Left: e.Kind == endpoint.EventLeft, Reason: e.Reason, Err: e.Err})
 			s.abandonRejoin(e.At, e.Peer, e.Kind == endpoint.EventLeft)
-			if s.rejoin.me.active && e.Kind == endpoint.EventDisconnected && !errors.Is(e.Err, endpoint.ErrHandshakeTimeout) {
+			if me.active {
+				me.lost, me.lostErr = me.lost|1<<e.Peer, e.Err
+			}
+			if me.active && e.Kind == endpoint.EventDisconnected && !errors.Is(e.Err, endpoint.ErrHandshakeTimeout) {
 				// Coming back, this session has no side: it starts its
 				// handshake with the peer over at once, so that the peer
 				// hears a restart once the link heals, not a split from

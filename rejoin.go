@@ -34,7 +34,10 @@ var ErrRejoin = errors.New("rollstep: rejoin failed")
 // others' frame and plays from the return frame. The survivors keep
 // playing all along: the transfer is paced so their frames keep their
 // time, and until the return frame the returning players' inputs are
-// InputDisconnected, which the game already handles.
+// InputDisconnected, which the game already handles. A sponsor lost after
+// the return is agreed and before the process has the handoff is replaced
+// by the lowest survivor, which sends its own state and the handoff of
+// that return (takeOver).
 
 // Rejoin defaults and bounds.
 const (
@@ -55,6 +58,7 @@ type sponsorship struct {
 	handFrame core.Frame
 	id        uint32 // the snapshot's transfer ID; the handoff's is id+1
 	stage     int    // stageAgree, stageSnapshot, stageReturn, stageHandoff
+	takeover  bool   // the return is settled: its sponsor was lost before the handoff (takeOver)
 	push      *transfer.Push
 	sent      transfer.SenderStats
 	ret       core.Frame
@@ -79,6 +83,11 @@ type comeback struct {
 	catchUp    bool
 	ret        core.Frame
 	discarded  core.Frame // a yielded split: the frames played apart
+	// lost has bit i while peer i, lost since the comeback began, is not
+	// heard again: the engine it resumes declares it disconnected, as
+	// this session would have. lostErr is the newest such loss's error.
+	lost    uint64
+	lostErr error
 }
 
 // received sums the transfers' counters.
@@ -100,7 +109,10 @@ type rejoins[S any, I comparable] struct {
 	// A process that handshakes again before its return (it lost this
 	// session mid-rejoin) needs no second one.
 	restarts []int
-	nextID   uint32
+	// handed has bit i once this session sent the handoff of peer i's
+	// current process.
+	handed uint64
+	nextID uint32
 	// tamper, set only by tests, changes a snapshot before it is sent:
 	// a lying sponsor.
 	tamper func([]byte)
@@ -125,6 +137,7 @@ func (s *Session[S, I]) restarted(now time.Duration, i core.PeerID) {
 	}
 	s.ts.Forget(int(i))
 	rj.waiting |= 1 << i
+	rj.handed &^= 1 << i
 	rj.began[i] = now
 	// One rejoin at a time: while another is under way here, this one
 	// waits its turn, which rejoinTick gives it. A session coming back
@@ -310,10 +323,47 @@ func (s *Session[S, I]) rejoinTick(now time.Duration) error {
 			rj.sponsor = &sponsorship{peer: i, begun: now, id: rj.nextID - 1}
 		}
 	}
+	if !rj.me.active && (rj.sponsor == nil || !rj.sponsor.takeover) {
+		s.takeOver(now)
+	}
 	if sp := rj.sponsor; sp != nil {
 		return s.sponsorTick(now, sp)
 	}
 	return nil
+}
+
+// takeOver sponsors a peer whose return this engine settled when nobody
+// else will send it the handoff, and the peer's new process has not been
+// heard since: the command's sponsor is lost, or it was this session,
+// which gave the rejoin up before its handoff. Without the handoff nobody
+// holds the match's state for the process, and nobody can agree a
+// disconnect without its vote, or confirm its return frame: the match
+// would freeze. So this comes first: a rejoin this session sponsors
+// waits (it starts over once the sponsor is free). The lowest survivor
+// sends its own snapshot and the handoff of the agreed return, which the
+// process takes from a sponsor that replaced a silent one (startsOver).
+func (s *Session[S, I]) takeOver(now time.Duration) {
+	rj := &s.rejoin
+	for j, p := range s.cfg.Peers {
+		id := core.PeerID(j)
+		_, settled, ok := s.eng.Returning(id)
+		by, remote := s.eng.ReturnedBy(id)
+		if !ok || !settled || s.eng.Heard(id) || !s.hears(id) || (remote && s.hears(by)) || (!remote && rj.handed&(1<<j) != 0) {
+			continue
+		}
+		if rj.sponsor != nil && rj.sponsor.peer == id {
+			return // its handoff is on the way
+		}
+		if _, gone := s.eng.Disconnected(p.Players[0]); gone || !s.sponsorOf(id) {
+			continue
+		}
+		if sp := rj.sponsor; sp != nil {
+			s.addSent(sp)
+		}
+		rj.nextID += 2
+		rj.sponsor = &sponsorship{peer: id, begun: now, id: rj.nextID - 1, takeover: true}
+		return
+	}
 }
 
 // sponsorTick moves the sponsored rejoin on.
@@ -326,11 +376,16 @@ func (s *Session[S, I]) sponsorTick(now time.Duration, sp *sponsorship) error {
 	if now-sp.begun > s.cfg.RejoinTimeout {
 		return fail(errors.New("timed out"))
 	}
+	if sp.takeover && s.eng.Heard(sp.peer) {
+		s.addSent(sp) // the process resumed from another sponsor's handoff
+		rj.sponsor = nil
+		return nil
+	}
 	switch sp.stage {
 	case stageAgree:
 		for _, p := range s.cfg.Peers[sp.peer].Players {
 			d, ok := s.eng.Disconnected(p)
-			if c, cok := s.eng.ConfirmedFrame(); !ok || !cok || c < d {
+			if c, cok := s.eng.ConfirmedFrame(); !sp.takeover && (!ok || !cok || c < d) {
 				return nil
 			}
 		}
@@ -352,8 +407,10 @@ func (s *Session[S, I]) sponsorTick(now time.Duration, sp *sponsorship) error {
 		} else if !done {
 			return nil
 		}
-		if err := s.eng.ReturnPeer(sp.peer, s.returnLead()); err != nil {
-			return fail(err)
+		if !sp.takeover {
+			if err := s.eng.ReturnPeer(sp.peer, s.returnLead()); err != nil {
+				return fail(err)
+			}
 		}
 		sp.stage = stageReturn
 	case stageReturn:
@@ -378,6 +435,7 @@ func (s *Session[S, I]) sponsorTick(now time.Duration, sp *sponsorship) error {
 		} else if done {
 			s.event(core.RejoinEvent{Peer: sp.peer, Snapshot: sp.snapFrame, Handoff: sp.handFrame, Return: sp.ret,
 				Bytes: sp.sent.BytesSent, Chunks: sp.sent.ChunksSent, Retransmits: sp.sent.Retransmits, Took: now - rj.began[sp.peer]})
+			rj.handed |= 1 << sp.peer
 			rj.sponsor = nil
 		}
 	}
@@ -527,6 +585,9 @@ func (s *Session[S, I]) comebackTick(now time.Duration) error {
 	if me.err == nil && now-me.begun > s.cfg.RejoinTimeout {
 		me.err = fmt.Errorf("%w: timed out after %v", ErrRejoin, s.cfg.RejoinTimeout)
 	}
+	if me.err == nil && s.noneLeft() {
+		me.err = fmt.Errorf("%w: every peer is lost: %w", ErrRejoin, me.lostErr)
+	}
 	if me.err == nil && me.snap.Complete() && me.hand.Complete() {
 		me.err = s.resume(now)
 		if me.err == nil {
@@ -541,6 +602,20 @@ func (s *Session[S, I]) comebackTick(now time.Duration) error {
 		return errors.Join(me.err, s.ep.Leave(now, wire.LeaveQuit, 0))
 	}
 	return nil
+}
+
+// noneLeft reports whether a session coming back has given up every peer
+// (each handshake timed out): no sponsor can answer it.
+func (s *Session[S, I]) noneLeft() bool {
+	if s.rejoin.me.lost == 0 {
+		return false
+	}
+	for j := range s.cfg.Peers {
+		if id := core.PeerID(j); s.ep.State(id) != endpoint.StateDisconnected && !s.untaken(id) {
+			return false
+		}
+	}
+	return true
 }
 
 // resume builds the engine of this session's return from the snapshot
@@ -563,6 +638,12 @@ func (s *Session[S, I]) resume(now time.Duration) error {
 		eng.SetPredictor(predictNone[I])
 	}
 	s.eng = eng
+	for l := me.lost; l != 0; l &= l - 1 {
+		if id := core.PeerID(bits.TrailingZeros64(l)); !s.hears(id) {
+			_ = eng.DisconnectPeer(id) // a player peer
+		}
+	}
+	me.lost = 0
 	s.recount(now)
 	me.active, me.catchUp = false, true
 	me.ret, _ = eng.ReturnOf(s.cfg.Local[0])

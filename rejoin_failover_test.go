@@ -1,6 +1,7 @@
 package rollstep
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -105,4 +106,50 @@ func TestRejoinSponsorFailover(t *testing.T) {
 	}
 	require.Greater(t, common, 20)
 	t.Logf("rejoined after the sponsor died: return frame %d, the new sponsor sent %d B in %v", ret, sponsored.Bytes, sponsored.Took)
+}
+
+// Player 1's process crashes and comes back; its sponsor, player 0,
+// writes the return command, which player 2 settles, and dies before its
+// handoff arrives. Player 2, the lowest survivor, sends the new process
+// its state and the handoff of the return already agreed: without them
+// nobody could agree player 0's disconnect (it needs player 1's vote) and
+// the match would freeze. Player 1 lost player 0 while coming back: that
+// is no refused handshake, and its engine counts player 0 gone at once.
+func TestRejoinSponsorLostBeforeTheHandoff(t *testing.T) {
+	for k := range 6 {
+		mode := []Mode{Lockstep, Rollback, Auto}[k%3]
+		t.Run(fmt.Sprintf("%v/%d", mode, k), func(t *testing.T) {
+			m := newCrashMatch(t, 4, mode, 0, 2100+uint64(k))
+			m.run(func() bool { return m.lowest() >= 100 })
+			m.kill(1)
+			m.runFor(500 * ms)
+			m.restart(1, nil)
+			// Player 0's handoff never reaches player 1: the link is cut
+			// once the return command is queued.
+			m.run(func() bool {
+				sp := m.peers[0].sess.rejoin.sponsor
+				if sp != nil && sp.stage == stageReturn {
+					m.net.Cut(m.conns[0].ID(), m.conns[1].ID())
+					return true
+				}
+				return false
+			})
+			m.run(func() bool {
+				for _, ev := range m.events[2] {
+					if ev, ok := ev.(core.RejoinEvent); ok && ev.Peer == 1 { // player 1 is player 2's peer 1
+						return true
+					}
+				}
+				return false
+			})
+			_, back := m.rejoined(1)
+			require.False(t, back, "player 1 resumed without the handoff")
+			m.kill(0)
+			r := m.awaitRejoin(1).Return
+			// At once, not when player 1's handshake with player 0 times
+			// out: it lost player 0 while coming back, and its resumed
+			// engine counts player 0 gone.
+			m.goesOnAfter(r, 8*time.Second)
+		})
+	}
 }

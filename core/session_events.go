@@ -77,7 +77,9 @@ type SplitEvent struct {
 // (Peer is -1 then): a process that restarted came back into the match.
 // Err is nil when it is done: on the survivor that sent the snapshot once
 // the new process holds it, on the other survivors once they agreed the
-// return, and on the new process once it resumed. Otherwise Err says why
+// return, and on the new process once it resumed. (A survivor that sends
+// the state after the sponsor was lost between the agreed return and its
+// handoff reports the rejoin a second time, with what it sent.) Otherwise Err says why
 // it failed (it matches rollstep.ErrRejoin): timed out (a rejoin waits
 // while its sponsor brings another back), or a snapshot that did not
 // reproduce the sender's checksum. The frames are those the session knows: Snapshot,
