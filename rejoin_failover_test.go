@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/endpoint"
 	"github.com/rollstep/rollstep/transport/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -152,4 +153,27 @@ func TestRejoinSponsorLostBeforeTheHandoff(t *testing.T) {
 			m.goesOnAfter(r, 8*time.Second)
 		})
 	}
+}
+
+// A process that comes back to a match nobody plays any more (every
+// handshake times out) fails its rejoin once the last one does, not after
+// its rejoin timeout, and the error says why.
+func TestRejoinWithNobodyLeft(t *testing.T) {
+	m := newCrashMatch(t, 3, Rollback, 0, 17)
+	m.run(func() bool { return m.lowest() >= 120 })
+	m.kill(2)
+	require.NoError(t, m.conns[0].Close())
+	require.NoError(t, m.conns[1].Close())
+	m.restart(2, func(c *Config) { c.RejoinTimeout = time.Minute })
+	began := m.now
+	var err error
+	for err == nil {
+		require.Less(t, m.now-began, time.Minute, "the rejoin did not fail")
+		m.now += 5 * ms
+		m.net.RunUntil(m.now)
+		err = m.peers[2].sess.Update(m.now)
+	}
+	require.ErrorIs(t, err, ErrRejoin)
+	require.ErrorIs(t, err, endpoint.ErrHandshakeTimeout)
+	require.Less(t, m.now-began, 15*time.Second, "failed at the handshake timeout: %v", err)
 }
