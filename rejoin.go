@@ -638,6 +638,12 @@ func (s *Session[S, I]) resume(now time.Duration) error {
 		eng.SetPredictor(predictNone[I])
 	}
 	s.eng = eng
+	if s.end.pending {
+		// The end this session's game set, or adopted, holds in the engine
+		// it takes (which starts at most at the end: no peer simulates
+		// past it).
+		_ = eng.SetEnd(s.end.at)
+	}
 	for l := me.lost; l != 0; l &= l - 1 {
 		if id := core.PeerID(bits.TrailingZeros64(l)); !s.hears(id) {
 			_ = eng.DisconnectPeer(id) // a player peer

@@ -421,8 +421,9 @@ func (s *Session[S, I]) ReadSteps(f core.Frame, dst []core.Input[I]) ([]core.Inp
 // (core.MatchEndedEvent), so that the first peer to stop strands nobody.
 // Every peer's game calls it with the same f, decided from the simulation
 // (a round timer, a score); a peer whose game has not called it adopts the
-// f of the first peer that ends, if it has not simulated frame f yet. It
-// returns an error matching ErrOutOfRange when the session already
+// f of the first peer that ends, if it has not simulated frame f yet. The
+// end holds in a session that rejoins (a restarted process's game sets it
+// again). It returns an error matching ErrOutOfRange when the session already
 // simulated frame f (call it at least W frames ahead, or from confirmed
 // state), and ErrClosed after Close.
 func (s *Session[S, I]) EndAt(f core.Frame) error {
