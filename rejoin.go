@@ -634,9 +634,7 @@ func (s *Session[S, I]) resume(now time.Duration) error {
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrRejoin, err)
 	}
-	if !s.cfg.held() {
-		eng.SetPredictor(predictNone[I])
-	}
+	eng.SetPredictor(s.predictor())
 	s.eng = eng
 	if s.end.pending {
 		// The end this session's game set, or adopted, holds in the engine

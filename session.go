@@ -117,11 +117,13 @@ type Session[S any, I comparable] struct {
 	// watch is a spectator's side of the stream (Config.Spectate), else nil.
 	watch *watch[I]
 
-	// Rejoin: this session's own (Config.Rejoin) and its peers'; game and
-	// ecfg are kept to resume the engine.
-	rejoin rejoins[S, I]
-	game   core.Game[S, I]
-	ecfg   engine.Config
+	// Rejoin: this session's own (Config.Rejoin) and its peers'; game,
+	// ecfg and the game's predictor (nil: the default) are kept to resume
+	// the engine.
+	rejoin  rejoins[S, I]
+	game    core.Game[S, I]
+	ecfg    engine.Config
+	predict engine.Predictor[I]
 
 	// Events since the previous Events call (some point into stalls), and
 	// the buffers that call returned; what the latest Update emitted.
@@ -291,9 +293,21 @@ func (s *Session[S, I]) Wait(frames int) error {
 // newest known input last, for frame lastFrame (lastFrame < frame), and
 // known, false when no input of the player is known yet (last is then the
 // zero I). p must be a pure function of its arguments: the session calls
-// it again when it re-simulates. Peers may use different predictors.
+// it again when it re-simulates. Peers may use different predictors. It
+// holds in a session that rejoins (a restarted process's game sets it
+// again).
 func (s *Session[S, I]) SetPredictor(p func(player core.PlayerHandle, frame core.Frame, last I, lastFrame core.Frame, known bool) I) {
-	s.eng.SetPredictor(p)
+	s.predict = p
+	s.eng.SetPredictor(s.predictor())
+}
+
+// predictor returns the engine's Predictor: the game's, or the default of
+// the input style (nil is the engine's, the last input).
+func (s *Session[S, I]) predictor() engine.Predictor[I] {
+	if s.predict == nil && !s.cfg.held() {
+		return predictNone[I]
+	}
+	return s.predict
 }
 
 // State returns the game state after frame Frame()-1 as of the latest

@@ -30,11 +30,17 @@ type gPeer struct {
 	sums []uint64
 	rng  *rand.Rand
 	maxW int // the largest W seen
+	// guesses, when not nil, counts the values of the predicted remote
+	// inputs the game stepped with.
+	guesses map[uint32]int
 }
 
 func (p *gPeer) step(s *gState, in []core.Input[gInput], _ core.Effects) {
 	for i, x := range in {
 		s.Hash = (s.Hash ^ uint64(i)<<40 ^ uint64(x.Value.Buttons)) * 0x100000001b3
+		if p.guesses != nil && x.Status == core.InputPredicted {
+			p.guesses[x.Value.Buttons]++
+		}
 	}
 	f := int(s.Frame)
 	s.Frame++
