@@ -9,6 +9,25 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// comeBack brings player 1 back into m's match: it yields
+// the split a 4 s blackout leaves (yield), or its process dies for a
+// second and a new one, which set runs on first as its game would,
+// restarts. It fails the test unless the rejoin succeeds.
+func (m *crashMatch) comeBack(yield bool, set func(s *Session[gState, gInput])) {
+	m.t.Helper()
+	if yield {
+		m.cutAll()
+		m.runFor(4 * time.Second)
+		m.net.Heal()
+	} else {
+		m.kill(1)
+		m.runFor(time.Second)
+		m.restart(1, nil)
+		set(m.peers[1].sess)
+	}
+	m.awaitRejoin(1)
+}
+
 // The end every game set holds in a session that rejoined: one whose
 // process restarted (its game sets the end again) or one that yielded a
 // split. It takes the sponsor's engine, and before the fix it played on
@@ -24,17 +43,7 @@ func TestEndHoldsAfterARejoin(t *testing.T) {
 					require.NoError(t, p.sess.EndAt(end))
 				}
 				m.run(func() bool { return m.lowest() >= 200 })
-				if yield {
-					m.cutAll()
-					m.runFor(4 * time.Second)
-					m.net.Heal()
-				} else {
-					m.kill(1)
-					m.runFor(time.Second)
-					m.restart(1, nil)
-					require.NoError(t, m.peers[1].sess.EndAt(end))
-				}
-				m.awaitRejoin(1)
+				m.comeBack(yield, func(s *Session[gState, gInput]) { require.NoError(t, s.EndAt(end)) })
 				m.run(func() bool {
 					for _, p := range m.peers {
 						if !p.sess.Ended() {

@@ -23,17 +23,7 @@ func TestPredictorAfterARejoin(t *testing.T) {
 			m := newCrashMatch(t, 3, Rollback, 0, 91)
 			m.peers[1].sess.SetPredictor(markGuess)
 			m.run(func() bool { return m.lowest() >= 200 })
-			if yield {
-				m.cutAll()
-				m.runFor(4 * time.Second)
-				m.net.Heal()
-			} else {
-				m.kill(1)
-				m.runFor(time.Second)
-				m.restart(1, nil)
-				m.peers[1].sess.SetPredictor(markGuess)
-			}
-			m.awaitRejoin(1)
+			m.comeBack(yield, func(s *Session[gState, gInput]) { s.SetPredictor(markGuess) })
 			p := m.peers[1]
 			p.guesses = map[uint32]int{}
 			m.runFor(3 * time.Second)

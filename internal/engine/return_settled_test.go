@@ -19,24 +19,7 @@ func TestResumedEngineIgnoresASettledReturn(t *testing.T) {
 	const d = 6
 	m := newMeshWith(t, 4, func(p int, f core.Frame) testInput { return testInput(p*5 + int(f)%3 + 1) },
 		func(_ int, c *Config) { c.InputDelay, c.LogRetention = d, 1024 })
-	for range 30 {
-		for i := range 4 {
-			m.advance(i)
-		}
-		m.exchange()
-	}
-	// Engines 2 and 3 crash; 0 and 1 agree both gone.
-	for i := range 2 {
-		require.NoError(t, m.engs[i].DisconnectPeer(peerID(i, 2)))
-		require.NoError(t, m.engs[i].DisconnectPeer(peerID(i, 3)))
-	}
-	for range 20 {
-		for i := range 2 {
-			m.advance(i)
-		}
-		m.deliver(0, 1)
-		m.deliver(1, 0)
-	}
+	m.dropAfter30(2, 3) // engines 2 and 3 crash
 	sp := m.engs[0]
 	for _, p := range []core.PlayerHandle{2, 3} {
 		g, ok := sp.Disconnected(p)
@@ -78,22 +61,21 @@ func TestResumedEngineIgnoresASettledReturn(t *testing.T) {
 	require.False(t, pending, "engine 3 took engine 2's settled return for a new one")
 }
 
-// A survivor that did not send a return command can hand the returning
-// peer off all the same, as the session does when the sponsor is lost
-// after the command and before its handoff: it settled the same return.
-// ReturnedBy names the sponsor, and Heard says whether the new process
-// spoke since.
-func TestHandoffByAnotherSurvivor(t *testing.T) {
-	m := newMeshWith(t, 3, func(p int, f core.Frame) testInput { return testInput(p*7 + int(f)%5 + 1) },
-		func(_ int, c *Config) { c.InputDelay, c.LogRetention = 2, 1024 })
+// dropAfter30 has every engine of m play 30 frames; then engines 0 and 1
+// declare the engines gone disconnected and play 20 more frames between
+// themselves, which agree and confirm the disconnects.
+func (m *mesh) dropAfter30(gone ...int) {
+	m.t.Helper()
 	for range 30 {
-		for i := range 3 {
+		for i := range m.engs {
 			m.advance(i)
 		}
 		m.exchange()
 	}
 	for i := range 2 {
-		require.NoError(t, m.engs[i].DisconnectPeer(peerID(i, 2)))
+		for _, g := range gone {
+			require.NoError(m.t, m.engs[i].DisconnectPeer(peerID(i, g)))
+		}
 	}
 	for range 20 {
 		for i := range 2 {
@@ -102,6 +84,17 @@ func TestHandoffByAnotherSurvivor(t *testing.T) {
 		m.deliver(0, 1)
 		m.deliver(1, 0)
 	}
+}
+
+// A survivor that did not send a return command can hand the returning
+// peer off all the same, as the session does when the sponsor is lost
+// after the command and before its handoff: it settled the same return.
+// ReturnedBy names the sponsor, and Heard says whether the new process
+// spoke since.
+func TestHandoffByAnotherSurvivor(t *testing.T) {
+	m := newMeshWith(t, 3, func(p int, f core.Frame) testInput { return testInput(p*7 + int(f)%5 + 1) },
+		func(_ int, c *Config) { c.InputDelay, c.LogRetention = 2, 1024 })
+	m.dropAfter30(2) // engine 2 crashes
 	require.True(t, m.engs[1].Heard(peerID(1, 2)), "engine 2's old process was heard")
 	require.NoError(t, m.engs[0].ReturnPeer(peerID(0, 2), 20))
 	for range 6 {
