@@ -271,6 +271,14 @@
 // spectator place: list places without addresses (a udp.Peer with the
 // zero Addr) to let spectators come from anywhere.
 //
+// A spectator outlives its host's rejoin. When the host's side yields a
+// split, what it streamed since the split is thrown away: the host keeps
+// its spectators through its rejoin and then sends each a join record of
+// the match kept, and the spectator's replay starts over from it (a
+// core.RejoinEvent with Peer -1 on the spectator, a SpectatorEvent Joined
+// again on the host). A host whose process restarted does the same for
+// the spectators that come back to it.
+//
 // # Replays
 //
 // The input log records a match. Set Config.LogRetention to more frames

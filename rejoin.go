@@ -636,6 +636,7 @@ func (s *Session[S, I]) resume(now time.Duration) error {
 	}
 	eng.SetPredictor(s.predictor())
 	s.eng = eng
+	s.stream.Restart(now) // what it streamed is not the match kept
 	if s.end.pending {
 		// The end this session's game set, or adopted, holds in the engine
 		// it takes (which starts at most at the end: no peer simulates

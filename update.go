@@ -76,8 +76,14 @@ func (s *Session[S, I]) update(now time.Duration) error {
 		if rerr := s.comebackTick(now); rerr != nil {
 			return rerr
 		}
-		if me.active {
-			return err // still coming back
+		if me.active { // still coming back: nothing to stream
+			if len(s.cfg.Spectators) > 0 && (!s.streamed || now-s.streamedAt >= s.cfg.TurnPeriod) {
+				s.streamed, s.streamedAt = true, now
+				if herr := s.stream.Hold(now, s.ep); err == nil {
+					err = herr
+				}
+			}
+			return err
 		}
 		if !s.started { // a restarted process; a yielded split had started
 			s.started = true

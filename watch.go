@@ -166,14 +166,17 @@ func (s *Session[S, I]) feedGone(now time.Duration, p core.PlayerHandle, g core.
 	}
 }
 
-// watchTransfer takes a part of the join record of a running match, which
-// the host sends before the stream to a spectator that joins late: only
-// before any of the stream, and acknowledged even once loaded (the host
-// may not have had the last ack).
+// watchTransfer takes a part of a join record, which the host sends before
+// the stream to a spectator that joins late, and again when its side
+// yielded a split (a newer record: the replay starts over from it);
+// acknowledged even once loaded (the host may not have had the last ack).
 func (s *Session[S, I]) watchTransfer(now time.Duration, p []byte) {
 	w := s.watch
-	if s.end.done || (!w.join.Started() && w.held(s.cfg.Players) != 0) {
-		return // the stream started from frame 0
+	if s.end.done {
+		return
+	}
+	if o, err := transfer.DecodeOffer(p); err == nil && w.join.Started() && o.ID > w.join.Offer().ID {
+		w.join = transfer.Pull{}
 	}
 	loaded := w.join.Complete()
 	ack := w.join.On(p, s.eng.JoinRecordSize(), nil) // any record up to the engine's size
@@ -183,8 +186,12 @@ func (s *Session[S, I]) watchTransfer(now time.Duration, p []byte) {
 	w.heardAt, w.streaming = now, true
 	_ = s.ep.SendTransfer(now, 0, ack) // the host is connected
 	if !loaded && w.join.Complete() {
+		again := w.held(s.cfg.Players) != 0 // it replayed a stream the host threw away
 		if err := s.load(); err != nil {
 			s.hostGone(core.PeerLostEvent{Peer: 0, Err: fmt.Errorf("rollstep: the host's join record: %w", err)})
+		} else if again {
+			s.event(core.RejoinEvent{Peer: -1, Handoff: s.eng.Frame(), Bytes: w.join.Bytes, Chunks: w.join.Chunks,
+				Retransmits: w.join.Duplicates})
 		}
 	}
 }
@@ -201,6 +208,7 @@ func (s *Session[S, I]) load() error {
 	}
 	s.eng = eng
 	w, f := s.watch, eng.Frame()
+	w.gone = 0
 	for p := range s.cfg.Players {
 		w.next[p] = f
 		if g, ok := eng.Disconnected(core.PlayerHandle(p)); ok {
@@ -225,7 +233,11 @@ func (s *Session[S, I]) watchEvent(e endpoint.Event) bool {
 		} else if !s.end.done {
 			s.watch.ending, s.watch.endAt = true, e.Frame // replay plays out what it holds
 		}
-	case endpoint.EventRestarted, endpoint.EventSplit:
+	case endpoint.EventRestarted:
+		// The host's new process counts its join records from the
+		// first again: the next it offers starts the replay over.
+		s.watch.join = transfer.Pull{}
+	case endpoint.EventSplit:
 	default:
 		return false
 	}

@@ -90,7 +90,10 @@ type SplitEvent struct {
 // from the restart's handshake to this event. A session that yielded a
 // split (its side did not hold the lowest player handle) rejoins the same
 // way; Discarded is then how many frames it had played apart and threw
-// away. A player that takes an open seat rejoins the same way too.
+// away. A player that takes an open seat rejoins the same way too. On a
+// spectator (Peer -1), it reports that its host's side yielded a split or
+// the host's process restarted: the replay started over at Handoff from
+// the host's new state.
 type RejoinEvent struct {
 	Peer                PeerID
 	Snapshot, Handoff   Frame

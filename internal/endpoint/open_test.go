@@ -248,3 +248,40 @@ func TestSpectatorFromNewAddress(t *testing.T) {
 		})
 	}
 }
+
+// A spectator that starts while its host's process is down meets the
+// host's new process (Rejoin): the new process takes only restart
+// replies, so the spectator answers its Hello as a survivor would, even
+// when it took a Hello of the dead process first. Before, each ignored
+// what the other needed until the handshakes timed out.
+func TestSpectatorMeetsARestartedHost(t *testing.T) {
+	for _, sawOld := range []bool{false, true} {
+		t.Run(fmt.Sprintf("sawOld=%v", sawOld), func(t *testing.T) {
+			m := openMesh(t)
+			m.run(time.Second, 10*time.Millisecond)
+			if sawOld {
+				m.startSpectator(t, 72)
+				for k := 0; !m.nodes[1].ep.peers[0].helloSeen; k++ {
+					require.Less(t, k, 1000)
+					m.run(m.net.Now()+time.Millisecond, time.Millisecond)
+				}
+				require.Equal(t, StateHandshaking, m.nodes[1].ep.State(0))
+				m.nodes[0].dead = true // before the spectator's reply arrives
+			}
+			m.restartNode(t, 0, 71, func(c *Config) { c.Open, c.Seat, c.Seats = 1, wire.SeatOf(0), nil })
+			m.run(m.net.Now()+300*time.Millisecond, 10*time.Millisecond)
+			if !sawOld {
+				m.startSpectator(t, 72)
+			}
+			m.run(m.net.Now()+time.Second, time.Millisecond)
+			require.Equal(t, StateConnected, m.nodes[0].ep.State(0), "host")
+			require.Equal(t, StateConnected, m.nodes[1].ep.State(0), "spectator")
+			now := m.net.Now()
+			require.NoError(t, m.nodes[0].ep.SendTransfer(now, 0, []byte{1}))
+			require.NoError(t, m.nodes[1].ep.SendTransfer(now, 0, []byte{2}))
+			m.run(now+100*time.Millisecond, time.Millisecond)
+			require.Equal(t, [][]byte{{1}}, m.nodes[1].rx.transfers, "host to spectator")
+			require.Equal(t, [][]byte{{2}}, m.nodes[0].rx.transfers, "spectator to host")
+		})
+	}
+}

@@ -73,6 +73,18 @@ import (
 // survivor: two crossed restart handshakes would leave each side with the
 // keys of a different one. So the pair connects under one pair of keys,
 // and a replayed Hello still opens a restart that never completes.
+//
+// A new endpoint meets a new process
+//
+// An endpoint in its first handshake with a peer, not starting over
+// itself, may get the Rejoin Hellos of a new process of the peer: a
+// spectator that starts while its host's process is down (it may even
+// have taken a Hello of the dead process), and the host's new process
+// comes up. The new process ignores the endpoint's plain Hellos (they
+// could be a survivor's, of the old session) and connects only through a
+// restart reply, so the endpoint answers with one, carrying its Hellos'
+// nonce as an answering side that starts over does, and the pair
+// connects through the new process's proof.
 
 // restart is a pending restart handshake of a peer's new process.
 type restart struct {
@@ -95,7 +107,11 @@ func (ep *Endpoint[I]) restartHello(now time.Duration, i int, h wire.Header, p [
 	over := !q.helloSeen && (q.state == StateHandshaking || q.state == StateDisconnected) &&
 		ep.rejoining(q) && !q.open && ep.cfg.Seat != wire.NoSeat && q.seat != wire.NoSeat
 	both := over && ep.cfg.Seat < q.seat // and it answers
-	if !q.helloSeen && !q.open && !over {
+	// This side is in its first handshake with the peer and does not start
+	// over: it answers a new process of the peer as a survivor would (see
+	// "A new endpoint meets a new process").
+	fresh := q.state == StateHandshaking && !ep.rejoining(q)
+	if !q.helloSeen && !q.open && !over && !fresh {
 		return false, nil
 	}
 	var hello wire.Hello
@@ -116,14 +132,14 @@ func (ep *Endpoint[I]) restartHello(now time.Duration, i int, h wire.Header, p [
 	// whether it says so or not: a spectator does not know it had a
 	// predecessor.
 	open := q.open && (q.state != StateHandshaking || hello.Rejoin)
-	if (!hello.Rejoin && !open) || (!q.helloSeen && !open && !both) || (q.helloSeen && hello.Nonce == q.theirNonce) {
+	if (!hello.Rejoin && !open) || (!q.helloSeen && !open && !both && !fresh) || (q.helloSeen && hello.Nonce == q.theirNonce) {
 		return false, nil
 	}
 	switch {
 	case !q.seatFits(hello.Seat):
 		q.st.WrongSeat++
 		return true, nil
-	case (!open && !both && (q.state == StateHandshaking || q.state == StateRefused || q.state == StateLeft)) ||
+	case (!open && !both && !fresh && (q.state == StateHandshaking || q.state == StateRefused || q.state == StateLeft)) ||
 		wire.CheckProtocol(hello.Protocol) != nil || wire.Compare(ep.cfg.Digest, hello.Config) != nil:
 		// Nothing to come back to, or another match: the new process's
 		// handshake times out, and a replay of its Hello cannot refuse
@@ -133,8 +149,8 @@ func (ep *Endpoint[I]) restartHello(now time.Duration, i int, h wire.Header, p [
 	}
 	r := q.restart
 	if r == nil || r.theirs != hello.Nonce {
-		ours := q.nonce // both sides start over: our Hellos' (see above)
-		if !both {
+		ours := q.nonce // both sides start over, or this one is new: our Hellos' (see above)
+		if !both && !fresh {
 			var err error
 			if ours, err = ep.drawNonce(); err != nil {
 				return true, err

@@ -37,7 +37,11 @@ import (
 // other share one record. A spectator's transfer that times out drops
 // it. The host learns a spectator came (again) from the endpoint's
 // EventConnected or EventRestarted: the endpoint's spectators are open
-// peers.
+// peers. A host whose side yielded a split took another side's engine
+// (Restart): every spectator in the stream gets a join record of it and
+// its replay starts over, since what was streamed since the split was
+// thrown away; while the host comes back, Hold keeps its spectators from
+// taking the silence for its end.
 
 // Run is the most frames per player in one stream message.
 const Run = 64
@@ -143,13 +147,48 @@ func (st *Streamer[I]) Init(players, n int, c Config, base int, sink func(core.E
 }
 
 // Receive takes spectator i's acknowledgement, up to the newest frame
-// sent to it: a spectator cannot hold what it was never sent.
+// sent to it: a spectator cannot hold what it was never sent. The newest
+// one counts, even if it says less than an earlier one (reordered, the
+// stream resends a little), since one from before a Restart may name a
+// frame of the history thrown away; one below the stream's first frame
+// is from before it.
 func (st *Streamer[I]) Receive(i int, m *engine.Message[I]) {
 	if i < 0 || i >= len(st.specs) {
 		return
 	}
-	sp := &st.specs[i]
-	sp.acked = max(sp.acked, min(m.Held[0], sp.sent))
+	if sp := &st.specs[i]; m.Held[0] >= sp.from {
+		sp.acked = min(m.Held[0], sp.sent)
+	}
+}
+
+// Restart starts the stream of every spectator in it over, from a join
+// record of the host's engine, which replaced the one streamed: the host's
+// side yielded a split and took another side's engine, so what it streamed
+// since the split was thrown away. Each spectator replays the match kept
+// from the record on (raising its core.SpectatorEvent Joined again).
+func (st *Streamer[I]) Restart(now time.Duration) {
+	st.rec = nil
+	for i := range st.specs {
+		if sp := &st.specs[i]; sp.joined && !sp.left && !sp.dropped {
+			*sp = spectator{joined: true, joining: true, joinAt: now}
+		}
+	}
+}
+
+// Hold tells every spectator in the stream that the host is alive while
+// it has nothing to stream (its session is coming back into the match),
+// with a message of no inputs, so that none takes the silence for a host
+// gone. It returns the Conn's errors.
+func (st *Streamer[I]) Hold(now time.Duration, ep *endpoint.Endpoint[I]) error {
+	st.out = st.out[:0]
+	for i := range st.specs {
+		if sp := &st.specs[i]; sp.joined && !sp.left && !sp.dropped {
+			m := &st.msgs[i]
+			*m = engine.Message[I]{Frame: sp.sent, Stamp: now, Inputs: m.Inputs[:0]}
+			st.out = append(st.out, engine.Outgoing[I]{To: core.PeerID(st.base + i), Message: m})
+		}
+	}
+	return ep.Send(now, st.out)
 }
 
 // PeerEvent handles an endpoint event of spectator i.

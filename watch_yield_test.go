@@ -1,0 +1,151 @@
+package rollstep
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/transport"
+	"github.com/stretchr/testify/require"
+)
+
+// watchedEnd is the frame the matches of the spectator tests end at.
+const watchedEnd = 1200
+
+// watcher is a spectator of one player's host session in a crashMatch.
+type watcher struct {
+	t    *testing.T
+	m    *crashMatch
+	game *gPeer
+	sess *Session[gState, gInput]
+	evs  []core.Event
+}
+
+// newWatchedMatch returns a match of n peers ending at watchedEnd whose
+// player host streams to a spectator with delay frames of stream delay.
+func newWatchedMatch(t *testing.T, n, host, delay int) (*crashMatch, *watcher) {
+	t.Helper()
+	m := newCrashMatch(t, n, Rollback, 0, 5, func(i int, c *Config) {
+		if i == host {
+			c.Spectators, c.SpectatorDelay = []transport.Addr{transport.Addr(n)}, delay
+		}
+	})
+	conn := m.net.NewEndpoint()
+	require.Equal(t, transport.Addr(n), conn.ID())
+	cfg := Config{Mode: Rollback, Spectate: true, Players: n, Peers: []Peer{{Addr: m.conns[host].ID()}}}
+	cfg.Transport.Token = 0x5eed
+	w := &watcher{t: t, m: m, game: &gPeer{}}
+	var err error
+	w.sess, err = NewSession(cfg, core.GameFunc[gState, gInput](w.game.step), gState{}, conn)
+	require.NoError(t, err)
+	for _, p := range m.peers {
+		require.NoError(t, p.sess.EndAt(watchedEnd))
+	}
+	return m, w
+}
+
+// until runs w's match, the spectator too, until done reports true.
+func (w *watcher) until(done func() bool) {
+	w.t.Helper()
+	w.m.run(func() bool {
+		if !w.sess.Ended() {
+			require.NoError(w.t, w.sess.Update(w.m.now))
+			w.evs = append(w.evs, w.sess.Events()...)
+		}
+		return done()
+	})
+}
+
+// endsWithTheMatch runs until the spectator's stream ended and requires
+// it ended with the match, on the players' checksums from the frame its
+// replay (last) started from, which it returns: a RejoinEvent's, or the
+// first it played.
+func (w *watcher) endsWithTheMatch() core.Frame {
+	t := w.t
+	t.Helper()
+	w.until(w.sess.Ended)
+	from := core.Frame(-1)
+	for f, sum := range w.game.sums {
+		if sum != 0 {
+			from = core.Frame(f)
+			break
+		}
+	}
+	for _, ev := range w.evs {
+		switch ev := ev.(type) {
+		case core.RejoinEvent:
+			require.NoError(t, ev.Err)
+			from = ev.Handoff
+		case core.PeerLostEvent:
+			require.True(t, ev.Left && ev.Reason == core.LeaveEnded, "the stream ended with %+v", ev)
+		}
+	}
+	require.GreaterOrEqual(t, from, core.Frame(0), "the spectator played nothing")
+	require.Equal(t, core.Frame(watchedEnd), w.sess.Frame())
+	require.Equal(t, w.m.peers[0].sums[from:watchedEnd], w.game.sums[from:watchedEnd], "the spectator's checksums from frame %d on", from)
+	return from
+}
+
+// A spectator's host whose side yields a split throws the frames it
+// streamed since the split away. The spectator keeps watching through the
+// host's rejoin (the host tells it it is alive), then starts its replay
+// over from a join record of the match kept (a RejoinEvent), and ends
+// with the match on the same checksums as the players. Before, the host
+// went silent (for longer than a spectator waits when the host's links
+// drop again during its rejoin), then dropped it for lagging.
+func TestSpectatorFollowsItsHostsYield(t *testing.T) {
+	for _, tc := range []struct {
+		peers, host, delay int
+		cut                bool // the host's links to the players drop again during its rejoin
+	}{{3, 1, 0, false}, {3, 1, 30, false}, {4, 3, 0, true}} {
+		t.Run(fmt.Sprintf("%d/host%d/delay=%d/cut=%v", tc.peers, tc.host, tc.delay, tc.cut), func(t *testing.T) {
+			m, w := newWatchedMatch(t, tc.peers, tc.host, tc.delay)
+			w.until(func() bool { return m.lowest() >= 300 })
+			m.cutAll()
+			until := m.now + 4*time.Second
+			w.until(func() bool { return m.now >= until })
+			m.net.Heal()
+			if tc.cut {
+				w.until(func() bool { return m.peers[tc.host].sess.Stats().Rejoining })
+				for _, c := range m.conns {
+					if c != m.conns[tc.host] {
+						m.net.Cut(c.ID(), m.conns[tc.host].ID())
+						m.net.Cut(m.conns[tc.host].ID(), c.ID())
+					}
+				}
+				until := m.now + 3*time.Second
+				w.until(func() bool { return m.now >= until })
+				m.net.Heal()
+			}
+			w.until(func() bool { _, ok := m.rejoined(tc.host); return ok })
+			require.Positive(t, w.endsWithTheMatch(), "the spectator started over")
+		})
+	}
+}
+
+// A spectator's host whose process restarts: a spectator that watched the
+// old process starts its replay over from the new one's join record; one
+// that starts while the host is down, and even took a Hello of the dying
+// process, connects to the new one (which takes only restart replies) and
+// joins. Both end with the match on the players' checksums.
+func TestSpectatorFollowsItsHostsRestart(t *testing.T) {
+	for _, during := range []bool{false, true} {
+		t.Run(fmt.Sprintf("startsWhileDown=%v", during), func(t *testing.T) {
+			m, w := newWatchedMatch(t, 3, 1, 0)
+			if during {
+				m.run(func() bool { return m.lowest() >= 400 }) // the dying host's Hellos wait for the spectator
+			} else {
+				w.until(func() bool { return m.lowest() >= 400 })
+			}
+			m.kill(1)
+			until := m.now + time.Second
+			w.until(func() bool { return m.now >= until })
+			m.restart(1, nil)
+			require.NoError(t, m.peers[1].sess.EndAt(watchedEnd))
+			w.until(func() bool { _, ok := m.rejoined(1); return ok })
+			from := w.endsWithTheMatch()
+			require.Greater(t, from, core.Frame(400), "the replay started from the new process's record")
+		})
+	}
+}
