@@ -78,6 +78,8 @@ func FuzzSpectatorJoinRecord(f *testing.F) {
 	f.Add([]byte{1, 2, 10, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 0}, []byte{transfer.KindOffer})
 	f.Add([]byte{}, []byte{transfer.KindChunk, 0, 0, 0, 0, 0, 0})
 	f.Add(make([]byte, 64), []byte{transfer.KindAck, 1})
+	// An older record's offer first: the newer one starts over.
+	f.Add(make([]byte, 64), transfer.AppendOffer(nil, transfer.Offer{ID: 1, Size: 1, RawSize: 1, ChunkSize: transfer.MinChunkSize}))
 	f.Fuzz(func(t *testing.T, rec, stray []byte) {
 		sp := newWatcher(t)
 		blob := transfer.Compress(rec)
