@@ -2,6 +2,7 @@ package rollstep
 
 import (
 	"fmt"
+	"math/bits"
 	"time"
 
 	"github.com/rollstep/rollstep/core"
@@ -110,6 +111,7 @@ func (s *Session[S, I]) watchReceive(now time.Duration, m *engine.Message[engine
 		return nil
 	}
 	w.heardAt, w.streaming = now, true
+	s.watchReturns()
 	limit := s.eng.Frame() + watchHorizon
 	for i := range m.Inputs {
 		run := &m.Inputs[i]
@@ -142,6 +144,25 @@ func (s *Session[S, I]) watchReceive(now time.Duration, m *engine.Message[engine
 		}
 	}
 	return nil
+}
+
+// watchReturns takes back the players whose return the engine settled
+// (the command rode the sponsor's slot, which the stream carries like any
+// input): their inputs count again from the return frame, so they are fed
+// from there; the slots before it are the disconnected ones the engine
+// filled in.
+func (s *Session[S, I]) watchReturns() {
+	w := s.watch
+	for g := w.gone; g != 0; g &= g - 1 {
+		p := core.PlayerHandle(bits.TrailingZeros16(g))
+		if _, gone := s.eng.Disconnected(p); gone {
+			continue
+		}
+		if r, ok := s.eng.ReturnOf(p); ok {
+			w.gone &^= 1 << p
+			w.next[p] = max(w.next[p], r)
+		}
+	}
 }
 
 // feedGone makes the engine agree that player p is disconnected from

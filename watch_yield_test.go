@@ -149,3 +149,24 @@ func TestSpectatorFollowsItsHostsRestart(t *testing.T) {
 		})
 	}
 }
+
+// A spectator watches a player's process crash and its new one rejoin:
+// it replays the return (the player's inputs count again from the return
+// frame) and ends with the match on the players' checksums. Before, it
+// kept the player disconnected, stalled at the return frame and was
+// dropped for lagging.
+func TestSpectatorSeesAPlayerReturn(t *testing.T) {
+	for _, mode := range []Mode{Lockstep, Rollback, Auto} {
+		t.Run(mode.String(), func(t *testing.T) {
+			m, w := newWatchedMatch(t, 3, 0, 0)
+			w.until(func() bool { return m.lowest() >= 300 })
+			m.kill(2)
+			until := m.now + time.Second
+			w.until(func() bool { return m.now >= until })
+			m.restart(2, nil)
+			require.NoError(t, m.peers[2].sess.EndAt(watchedEnd))
+			w.until(func() bool { _, ok := m.rejoined(2); return ok })
+			require.Zero(t, w.endsWithTheMatch(), "the spectator played from frame 0")
+		})
+	}
+}
