@@ -50,6 +50,17 @@
 //	                       same address with Config.Rejoin and rejoins the match
 //	                       (e.g. 1:600:1s)
 //
+// A spectator watches a peer's session with -watch PEER (repeatable, up to
+// eight): a session with Config.Spectate, at its own address on the same
+// network, which the peer streams to without stream delay (a restarted
+// process of the peer streams to it too). The report says, per
+// spectator, whether it played the last frame and its checksum then, or
+// how its stream ended (the host left, was lost, or dropped it), and how
+// often its replay started over from a new join record (its host's side
+// yielded a split, or its process restarted). A spectator that played the
+// last frame counts in final_checksums_equal, unless its host's final
+// checksum is not compared or its replay started over past that frame.
+//
 // An exit happens at the first millisecond tick at which the peer's
 // frame is FRAME or more (a session catching up runs several frames in one
 // Update), and the report gives the frame it was at. A peer has at most
@@ -98,6 +109,13 @@
 //	                                // (without a life-cycle event every peer finishes)
 //	  "checksum_groups": [{         // life-cycle runs only: the peers that finished, by checksum
 //	    "checksum": "00f56b762bab1b7f", "peers": [0, 2]
+//	  }],
+//	  "spectators": [{              // -watch only, in the order of the peers watched
+//	    "host": 1,                  // the peer it watches
+//	    "frames": 1200,             // frames (turns) it played
+//	    "final_checksum": "00f56b762bab1b7f", // or "missing"
+//	    "started_over": 1,          // replays started over from a new join record
+//	    "end": "the host was lost"  // how its stream ended before the last frame; absent if it played it
 //	  }],
 //	  "peers": [{
 //	    "peer": 0,                  // 0-based

@@ -12,7 +12,7 @@ import (
 // is the virtual time the match took, target the frames (turns) played.
 // A peer that left or failed is already closed, and a killed one is never
 // closed.
-func finish(o *simOptions, m simMode, netw *sim.Network, peers []*simPeer, end time.Duration, target int32) *simRun {
+func finish(o *simOptions, m simMode, netw *sim.Network, peers []*simPeer, specs []*simSpectator, end time.Duration, target int32) *simRun {
 	r := &simRun{report: simReport{
 		Mode:       string(m),
 		Seconds:    end.Seconds(),
@@ -64,6 +64,14 @@ func finish(o *simOptions, m simMode, netw *sim.Network, peers []*simPeer, end t
 	// one finished. When every peer finished, as without a life-cycle
 	// event, that is every peer having the same checksum.
 	r.report.FinalChecksumsEqual = len(r.report.ChecksumGroups) == 1 && r.report.ChecksumGroups[0].Checksum != "missing"
+	for _, sp := range specs {
+		rep := sp.finish()
+		if why := r.report.skippedSpectator(sp, target); why == "" && r.report.FinalChecksumsEqual {
+			// A spectator that played the last frame played the match.
+			r.report.FinalChecksumsEqual = rep.FinalChecksum == r.report.ChecksumGroups[0].Checksum
+		}
+		r.report.Spectators = append(r.report.Spectators, rep)
+	}
 	if !r.report.eventful {
 		// The report of a match without a life-cycle event keeps the form
 		// it had before there was a life-cycle script.

@@ -52,6 +52,7 @@ type simOptions struct {
 	json         bool
 	chart        string
 	script       lifeScript // -leave, -kill, -blackout and -late
+	watch        []int      // -watch: the peers a spectator watches, one spectator each
 }
 
 // Defaults of rollstep sim: a bad link, to show what each mode costs.
@@ -102,7 +103,8 @@ flags:
 	fs.IntVar(&o.checkEvery, "check-every", 1, "compare state checksums every `N` frames")
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON (schema in the package documentation)")
 	fs.StringVar(&o.chart, "chart", "", "write an SVG timeline of every peer's turns, stalls, rollbacks and D to `file`")
-	var leaves, kills, blackouts, lates, crashes stringList
+	var leaves, kills, blackouts, lates, crashes, watches stringList
+	fs.Var(&watches, "watch", "`PEER`: a spectator watches that peer's session from the start (repeatable); the report says whether it played the last frame on the peers' checksum")
 	fs.Var(&leaves, "leave", "`PEER:FRAME`: that peer leaves cleanly when it reaches that frame (turn): it closes its session, which sends a Leave (repeatable)")
 	fs.Var(&kills, "kill", "`PEER:FRAME`: that peer vanishes without a word when it reaches that frame (turn): its host stops updating it and never closes it (repeatable)")
 	fs.Var(&blackouts, "blackout", "`START/DURATION`: every link drops every datagram from START for DURATION of virtual time, then heals, e.g. 2s/3s (repeatable)")
@@ -145,6 +147,13 @@ flags:
 	if o.script, err = parseLifeScript(leaves, kills, blackouts, lates, crashes); err != nil {
 		return o, err
 	}
+	for _, w := range watches {
+		peer, err := strconv.Atoi(w)
+		if err != nil || peer < 0 {
+			return o, fmt.Errorf("-watch %q: want a peer index ≥ 0", w)
+		}
+		o.watch = append(o.watch, peer)
+	}
 	if err := o.check(); err != nil {
 		return o, err
 	}
@@ -176,6 +185,13 @@ func (o *simOptions) check() error {
 		return fmt.Errorf("-check-every %d: want 1 to 1000", o.checkEvery)
 	case o.hasNudge && o.nudge.peer >= o.peers:
 		return fmt.Errorf("-nudge %d:%d: there are only %d peers (0-based)", o.nudge.peer, o.nudge.frame, o.peers)
+	case len(o.watch) > 8:
+		return fmt.Errorf("-watch given %d times: at most 8 spectators", len(o.watch))
+	}
+	for _, w := range o.watch {
+		if w >= o.peers {
+			return fmt.Errorf("-watch %d: there are only %d peers (0-based)", w, o.peers)
+		}
 	}
 	return nil
 }

@@ -25,6 +25,9 @@ type simReport struct {
 	// is present only when the run had a life-cycle event (see
 	// eventful).
 	ChecksumGroups []checksumGroup `json:"checksum_groups,omitempty"`
+	// Spectators are the -watch spectators, in the order of the peers
+	// they watch.
+	Spectators []spectatorReport `json:"spectators,omitempty"`
 	// eventful reports that the match did more than connect every peer
 	// and play to the end: the text report then lists the life cycle.
 	eventful bool
@@ -100,6 +103,21 @@ func (r *simReport) writeText(w io.Writer) {
 			fields = "fields " + strings.Join(d.Fields, ", ")
 		}
 		fmt.Fprintf(w, "DESYNC: peer %d disagrees with peer %d %s: %s\n", d.Peer, d.Remote, where, fields)
+	}
+	for _, sp := range r.Spectators {
+		over := ""
+		switch sp.StartedOver {
+		case 0:
+		case 1:
+			over = ", its replay started over once"
+		default:
+			over = fmt.Sprintf(", its replay started over %d times", sp.StartedOver)
+		}
+		if sp.End != "" {
+			fmt.Fprintf(w, "spectator of peer %d: stream ended at %s %d: %s%s\n", sp.Host, unit, sp.Frames, sp.End, over)
+			continue
+		}
+		fmt.Fprintf(w, "spectator of peer %d: played the last %s, checksum %s%s\n", sp.Host, unit, sp.FinalChecksum, over)
 	}
 	switch {
 	case r.eventful:

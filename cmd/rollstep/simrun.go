@@ -126,9 +126,19 @@ func simulate(o *simOptions, m simMode) (*simRun, error) {
 		eps[i] = netw.NewEndpoint()
 	}
 	peers := make([]*simPeer, o.peers)
+	var specs []*simSpectator
 	for i := range peers {
 		p := &simPeer{ep: eps[i], bot: units.NewBot(i, 8, o.seed), finalSum: &finalChecksum{tick: target * int32(o.ticks(m))}}
 		cfg := o.sessionConfig(m, i, eps)
+		for _, w := range o.watch {
+			if w == i {
+				sp, err := newSpectator(netw, i, eps[i], &cfg, initial, target)
+				if err != nil {
+					return nil, fmt.Errorf("spectator of peer %d: %w", i, err)
+				}
+				specs = append(specs, sp)
+			}
+		}
 		var game core.Game[units.State, units.Order] = recordingGame{p.finalSum, o.nudgeFor(i, m)}
 		if p.sess, err = rollstep.NewSession(cfg, game, initial, eps[i]); err != nil {
 			return nil, fmt.Errorf("peer %d: %w", i, err)
@@ -161,15 +171,20 @@ func simulate(o *simOptions, m simMode) (*simRun, error) {
 				done = false
 			}
 		}
+		for _, sp := range specs {
+			if !sp.step(now) {
+				done = false
+			}
+		}
 		if done {
 			break
 		}
 	}
 	if now > limit {
 		// What happened until then is what the user needs to see.
-		return finish(o, m, netw, peers, limit, target), fmt.Errorf("the match did not reach frame %d in %v of virtual time", target, limit)
+		return finish(o, m, netw, peers, specs, limit, target), fmt.Errorf("the match did not reach frame %d in %v of virtual time", target, limit)
 	}
-	return finish(o, m, netw, peers, now, target), nil
+	return finish(o, m, netw, peers, specs, now, target), nil
 }
 
 // step plays peer i's part of the script at now and runs its game loop
