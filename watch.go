@@ -139,7 +139,7 @@ func (s *Session[S, I]) watchReceive(now time.Duration, m *engine.Message[engine
 	}
 	w.msg.Inputs = w.msg.Inputs[:0]
 	for p := range players {
-		if m.Gone&(1<<p) != 0 && w.gone&(1<<p) == 0 && w.next[p] >= m.Held[p] {
+		if m.Gone&(1<<p) != 0 && w.gone&(1<<p) == 0 && w.next[p] >= m.Held[p] && !s.returnedSince(core.PlayerHandle(p), m.Held[p]) {
 			s.feedGone(now, core.PlayerHandle(p), m.Held[p])
 		}
 	}
@@ -163,6 +163,14 @@ func (s *Session[S, I]) watchReturns() {
 			w.next[p] = max(w.next[p], r)
 		}
 	}
+}
+
+// returnedSince reports whether player p came back after a disconnect at
+// frame g: a stream message the host sent before it settled the return
+// (reordered, or repeated) still says p is gone from g.
+func (s *Session[S, I]) returnedSince(p core.PlayerHandle, g core.Frame) bool {
+	r, ok := s.eng.ReturnOf(p)
+	return ok && g < r
 }
 
 // feedGone makes the engine agree that player p is disconnected from

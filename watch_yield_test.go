@@ -7,6 +7,7 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/transport"
+	"github.com/rollstep/rollstep/transport/sim"
 	"github.com/stretchr/testify/require"
 )
 
@@ -152,21 +153,30 @@ func TestSpectatorFollowsItsHostsRestart(t *testing.T) {
 
 // A spectator watches a player's process crash and its new one rejoin:
 // it replays the return (the player's inputs count again from the return
-// frame) and ends with the match on the players' checksums. Before, it
-// kept the player disconnected, stalled at the return frame and was
-// dropped for lagging.
+// frame) and ends with the match on the players' checksums, also when the
+// host's link to it repeats and reorders datagrams, so that stream
+// messages the host sent before the return still say the player is gone.
+// Before, it kept the player disconnected, stalled at the return frame
+// and was dropped for lagging; then a late message declared the returned
+// player gone again, with the same end.
 func TestSpectatorSeesAPlayerReturn(t *testing.T) {
 	for _, mode := range []Mode{Lockstep, Rollback, Auto} {
-		t.Run(mode.String(), func(t *testing.T) {
-			m, w := newWatchedMatch(t, 3, 0, 0)
-			w.until(func() bool { return m.lowest() >= 300 })
-			m.kill(2)
-			until := m.now + time.Second
-			w.until(func() bool { return m.now >= until })
-			m.restart(2, nil)
-			require.NoError(t, m.peers[2].sess.EndAt(watchedEnd))
-			w.until(func() bool { _, ok := m.rejoined(2); return ok })
-			require.Zero(t, w.endsWithTheMatch(), "the spectator played from frame 0")
-		})
+		for _, jumbled := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%v/jumbled=%v", mode, jumbled), func(t *testing.T) {
+				m, w := newWatchedMatch(t, 3, 0, 0)
+				if jumbled {
+					require.NoError(t, m.net.SetLink(m.conns[0].ID(), transport.Addr(3), sim.LinkConfig{
+						Latency: sim.Latency{Base: 30 * ms}, Duplicate: 0.3, Reorder: 0.3, ReorderDelay: 300 * ms}))
+				}
+				w.until(func() bool { return m.lowest() >= 300 })
+				m.kill(2)
+				until := m.now + time.Second
+				w.until(func() bool { return m.now >= until })
+				m.restart(2, nil)
+				require.NoError(t, m.peers[2].sess.EndAt(watchedEnd))
+				w.until(func() bool { _, ok := m.rejoined(2); return ok })
+				require.Zero(t, w.endsWithTheMatch(), "the spectator played from frame 0")
+			})
+		}
 	}
 }
