@@ -58,6 +58,20 @@ func (w *watcher) until(done func() bool) {
 	})
 }
 
+// crashAndBack kills player i's process and starts a new one a second
+// later, whose game sets the match's end again, and runs until it
+// rejoined, the spectator watching all along.
+func (w *watcher) crashAndBack(i int) {
+	w.t.Helper()
+	m := w.m
+	m.kill(i)
+	until := m.now + time.Second
+	w.until(func() bool { return m.now >= until })
+	m.restart(i, nil)
+	require.NoError(w.t, m.peers[i].sess.EndAt(watchedEnd))
+	w.until(func() bool { _, ok := m.rejoined(i); return ok })
+}
+
 // endsWithTheMatch runs until the spectator's stream ended and requires
 // it ended with the match, on the players' checksums from the frame its
 // replay (last) started from, which it returns: a RejoinEvent's, or the
@@ -139,12 +153,7 @@ func TestSpectatorFollowsItsHostsRestart(t *testing.T) {
 			} else {
 				w.until(func() bool { return m.lowest() >= 400 })
 			}
-			m.kill(1)
-			until := m.now + time.Second
-			w.until(func() bool { return m.now >= until })
-			m.restart(1, nil)
-			require.NoError(t, m.peers[1].sess.EndAt(watchedEnd))
-			w.until(func() bool { _, ok := m.rejoined(1); return ok })
+			w.crashAndBack(1)
 			from := w.endsWithTheMatch()
 			require.Greater(t, from, core.Frame(400), "the replay started from the new process's record")
 		})
@@ -169,12 +178,7 @@ func TestSpectatorSeesAPlayerReturn(t *testing.T) {
 						Latency: sim.Latency{Base: 30 * ms}, Duplicate: 0.3, Reorder: 0.3, ReorderDelay: 300 * ms}))
 				}
 				w.until(func() bool { return m.lowest() >= 300 })
-				m.kill(2)
-				until := m.now + time.Second
-				w.until(func() bool { return m.now >= until })
-				m.restart(2, nil)
-				require.NoError(t, m.peers[2].sess.EndAt(watchedEnd))
-				w.until(func() bool { _, ok := m.rejoined(2); return ok })
+				w.crashAndBack(2)
 				require.Zero(t, w.endsWithTheMatch(), "the spectator played from frame 0")
 			})
 		}

@@ -276,12 +276,7 @@ func TestSpectatorMeetsARestartedHost(t *testing.T) {
 			m.run(m.net.Now()+time.Second, time.Millisecond)
 			require.Equal(t, StateConnected, m.nodes[0].ep.State(0), "host")
 			require.Equal(t, StateConnected, m.nodes[1].ep.State(0), "spectator")
-			now := m.net.Now()
-			require.NoError(t, m.nodes[0].ep.SendTransfer(now, 0, []byte{1}))
-			require.NoError(t, m.nodes[1].ep.SendTransfer(now, 0, []byte{2}))
-			m.run(now+100*time.Millisecond, time.Millisecond)
-			require.Equal(t, [][]byte{{1}}, m.nodes[1].rx.transfers, "host to spectator")
-			require.Equal(t, [][]byte{{2}}, m.nodes[0].rx.transfers, "spectator to host")
+			requireBothWays(t, m)
 		})
 	}
 }
