@@ -27,7 +27,8 @@ type crashMatch struct {
 	now     time.Duration
 	events  [][]core.Event
 	crashed int
-	starts  int // processes restarted so far: each draws other nonces
+	starts  int    // processes restarted so far: each draws other nonces
+	each    func() // if set, run calls it after every step of the peers
 }
 
 func newCrashMatch(t *testing.T, n int, mode Mode, loss float64, seed uint64, edit ...func(i int, c *Config)) *crashMatch {
@@ -79,6 +80,9 @@ func (m *crashMatch) run(until func() bool) {
 				m.t.Fatalf("peer %d at %v: %v", i, m.now, err)
 			}
 			m.events[i] = append(m.events[i], p.sess.Events()...)
+		}
+		if m.each != nil {
+			m.each()
 		}
 	}
 }

@@ -111,7 +111,7 @@ func (s *Session[S, I]) watchReceive(now time.Duration, m *engine.Message[engine
 		return nil
 	}
 	w.heardAt, w.streaming = now, true
-	s.watchReturns()
+	s.watchReturns(now)
 	limit := s.eng.Frame() + watchHorizon
 	for i := range m.Inputs {
 		run := &m.Inputs[i]
@@ -138,6 +138,7 @@ func (s *Session[S, I]) watchReceive(now time.Duration, m *engine.Message[engine
 		w.next[p] = end
 	}
 	w.msg.Inputs = w.msg.Inputs[:0]
+	s.watchReturns(now) // settled by a command just fed: they vote below
 	for p := range players {
 		if m.Gone&(1<<p) != 0 && w.gone&(1<<p) == 0 && w.next[p] >= m.Held[p] && !s.returnedSince(core.PlayerHandle(p), m.Held[p]) {
 			s.feedGone(now, core.PlayerHandle(p), m.Held[p])
@@ -149,18 +150,25 @@ func (s *Session[S, I]) watchReceive(now time.Duration, m *engine.Message[engine
 // watchReturns takes back the players whose return the engine settled
 // (the command rode the sponsor's slot, which the stream carries like any
 // input): their inputs count again from the return frame, so they are fed
-// from there; the slots before it are the disconnected ones the engine
-// filled in.
-func (s *Session[S, I]) watchReturns() {
+// from there (the slots before it are the disconnected ones the engine
+// filled in), and each votes on the disconnects under way, which the
+// engine now waits for its vote on too.
+func (s *Session[S, I]) watchReturns(now time.Duration) {
 	w := s.watch
 	for g := w.gone; g != 0; g &= g - 1 {
 		p := core.PlayerHandle(bits.TrailingZeros16(g))
 		if _, gone := s.eng.Disconnected(p); gone {
 			continue
 		}
+		if _, settled, _ := s.eng.Returning(core.PeerID(p)); !settled {
+			continue // the command is in, the disconnect not agreed yet
+		}
 		if r, ok := s.eng.ReturnOf(p); ok {
 			w.gone &^= 1 << p
 			w.next[p] = max(w.next[p], r)
+			if w.gone != 0 {
+				s.voteGone(now, core.PeerID(p))
+			}
 		}
 	}
 }
@@ -182,17 +190,24 @@ func (s *Session[S, I]) feedGone(now time.Duration, p core.PlayerHandle, g core.
 	w.goneAt[p] = g
 	_ = s.eng.DisconnectPeer(core.PeerID(p))
 	for q := range s.cfg.Players {
-		if w.gone&(1<<q) != 0 {
-			continue
+		if w.gone&(1<<q) == 0 {
+			s.voteGone(now, core.PeerID(q))
 		}
-		w.msg.Frame, w.msg.Gone, w.msg.Held = s.eng.Frame(), w.gone, [core.MaxPlayers]core.Frame{}
-		for o := range s.cfg.Players {
-			if w.gone&(1<<o) != 0 {
-				w.msg.Held[o] = w.goneAt[o]
-			}
-		}
-		_ = s.eng.Receive(now, core.PeerID(q), &w.msg)
 	}
+}
+
+// voteGone makes player q's virtual peer vote that every player the
+// stream said is gone is, from the frame it said: a player that remains
+// votes on each disconnect, and one that came back on those under way.
+func (s *Session[S, I]) voteGone(now time.Duration, q core.PeerID) {
+	w := s.watch
+	w.msg.Frame, w.msg.Gone, w.msg.Held, w.msg.Inputs = s.eng.Frame(), w.gone, [core.MaxPlayers]core.Frame{}, w.msg.Inputs[:0]
+	for o := range s.cfg.Players {
+		if w.gone&(1<<o) != 0 {
+			w.msg.Held[o] = w.goneAt[o]
+		}
+	}
+	_ = s.eng.Receive(now, q, &w.msg)
 }
 
 // watchTransfer takes a part of a join record, which the host sends before

@@ -64,3 +64,23 @@ func TestSimWatchFlags(t *testing.T) {
 		}
 	}
 }
+
+// Spectators through a 3 s blackout of 8 peers, in which every peer but
+// player 0's yields and comes back one at a time, and player 1 crashes
+// after its return: every spectator plays the last turn on the peers'
+// checksum. Found by a -watch scan: the spectator of peer 2 heard of
+// player 1's disconnect in the message whose slots settled other players'
+// returns; its engine then waited for their votes on it, which never
+// came, and stalled.
+func TestSimWatchThroughReturnsAndACrash(t *testing.T) {
+	_, r := lifeRun(t, "-mode", "lockstep", "-peers", "8", "-seed", "235", "-loss", "0.05", "-blackout", "3s/4s", "-crash", "1:100:1s",
+		"-watch", "0", "-watch", "1", "-watch", "2")
+	for _, sp := range r.Spectators {
+		if sp.End != "" || sp.FinalChecksum != r.Peers[0].FinalChecksum {
+			t.Errorf("spectator %+v, peers' checksum %s", sp, r.Peers[0].FinalChecksum)
+		}
+	}
+	if !r.FinalChecksumsEqual {
+		t.Error("final checksums not equal")
+	}
+}
