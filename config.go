@@ -97,8 +97,13 @@ type Config struct {
 	// and never sends inputs: it replays the confirmed frames the host
 	// streams at the frame rate, and faster, at most MaxStepsPerUpdate per
 	// Update, while more than SpectatorBuffer received frames wait (0
-	// means 2, at most 1024). When the host leaves, is lost or drops it, a
-	// core.PeerLostEvent ends it (Ended). Mode picks only the defaults.
+	// means 2, at most 1024). When the host leaves or drops it, a
+	// core.PeerLostEvent ends it (Ended). A host lost to silence (its
+	// process died, or the link dropped) it waits for, RejoinTimeout at
+	// most (Stats.Rejoining), starting its handshake over: a new process
+	// of the host, or the same one past the outage, takes it back, and its
+	// replay starts over from the host's join record (a core.RejoinEvent).
+	// Mode picks only the defaults.
 	Spectate        bool
 	SpectatorBuffer int
 

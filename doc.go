@@ -277,7 +277,10 @@
 // the match kept, and the spectator's replay starts over from it (a
 // core.RejoinEvent with Peer -1 on the spectator, a SpectatorEvent Joined
 // again on the host). A host whose process restarted does the same for
-// the spectators that come back to it.
+// the spectators that come back to it. A spectator that loses its host to
+// silence waits for it, Config.RejoinTimeout at most, and starts its
+// handshake over, so that a host that restarts or comes back after an
+// outage takes it back the same way.
 //
 // # Replays
 //

@@ -1,6 +1,7 @@
 package rollstep
 
 import (
+	"errors"
 	"fmt"
 	"math/bits"
 	"time"
@@ -37,6 +38,12 @@ type watch[I comparable] struct {
 	silence   time.Duration // the host's stream silent this long is lost
 	ending    bool          // the host left at the end of the match, endAt
 	endAt     core.Frame
+	// lost is set while the host is lost to silence and this spectator
+	// waits for it, since lostAt, for at most Config.RejoinTimeout
+	// (waitHost); lostErr says how it was lost.
+	lost    bool
+	lostAt  time.Duration
+	lostErr error
 }
 
 // held returns the first frame for which some player's input is unknown.
@@ -66,9 +73,17 @@ func (s *Session[S, I]) hostGone(ev core.PeerLostEvent) {
 // frames wait; then it acknowledges what it holds, once a frame period.
 func (s *Session[S, I]) replay(now time.Duration) error {
 	w := s.watch
-	if !w.ending && w.streaming && now-w.heardAt >= w.silence {
-		s.hostGone(core.PeerLostEvent{Peer: 0}) // keep-alives only: the stream itself stopped
+	switch {
+	case w.lost && now-w.lostAt >= s.cfg.RejoinTimeout:
+		s.hostGone(core.PeerLostEvent{Peer: 0, Err: w.lostErr})
 		return nil
+	case !w.lost && !w.ending && w.streaming && now-w.heardAt >= w.silence:
+		// The stream stopped (keep-alives only, or nothing): wait for the
+		// host as for a host lost.
+		s.waitHost(endpoint.Event{Kind: endpoint.EventDisconnected, At: now})
+		if s.end.done {
+			return nil
+		}
 	}
 	n := s.pacer.Update(now)
 	if extra := s.buffered() - s.cfg.SpectatorBuffer; extra > n {
@@ -265,12 +280,42 @@ func (s *Session[S, I]) load() error {
 	return nil
 }
 
+// waitHost handles the loss of a spectator's host (EventDisconnected):
+// one that was never connected, or that stays silent longer than
+// Config.RejoinTimeout, ends the stream; otherwise the spectator starts
+// its handshake over and waits, since the host's process may restart or
+// the link heal, and the host takes it back as a spectator that came
+// again.
+func (s *Session[S, I]) waitHost(e endpoint.Event) {
+	w := s.watch
+	first := !w.lost
+	if first {
+		w.lostAt, w.lostErr = e.At, e.Err
+	}
+	if (first && !w.streaming) || (first && errors.Is(e.Err, endpoint.ErrHandshakeTimeout)) || e.At-w.lostAt >= s.cfg.RejoinTimeout {
+		s.hostGone(core.PeerLostEvent{Peer: 0, Err: w.lostErr})
+		return
+	}
+	w.lost = true
+	_ = s.ep.Restart(e.At, 0) // the host is peer 0
+}
+
 // watchEvent handles a life-cycle event of a spectator's host, and
 // reports whether it did (the others are a session's).
 func (s *Session[S, I]) watchEvent(e endpoint.Event) bool {
 	switch e.Kind {
 	case endpoint.EventDisconnected:
-		s.hostGone(core.PeerLostEvent{Peer: 0, Err: e.Err})
+		s.waitHost(e)
+	case endpoint.EventConnected:
+		if !s.watch.lost {
+			return false
+		}
+		// Back: a new process of the host, or the same one past an
+		// outage, which counts this spectator as a new one. Its join
+		// records count from its own first: the next starts the replay
+		// over.
+		s.watch.lost, s.watch.join, s.watch.heardAt = false, transfer.Pull{}, e.At
+		return false
 	case endpoint.EventLeft:
 		if e.Reason != core.LeaveEnded {
 			s.hostGone(core.PeerLostEvent{Peer: 0, Left: true, Reason: e.Reason})

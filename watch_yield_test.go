@@ -58,14 +58,14 @@ func (w *watcher) until(done func() bool) {
 	w.m.run(done)
 }
 
-// crashAndBack kills player i's process and starts a new one a second
-// later, whose game sets the match's end again, and runs until it
-// rejoined, the spectator watching all along.
-func (w *watcher) crashAndBack(i int) {
+// crashAndBack kills player i's process and starts a new one down later,
+// whose game sets the match's end again, and runs until it rejoined, the
+// spectator watching all along.
+func (w *watcher) crashAndBack(i int, down time.Duration) {
 	w.t.Helper()
 	m := w.m
 	m.kill(i)
-	until := m.now + time.Second
+	until := m.now + down
 	w.until(func() bool { return m.now >= until })
 	m.restart(i, nil)
 	require.NoError(w.t, m.peers[i].sess.EndAt(watchedEnd))
@@ -140,20 +140,32 @@ func TestSpectatorFollowsItsHostsYield(t *testing.T) {
 }
 
 // A spectator's host whose process restarts: a spectator that watched the
-// old process starts its replay over from the new one's join record; one
-// that starts while the host is down, and even took a Hello of the dying
-// process, connects to the new one (which takes only restart replies) and
-// joins. Both end with the match on the players' checksums.
+// old process starts its replay over from the new one's join record, also
+// when the host was down longer than the disconnect timeout (it waits for
+// the host, Stats.Rejoining); one that starts while the host is down, and
+// even took a Hello of the dying process, connects to the new one (which
+// takes only restart replies) and joins. Each ends with the match on the
+// players' checksums.
 func TestSpectatorFollowsItsHostsRestart(t *testing.T) {
-	for _, during := range []bool{false, true} {
-		t.Run(fmt.Sprintf("startsWhileDown=%v", during), func(t *testing.T) {
+	for _, tc := range []struct {
+		during bool
+		down   time.Duration
+	}{{false, time.Second}, {false, 4 * time.Second}, {true, time.Second}} {
+		t.Run(fmt.Sprintf("startsWhileDown=%v/down=%v", tc.during, tc.down), func(t *testing.T) {
 			m, w := newWatchedMatch(t, 3, 1, 0)
-			if during {
+			if tc.during {
 				m.run(func() bool { return m.lowest() >= 400 }) // the dying host's Hellos wait for the spectator
 			} else {
 				w.until(func() bool { return m.lowest() >= 400 })
 			}
-			w.crashAndBack(1)
+			waited := false
+			if tc.down > 3*time.Second {
+				m.each = func(each func()) func() {
+					return func() { each(); waited = waited || w.sess.Stats().Rejoining }
+				}(m.each)
+			}
+			w.crashAndBack(1, tc.down)
+			require.Equal(t, tc.down > 3*time.Second, waited, "the spectator waited for its host")
 			from := w.endsWithTheMatch()
 			require.Greater(t, from, core.Frame(400), "the replay started from the new process's record")
 		})
@@ -178,7 +190,7 @@ func TestSpectatorSeesAPlayerReturn(t *testing.T) {
 						Latency: sim.Latency{Base: 30 * ms}, Duplicate: 0.3, Reorder: 0.3, ReorderDelay: 300 * ms}))
 				}
 				w.until(func() bool { return m.lowest() >= 300 })
-				w.crashAndBack(2)
+				w.crashAndBack(2, time.Second)
 				require.Zero(t, w.endsWithTheMatch(), "the spectator played from frame 0")
 			})
 		}
@@ -201,4 +213,22 @@ func TestSpectatorThroughReturnsAndACrash(t *testing.T) {
 			w.endsWithTheMatch()
 		})
 	}
+}
+
+// The link between a spectator and its host drops for 4 s, longer than
+// the disconnect timeout: the spectator waits for the host and the host
+// takes it back as a spectator that came again, from a join record. It
+// ends with the match on the players' checksums.
+func TestSpectatorWaitsOutAnOutage(t *testing.T) {
+	m, w := newWatchedMatch(t, 3, 1, 0)
+	w.until(func() bool { return m.lowest() >= 300 })
+	host, spec := m.conns[1].ID(), transport.Addr(3)
+	m.net.Cut(host, spec)
+	m.net.Cut(spec, host)
+	until := m.now + 4*time.Second
+	w.until(func() bool { return m.now >= until })
+	require.True(t, w.sess.Stats().Rejoining, "the spectator waits for its host")
+	require.False(t, w.sess.Ended())
+	m.net.Heal()
+	require.Greater(t, w.endsWithTheMatch(), core.Frame(300), "the replay started over from a record")
 }

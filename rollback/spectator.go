@@ -43,8 +43,10 @@ type SpectatorConfig struct {
 // Spectator is a session that replays a match from the confirmed inputs
 // one host streams to it (rollstep.Config.Spectate): it never predicts
 // and never rolls back, plays at the tick rate and catches up faster when
-// it is behind. The host never waits for it. When the host leaves, is
-// lost or drops it, a core.PeerLostEvent ends it (Ended).
+// it is behind. The host never waits for it. When the host leaves or
+// drops it, a core.PeerLostEvent ends it (Ended); a host lost to silence
+// it waits for 30 s (the rejoin timeout), so that a host whose process
+// restarts, or whose link comes back, takes it back.
 type Spectator[S any, I comparable] = rollstep.Session[S, I]
 
 // NewSpectator returns a spectator of the host at cfg.Host over conn,

@@ -216,11 +216,17 @@ func TestSpectatorEndsWhenHostLeaves(t *testing.T) {
 	}
 }
 
+// TestSpectatorEndsWhenHostIsLost mutes the host for good: the spectator
+// waits for it the rejoin timeout (30 s), then ends.
 func TestSpectatorEndsWhenHostIsLost(t *testing.T) {
 	m, w := newWatched(t, 25, sim.LinkConfig{Latency: sim.Latency{Base: ms(20)}}, streamOpts{})
 	w.run(t, m, 2*time.Second)
 	m.nodes[0].mute = true
-	w.run(t, m, 4*time.Second)
+	w.run(t, m, 6*time.Second)
+	if w.sp.Ended() || !w.sp.Stats().Rejoining {
+		t.Fatalf("6 s after the host went silent: ended %v, waiting %v", w.sp.Ended(), w.sp.Stats().Rejoining)
+	}
+	w.run(t, m, 34*time.Second)
 	end, ok := w.events[len(w.events)-1].(core.PeerLostEvent)
 	if !ok || end.Left {
 		t.Fatalf("last event %#v, want core.PeerLostEvent{Left: false}", w.events[len(w.events)-1])
