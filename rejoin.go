@@ -346,9 +346,11 @@ func (s *Session[S, I]) takeOver(now time.Duration) {
 	rj := &s.rejoin
 	for j, p := range s.cfg.Peers {
 		id := core.PeerID(j)
-		_, settled, ok := s.eng.Returning(id)
+		if _, settled, ok := s.eng.Returning(id); !ok || !settled || s.eng.Heard(id) {
+			continue // the common case, every Update: no return awaits a handoff
+		}
 		by, remote := s.eng.ReturnedBy(id)
-		if !ok || !settled || s.eng.Heard(id) || !s.hears(id) || (remote && s.hears(by)) || (!remote && rj.handed&(1<<j) != 0) {
+		if !s.hears(id) || (remote && s.hears(by)) || (!remote && rj.handed&(1<<j) != 0) {
 			continue
 		}
 		if rj.sponsor != nil && rj.sponsor.peer == id {
@@ -384,8 +386,11 @@ func (s *Session[S, I]) sponsorTick(now time.Duration, sp *sponsorship) error {
 	switch sp.stage {
 	case stageAgree:
 		for _, p := range s.cfg.Peers[sp.peer].Players {
+			if sp.takeover {
+				break // its disconnect was agreed and its return settled
+			}
 			d, ok := s.eng.Disconnected(p)
-			if c, cok := s.eng.ConfirmedFrame(); !sp.takeover && (!ok || !cok || c < d) {
+			if c, cok := s.eng.ConfirmedFrame(); !ok || !cok || c < d {
 				return nil
 			}
 		}

@@ -172,18 +172,17 @@ func (s *Session[S, I]) watchReturns(now time.Duration) {
 	w := s.watch
 	for g := w.gone; g != 0; g &= g - 1 {
 		p := core.PlayerHandle(bits.TrailingZeros16(g))
-		if _, gone := s.eng.Disconnected(p); gone {
+		// Every player is a virtual peer of its own: its ID is its handle.
+		// An unsettled return waits for the disconnect's agreement; a
+		// disconnect agreed again is a new one.
+		r, settled, ok := s.eng.Returning(core.PeerID(p))
+		if _, gone := s.eng.Disconnected(p); gone || !ok || !settled {
 			continue
 		}
-		if _, settled, _ := s.eng.Returning(core.PeerID(p)); !settled {
-			continue // the command is in, the disconnect not agreed yet
-		}
-		if r, ok := s.eng.ReturnOf(p); ok {
-			w.gone &^= 1 << p
-			w.next[p] = max(w.next[p], r)
-			if w.gone != 0 {
-				s.voteGone(now, core.PeerID(p))
-			}
+		w.gone &^= 1 << p
+		w.next[p] = max(w.next[p], r)
+		if w.gone != 0 {
+			s.voteGone(now, core.PeerID(p))
 		}
 	}
 }
@@ -292,7 +291,7 @@ func (s *Session[S, I]) waitHost(e endpoint.Event) {
 	if first {
 		w.lostAt, w.lostErr = e.At, e.Err
 	}
-	if (first && !w.streaming) || (first && errors.Is(e.Err, endpoint.ErrHandshakeTimeout)) || e.At-w.lostAt >= s.cfg.RejoinTimeout {
+	if (first && (!w.streaming || errors.Is(e.Err, endpoint.ErrHandshakeTimeout))) || e.At-w.lostAt >= s.cfg.RejoinTimeout {
 		s.hostGone(core.PeerLostEvent{Peer: 0, Err: w.lostErr})
 		return
 	}

@@ -97,9 +97,13 @@
 // vocabulary with the host as peer 0: core.ConnectedEvent and
 // core.StartedEvent once connected, the match's core.PauseEvent,
 // core.SpeedEvent and core.DisconnectEvent as it replays them, and at the
-// end a core.PeerLostEvent when the host is lost, leaves (Left, with its
-// Reason) or drops the spectator for lagging (Reason core.LeaveDropped);
-// from then on Ended reports true and Update does nothing. A refused
+// end a core.PeerLostEvent when the host leaves (Left, with its Reason),
+// drops the spectator for lagging (Reason core.LeaveDropped), or stays
+// lost to silence for 30 s (the rejoin timeout: until then the spectator
+// waits, Stats.Rejoining, for a restarted host or the link to come back,
+// and its replay starts over from the host's join record, a
+// core.RejoinEvent with Peer -1); from then on Ended reports true and
+// Update does nothing. A refused
 // handshake is a core.RefusedEvent, and Update then returns an error
 // matching rollstep.ErrRefused, as a player's session does.
 //
