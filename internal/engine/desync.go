@@ -88,6 +88,16 @@ func (e *Engine[S, I]) stateAfter(c core.Frame) (*world[S], bool) {
 // call: it logs its inputs and checksums it.
 func (e *Engine[S, I]) confirmUpTo() { e.confirmTo(e.confirmedEnd()) }
 
+// logFrame logs the inputs of confirmed frame c.
+func (e *Engine[S, I]) logFrame(c core.Frame) {
+	ins, slots := e.log.row(c, e.ran[c&e.rmask])
+	for p := range ins {
+		v := e.inputFor(p, c)
+		ins[p] = v
+		slots[p] = Slot[I]{Control: e.controlFor(p, c), Value: v.Value}
+	}
+}
+
 // confirmTo is confirmUpTo for a caller that already has end =
 // confirmedEnd().
 func (e *Engine[S, I]) confirmTo(end core.Frame) {
@@ -108,7 +118,7 @@ func (e *Engine[S, I]) confirmTo(end core.Frame) {
 	for c := e.checked; c < end; c++ {
 		e.confirmControl(c)
 		if e.log.keep > 0 {
-			e.log.append(c, e.inputFor, e.controlFor, e.ran[c&e.rmask])
+			e.logFrame(c)
 		}
 		if e.cfg.DisableChecksums || !isCheckFrame(c, n) {
 			continue

@@ -19,19 +19,17 @@ func newInputLog[I comparable](keep, players int) inputLog[I] {
 		slots: make([]Slot[I], keep*players), ran: make([]bool, keep)}
 }
 
-// append logs confirmed frame f of e.
-func (l *inputLog[I]) append(f core.Frame, in func(int, core.Frame) core.Input[I], ctl func(int, core.Frame) Control, ran bool) {
+// row starts the entry of confirmed frame f, whose game Step ran or not,
+// and returns its inputs and slots, one per player, for the caller to
+// fill (the engine, without an indirect call per player).
+func (l *inputLog[I]) row(f core.Frame, ran bool) ([]core.Input[I], []Slot[I]) {
 	base := int(f) % l.keep * l.players
-	for p := 0; p < l.players; p++ {
-		v := in(p, f)
-		l.buf[base+p] = v
-		l.slots[base+p] = Slot[I]{Control: ctl(p, f), Value: v.Value}
-	}
 	l.ran[int(f)%l.keep] = ran
 	l.end = f + 1
 	if l.end-l.start > core.Frame(l.keep) {
 		l.start = l.end - core.Frame(l.keep)
 	}
+	return l.buf[base : base+l.players], l.slots[base : base+l.players]
 }
 
 // LogRange returns the frames the input log holds: start <= f < end. Every
