@@ -23,18 +23,19 @@ type watcher struct {
 	evs  []core.Event
 }
 
-// newWatchedMatch returns a match of n peers ending at watchedEnd whose
-// player host streams to a spectator with delay frames of stream delay.
-func newWatchedMatch(t *testing.T, n, host, delay int) (*crashMatch, *watcher) {
+// newWatchedMatch returns a match of n peers in mode ending at watchedEnd
+// whose player host streams to a spectator with delay frames of stream
+// delay.
+func newWatchedMatch(t *testing.T, mode Mode, n, host, delay int) (*crashMatch, *watcher) {
 	t.Helper()
-	m := newCrashMatch(t, n, Rollback, 0, 5, func(i int, c *Config) {
+	m := newCrashMatch(t, n, mode, 0, 5, func(i int, c *Config) {
 		if i == host {
 			c.Spectators, c.SpectatorDelay = []transport.Addr{transport.Addr(n)}, delay
 		}
 	})
 	conn := m.net.NewEndpoint()
 	require.Equal(t, transport.Addr(n), conn.ID())
-	cfg := Config{Mode: Rollback, Spectate: true, Players: n, Peers: []Peer{{Addr: m.conns[host].ID()}}}
+	cfg := Config{Mode: mode, TickRate: 60, Spectate: true, Players: n, Peers: []Peer{{Addr: m.conns[host].ID()}}}
 	cfg.Transport.Token = 0x5eed
 	w := &watcher{t: t, m: m, game: &gPeer{}}
 	var err error
@@ -115,7 +116,7 @@ func TestSpectatorFollowsItsHostsYield(t *testing.T) {
 		cut                bool // the host's links to the players drop again during its rejoin
 	}{{3, 1, 0, false}, {3, 1, 30, false}, {4, 3, 0, true}} {
 		t.Run(fmt.Sprintf("%d/host%d/delay=%d/cut=%v", tc.peers, tc.host, tc.delay, tc.cut), func(t *testing.T) {
-			m, w := newWatchedMatch(t, tc.peers, tc.host, tc.delay)
+			m, w := newWatchedMatch(t, Rollback, tc.peers, tc.host, tc.delay)
 			w.until(func() bool { return m.lowest() >= 300 })
 			m.cutAll()
 			until := m.now + 4*time.Second
@@ -152,7 +153,7 @@ func TestSpectatorFollowsItsHostsRestart(t *testing.T) {
 		down   time.Duration
 	}{{false, time.Second}, {false, 4 * time.Second}, {true, time.Second}} {
 		t.Run(fmt.Sprintf("startsWhileDown=%v/down=%v", tc.during, tc.down), func(t *testing.T) {
-			m, w := newWatchedMatch(t, 3, 1, 0)
+			m, w := newWatchedMatch(t, Rollback, 3, 1, 0)
 			if tc.during {
 				m.run(func() bool { return m.lowest() >= 400 }) // the dying host's Hellos wait for the spectator
 			} else {
@@ -184,7 +185,7 @@ func TestSpectatorSeesAPlayerReturn(t *testing.T) {
 	for _, mode := range []Mode{Lockstep, Rollback, Auto} {
 		for _, jumbled := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%v/jumbled=%v", mode, jumbled), func(t *testing.T) {
-				m, w := newWatchedMatch(t, 3, 0, 0)
+				m, w := newWatchedMatch(t, mode, 3, 0, 0)
 				if jumbled {
 					require.NoError(t, m.net.SetLink(m.conns[0].ID(), transport.Addr(3), sim.LinkConfig{
 						Latency: sim.Latency{Base: 30 * ms}, Duplicate: 0.3, Reorder: 0.3, ReorderDelay: 300 * ms}))
@@ -207,7 +208,7 @@ func TestSpectatorSeesAPlayerReturn(t *testing.T) {
 func TestSpectatorThroughReturnsAndACrash(t *testing.T) {
 	for _, mode := range []Mode{Lockstep, Rollback, Auto} {
 		t.Run(mode.String(), func(t *testing.T) {
-			m, w := newWatchedMatch(t, 5, 0, 0)
+			m, w := newWatchedMatch(t, mode, 5, 0, 0)
 			w.until(func() bool { return m.lowest() >= 200 })
 			m.crashFirstBack(time.Second, 30*time.Second)
 			w.endsWithTheMatch()
@@ -220,7 +221,7 @@ func TestSpectatorThroughReturnsAndACrash(t *testing.T) {
 // takes it back as a spectator that came again, from a join record. It
 // ends with the match on the players' checksums.
 func TestSpectatorWaitsOutAnOutage(t *testing.T) {
-	m, w := newWatchedMatch(t, 3, 1, 0)
+	m, w := newWatchedMatch(t, Rollback, 3, 1, 0)
 	w.until(func() bool { return m.lowest() >= 300 })
 	host, spec := m.conns[1].ID(), transport.Addr(3)
 	m.net.Cut(host, spec)
@@ -231,4 +232,44 @@ func TestSpectatorWaitsOutAnOutage(t *testing.T) {
 	require.False(t, w.sess.Ended())
 	m.net.Heal()
 	require.Greater(t, w.endsWithTheMatch(), core.Frame(300), "the replay started over from a record")
+}
+
+// A spectator that joins a running match between a player's return
+// command and its return frame gets a join record of a frame in between:
+// the player is back in the record's engine, its inputs up to the return
+// frame disconnected. The spectator replays the return from there and
+// ends with the match on the players' checksums.
+func TestSpectatorJoinsDuringAReturn(t *testing.T) {
+	for _, mode := range []Mode{Lockstep, Rollback, Auto} {
+		t.Run(mode.String(), func(t *testing.T) {
+			m, w := newWatchedMatch(t, mode, 3, 0, 0)
+			each := m.each
+			m.each = nil // the spectator starts later
+			m.run(func() bool { return m.lowest() >= 400 })
+			m.kill(2)
+			until := m.now + time.Second
+			m.run(func() bool { return m.now >= until })
+			m.restart(2, nil)
+			require.NoError(t, m.peers[2].sess.EndAt(watchedEnd))
+			host := m.peers[0].sess.eng
+			var r core.Frame
+			m.run(func() bool {
+				_, settled, ok := host.Returning(1) // the host's peer 1 is player 2
+				if ok && settled {
+					r, _ = host.ReturnOf(2)
+				}
+				return r > 0
+			})
+			_, checked := host.LogRange()
+			require.Less(t, checked+4, r, "the return frame is ahead: the spectator can join before it")
+			m.each = each
+			w.until(func() bool {
+				return len(m.peers[0].sess.Stats().Spectators) > 0 && m.peers[0].sess.Stats().Spectators[0].From > 0
+			})
+			from := m.peers[0].sess.Stats().Spectators[0].From
+			require.Greater(t, from, checked-1, "the record is of a frame after the return command")
+			require.Less(t, from, r, "the record is of a frame before the return")
+			require.Equal(t, from, w.endsWithTheMatch())
+		})
+	}
 }
