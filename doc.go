@@ -238,7 +238,13 @@
 // from f on and leaves once every frame before f is confirmed and every
 // peer holds this session's inputs for them, so the first peer to stop
 // strands nobody (core.MatchEndedEvent, Ended); a host with spectators
-// lifts the stream delay and leaves once they hold the last frame too. Every peer's game calls
+// lifts the stream delay and leaves once they hold the last frame too.
+// After a peer was lost to silence, or reported split, the end waits up
+// to Transport.DisconnectTimeout for it, so that a split the links' heal
+// reveals is reported on both sides before the end (each side then keeps
+// its own result), and a peer that yielded it hears the end and plays
+// its own side to it instead of waiting for a state no one will send.
+// The wait past the last frame is no stall. Every peer's game calls
 // it with the same f, decided from the simulation (a round timer, a
 // score); a peer whose game has not called it adopts the f of the first
 // peer that ends, unless it has already simulated frame f. A frame

@@ -82,6 +82,7 @@ func (s *Session[S, I]) route(evs []endpoint.Event) {
 				at = f
 			}
 			s.event(core.SplitEvent{Peer: e.Peer, Frame: at})
+			s.holdUntil[e.Peer] = e.At + s.endWait // it may yield and come back (holdEnd)
 			s.maybeYield(e.At, e.Peer, at)
 		case endpoint.EventDisconnected, endpoint.EventLeft:
 			if s.cfg.Peers[e.Peer].Open && errors.Is(e.Err, endpoint.ErrHandshakeTimeout) {
@@ -94,12 +95,18 @@ func (s *Session[S, I]) route(evs []endpoint.Event) {
 			if !s.started && !s.cfg.SoloStart && !me.active && errors.Is(e.Err, endpoint.ErrHandshakeTimeout) && s.refused == nil {
 				s.refused = e.Err // the match never starts without this peer
 			}
+			if e.Kind == endpoint.EventDisconnected && !errors.Is(e.Err, endpoint.ErrHandshakeTimeout) {
+				s.holdUntil[e.Peer] = e.At + s.endWait // lost to silence (holdEnd)
+			}
 			_ = s.eng.DisconnectPeer(e.Peer) // e.Peer is a player peer
 			s.ts.Forget(int(e.Peer))
 			s.event(core.PeerLostEvent{Peer: e.Peer, Left: e.Kind == endpoint.EventLeft, Reason: e.Reason, Err: e.Err})
 			s.abandonRejoin(e.At, e.Peer, e.Kind == endpoint.EventLeft)
 			if me.active {
 				me.lost, me.lostErr = me.lost|1<<e.Peer, e.Err
+				if e.Kind == endpoint.EventLeft && e.Reason == wire.LeaveEnded {
+					me.ended, me.endedAt = true, e.Frame // no rejoin can complete now (comebackTick)
+				}
 			}
 			if me.active && e.Kind == endpoint.EventDisconnected && !errors.Is(e.Err, endpoint.ErrHandshakeTimeout) {
 				// Coming back, this session has no side: it starts its
@@ -146,21 +153,47 @@ func (x *matchEnd) adopt(e endEngine, f core.Frame) {
 	}
 }
 
-// reached reports, once, that the end is reached everywhere: every frame
-// before it is simulated and confirmed, and every peer holds this
-// session's inputs for them.
+// reached reports, once, that the end is reached everywhere (ready).
 func (x *matchEnd) reached(e endEngine) bool {
+	if !x.ready(e) {
+		return false
+	}
+	x.done = true
+	return true
+}
+
+// ready reports whether the end is set, not yet reported, and reached
+// everywhere: every frame before it is simulated and confirmed, and every
+// peer holds this session's inputs for them.
+func (x *matchEnd) ready(e endEngine) bool {
 	if !x.pending || x.done {
 		return false
 	}
 	if c, ok := e.ConfirmedFrame(); x.at > 0 && (!ok || c < x.at-1) {
 		return false
 	}
-	if e.Frame() < x.at || e.Delivered() < x.at {
-		return false
+	return e.Frame() >= x.at && e.Delivered() >= x.at
+}
+
+// holdEnd reports whether an end reached everywhere waits before it is
+// reported: while a player peer this session does not hear, and that did
+// not leave, was lost to silence or reported split less than endWait
+// ago. A lost peer's link may heal in a moment: if it lost this session
+// too, both sides played the last frames apart, and both hear each other
+// again (lost peers are probed) and report the split (core.SplitEvent)
+// before the end, which can no longer heal it. A peer of a split that
+// yields comes back with a new handshake: once it is connected, the end's
+// Leave tells it the match ended, and it ends on its own side (unyield).
+// A peer that crashed costs the end that wait; one that left costs
+// nothing.
+func (s *Session[S, I]) holdEnd(now time.Duration) bool {
+	for j, until := range s.holdUntil {
+		id := core.PeerID(j)
+		if now < until && !s.hears(id) && s.ep.State(id) != endpoint.StateLeft {
+			return true
+		}
 	}
-	x.done = true
-	return true
+	return false
 }
 
 // leaveAtEnd leaves the match that reached its end once every spectator

@@ -83,6 +83,12 @@ type comeback struct {
 	catchUp    bool
 	ret        core.Frame
 	discarded  core.Frame // a yielded split: the frames played apart
+	yielded    bool       // the comeback is a yielded split's: the engine still holds this side's match
+	below      uint64     // a yield's: the peers below its side, one of which it yields to
+	// ended is set once a peer left with the match ended at endedAt: its
+	// side reached the end, and no rejoin can complete any more.
+	ended   bool
+	endedAt core.Frame
 	// lost has bit i while peer i, lost since the comeback began, is not
 	// heard again: the engine it resumes declares it disconnected, as
 	// this session would have. lostErr is the newest such loss's error.
@@ -180,6 +186,9 @@ func (s *Session[S, I]) maybeYield(now time.Duration, i core.PeerID, at core.Fra
 		_ = s.ep.Restart(now, i) // i is in the table; a failed nonce draw leaves it lost
 		return
 	}
+	if s.end.ready(s.eng) {
+		return // every frame is played: the split is reported, not healed (holdEnd)
+	}
 	// A session catching up after its return holds the match's state and
 	// yields like any other.
 	if slices.Min(s.cfg.Peers[i].Players) > s.sideLowest() {
@@ -229,7 +238,14 @@ func (s *Session[S, I]) yield(now time.Duration, at core.Frame, to core.PeerID) 
 		s.addSent(sp)
 		s.rejoin.sponsor = nil
 	}
-	s.rejoin.me = comeback{active: true, clock: true, begun: now, discarded: s.eng.Frame() - max(at, 0)}
+	var below uint64
+	lowest := s.sideLowest()
+	for j, p := range s.cfg.Peers {
+		if slices.Min(p.Players) < lowest {
+			below |= 1 << j
+		}
+	}
+	s.rejoin.me = comeback{active: true, clock: true, begun: now, discarded: s.eng.Frame() - max(at, 0), yielded: true, below: below}
 }
 
 // lowerPeer reports whether peer i's lowest player handle is below peer j's.
@@ -593,6 +609,16 @@ func (s *Session[S, I]) comebackTick(now time.Duration) error {
 	if me.err == nil && s.noneLeft() {
 		me.err = fmt.Errorf("%w: every peer is lost: %w", ErrRejoin, me.lostErr)
 	}
+	if me.err == nil && me.ended && !(me.snap.Complete() && me.hand.Complete()) {
+		me.err = fmt.Errorf("%w: the match ended at frame %d", ErrRejoin, me.endedAt)
+	}
+	if me.err == nil && me.yielded && s.goneBelow() {
+		me.err = fmt.Errorf("%w: every peer of the side it yielded to is lost: %w", ErrRejoin, me.lostErr)
+	}
+	if me.err != nil && me.yielded {
+		s.unyield(now, me.err)
+		return nil
+	}
 	if me.err == nil && me.snap.Complete() && me.hand.Complete() {
 		me.err = s.resume(now)
 		if me.err == nil {
@@ -607,6 +633,40 @@ func (s *Session[S, I]) comebackTick(now time.Duration) error {
 		return errors.Join(me.err, s.ep.Leave(now, wire.LeaveQuit, 0))
 	}
 	return nil
+}
+
+// goneBelow reports whether every peer below a yield's side left or was
+// lost (its new handshake timed out): no peer of the side it yields to
+// can send it the match's state.
+func (s *Session[S, I]) goneBelow() bool {
+	me := &s.rejoin.me
+	for w := me.below; w != 0; w &= w - 1 {
+		switch s.ep.State(core.PeerID(bits.TrailingZeros64(w))) {
+		case endpoint.StateDisconnected, endpoint.StateLeft:
+		default:
+			return false
+		}
+	}
+	return me.below != 0
+}
+
+// unyield gives up a yield that cannot complete (err says why: the other
+// side ended the match or is gone, or the rejoin timed out) before this
+// session took the other side's state. The session keeps its own side,
+// whose engine it never gave up, and plays on apart, its split reported
+// and not healed; its RejoinEvent says why the rejoin failed. Peers it
+// restarted its handshake with are not on its side: it stops talking to
+// them.
+func (s *Session[S, I]) unyield(now time.Duration, err error) {
+	me := &s.rejoin.me
+	bytes, chunks, dups := me.received()
+	s.event(core.RejoinEvent{Peer: -1, Bytes: bytes, Chunks: chunks, Retransmits: dups, Took: now - me.begun, Err: err})
+	s.rejoin.me = comeback{}
+	for j, p := range s.cfg.Peers {
+		if _, apart := s.eng.Disconnected(p.Players[0]); apart {
+			_ = s.ep.Disconnect(core.PeerID(j)) // j is in the table
+		}
+	}
 }
 
 // noneLeft reports whether a session coming back has given up every peer

@@ -92,9 +92,10 @@ type Session[S any, I comparable] struct {
 	view, prev *S // State and Previous: copies the game cannot write into the engine
 
 	started, closed bool
-	end             matchEnd      // EndAt, or a peer's end
-	endWait         time.Duration // how long the end waits for spectators
-	refused         error         // set by route: the match cannot start
+	end             matchEnd        // EndAt, or a peer's end
+	endWait         time.Duration   // how long the end waits for spectators, and after a peer lost to silence
+	holdUntil       []time.Duration // per player peer: the end waits for it until then (holdEnd)
+	refused         error           // set by route: the match cannot start
 	now, lastSend   time.Duration
 	sent            bool       // something was sent, at lastSend
 	added           core.Frame // the local inputs made at frame added are scheduled, if addedOK
@@ -197,6 +198,7 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 	s.rejoin.restarts = make([]int, len(c.Peers))
 	s.rejoin.me.active = c.Rejoin
 	s.endWait = ep.Config().DisconnectTimeout
+	s.holdUntil = make([]time.Duration, len(c.Peers))
 	if c.Spectate {
 		s.watch = &watch[I]{silence: s.endWait}
 	}

@@ -115,16 +115,21 @@ func (s *Session[S, I]) update(now time.Duration) error {
 		}
 		return err
 	}
-	before := s.pacer.Stalled()
-	s.pacer.Update(now)
-	s.chargeStall(s.pacer.Stalled() - before)
+	// Past the last frame the session only waits for the end to be
+	// confirmed everywhere: no frame is owed, so none stalls.
+	atEnd := s.end.pending && s.eng.Frame() >= s.end.at
+	if !atEnd {
+		before := s.pacer.Stalled()
+		s.pacer.Update(now)
+		s.chargeStall(s.pacer.Stalled() - before)
+	}
 	var last *engine.Ready[I]
 	ranAny := false
 	if s.rejoin.me.catchUp {
 		last = s.catchUp(now)
 		ranAny = last != nil
 	}
-	for !s.timesyncWait(now) && s.pacer.Granted() > 0 {
+	for atEnd || (!s.timesyncWait(now) && s.pacer.Granted() > 0) {
 		r, ran := s.frame(now)
 		if r != nil {
 			last = r
@@ -145,7 +150,8 @@ func (s *Session[S, I]) update(now time.Duration) error {
 	if perr := s.stream.Pump(now, s.ep); err == nil { // join records, at their own pace
 		err = perr
 	}
-	if s.end.reached(s.eng) {
+	if s.end.ready(s.eng) && !s.holdEnd(now) {
+		s.end.done = true
 		s.event(core.MatchEndedEvent{Frame: s.end.at})
 		s.end.leaveBy = now + s.endWait
 		if lerr := s.leaveAtEnd(now); err == nil {
@@ -307,7 +313,8 @@ func (s *Session[S, I]) dropAgreed(p core.PlayerHandle) {
 		return // the old process's disconnect: its new one is connected
 	}
 	if s.hears(id) {
-		_ = s.ep.Disconnect(id) // id is in the table
+		_ = s.ep.Disconnect(id)             // id is in the table
+		s.holdUntil[id] = s.now + s.endWait // lost to silence (holdEnd)
 		s.ts.Forget(i)
 		s.event(core.PeerLostEvent{Peer: id, Agreed: true})
 	}

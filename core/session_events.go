@@ -68,6 +68,8 @@ type ResumedEvent struct {
 // whose lowest player handle is higher then yields: each of its sessions
 // throws its frames since the split away and rejoins the other side (a
 // RejoinEvent with Discarded ends it); the game may tell the player.
+// Found once every frame of the match is played (see MatchEndedEvent),
+// the split is not healed: each side keeps its own result.
 type SplitEvent struct {
 	Peer  PeerID // the peer heard again
 	Frame Frame  // the first frame its players were disconnected, or -1 if not yet agreed
@@ -178,7 +180,12 @@ type StallEvent struct {
 // LeaveEnded): at once, or with spectators once they hold the stream to
 // Frame (at most the transport's DisconnectTimeout later), streaming to
 // them until then; Ended reports true once it has, and from then on
-// Update does nothing.
+// Update does nothing. When a peer was lost to silence less than the
+// transport's DisconnectTimeout before, the event waits out the rest of
+// it, so that a split (the link heals, and the peer had lost this
+// session too) is found and reported on both sides first: a SplitEvent
+// before MatchEndedEvent says the other side ended the match apart, on
+// its own result.
 type MatchEndedEvent struct {
 	Frame Frame // the first frame not played
 }
