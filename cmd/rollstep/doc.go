@@ -79,7 +79,9 @@
 // away to rejoin the other, and each rejoin: on the survivor that sent it the
 // snapshot's frame, the bytes, chunks and chunks resent, on every peer the
 // return frame and the time from the restart), and how its match
-// ended (finished: every frame confirmed; LEFT; KILLED; or ERROR with
+// ended (finished: its session reported the match's agreed end, which
+// every peer sets at the last frame with EndAt, so every frame is
+// confirmed; LEFT; KILLED; or ERROR with
 // the text of the Update error, such as the *endpoint.HandshakeTimeoutError
 // of a peer whose -late exceeds the 10 s handshake timeout; a host whose
 // Update fails gives up and closes its session). The final-checksum line
@@ -89,7 +91,9 @@
 // it never simulated that frame or simulated it on a side of a split the
 // rejoin threw away, or yielded a split after it), "DIFFERENT, N groups"
 // otherwise, as
-// after a split. Without a life-cycle event the report is exactly as it
+// after a split, with a line saying the match ended split when the groups
+// dropped each other and reported the split, which no rejoin healed (a
+// link that healed only as the match ended; JSON ended_apart). Without a life-cycle event the report is exactly as it
 // was before these flags. The exit code stays 0 when a peer fails: the
 // run was played and reported. A match that does not reach its last
 // frame in 20 times its length plus a minute of virtual time is reported
@@ -110,6 +114,8 @@
 //	  "checksum_groups": [{         // life-cycle runs only: the peers that finished, by checksum
 //	    "checksum": "00f56b762bab1b7f", "peers": [0, 2]
 //	  }],
+//	  "ended_apart": true,          // the groups are sides of a reported split no rejoin healed
+//	                                // (absent otherwise)
 //	  "spectators": [{              // -watch only, in the order of the peers watched
 //	    "host": 1,                  // the peer it watches
 //	    "frames": 1200,             // frames (turns) it played

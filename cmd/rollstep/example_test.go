@@ -12,11 +12,11 @@ func Example_sim() {
 		"-latency", "40ms", "-loss", "0.05", "-seed", "7"}, os.Stdout, os.Stderr)
 	fmt.Println("exit code", code)
 	// Output:
-	// rollback: 3 peers, 120 frames in 2.1 s of virtual time
+	// rollback: 3 peers, 120 frames in 2.2 s of virtual time
 	//   peer  stall s  frame ms  rollbacks  resimulated  upload B/s  D  W
-	//      0     0.00      16.7         31           96        9522  0  8
-	//      1     0.00      16.7         49          148        8981  0  8
-	//      2     0.00      16.7         50          152        8897  0  8
+	//      0     0.00      16.7         31           96        9862  0  8
+	//      1     0.00      16.7         49          147        9349  0  8
+	//      2     0.00      16.7         50          151        9208  0  8
 	// final checksums: all equal (ff17ed2e2dfcc82a)
 	// exit code 0
 }

@@ -64,6 +64,7 @@ func finish(o *simOptions, m simMode, netw *sim.Network, peers []*simPeer, specs
 	// one finished. When every peer finished, as without a life-cycle
 	// event, that is every peer having the same checksum.
 	r.report.FinalChecksumsEqual = len(r.report.ChecksumGroups) == 1 && r.report.ChecksumGroups[0].Checksum != "missing"
+	r.report.EndedApart = endedApart(r.report.Peers, r.report.ChecksumGroups)
 	for _, sp := range specs {
 		rep := sp.finish()
 		if why := r.report.skippedSpectator(sp, target); why == "" && r.report.FinalChecksumsEqual {
@@ -102,6 +103,48 @@ func groupChecksums(peers []peerReport, final int32) []checksumGroup {
 		groups[k].Peers = append(groups[k].Peers, p.Peer)
 	}
 	return groups
+}
+
+// endedApart reports whether groups, two or more, are the sides of a
+// split that was never healed: every two peers of different groups
+// dropped each other after the newest rejoin that ended well on either
+// (one sent or took the other's state, or rejoined the match itself), and
+// one of them reported the split (a peer that yields at once to a third
+// may not hear the other again before the match ends).
+func endedApart(peers []peerReport, groups []checksumGroup) bool {
+	if len(groups) < 2 {
+		return false
+	}
+	// since returns which of dropped and split peer a saw about b after
+	// its newest rejoin with b, or of its own, that ended well.
+	since := func(a, b int) (dropped, split bool) {
+		for _, e := range peers[a].Events {
+			switch {
+			case e.Remote != b && !(e.Event == lifeRejoin && e.Remote == a):
+			case e.Event == lifeRejoin && e.Error == "":
+				dropped, split = false, false
+			case e.Event == lifeDropped:
+				dropped = true
+			case e.Event == lifeSplit:
+				split = true
+			}
+		}
+		return dropped, split
+	}
+	for i, g := range groups {
+		for _, h := range groups[i+1:] {
+			for _, a := range g.Peers {
+				for _, b := range h.Peers {
+					da, sa := since(a, b)
+					db, sb := since(b, a)
+					if !da || !db || !(sa || sb) {
+						return false
+					}
+				}
+			}
+		}
+	}
+	return true
 }
 
 // skippedFinal says why the peer finished without a final checksum of

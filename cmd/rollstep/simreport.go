@@ -25,6 +25,11 @@ type simReport struct {
 	// is present only when the run had a life-cycle event (see
 	// eventful).
 	ChecksumGroups []checksumGroup `json:"checksum_groups,omitempty"`
+	// EndedApart reports that the groups are the sides of a split that
+	// was never healed (see endedApart): found as the match ended, or
+	// yielded to a side that ended the match first. Each side ended on
+	// its own result.
+	EndedApart bool `json:"ended_apart,omitempty"`
 	// Spectators are the -watch spectators, in the order of the peers
 	// they watch.
 	Spectators []spectatorReport `json:"spectators,omitempty"`
@@ -243,6 +248,9 @@ func (r *simReport) writeGroups(w io.Writer) {
 		}
 		fmt.Fprintf(w, "final checksums: DIFFERENT, %d groups among the %s %s: %s%s\n",
 			len(r.ChecksumGroups), plural(compared, "peer"), among, strings.Join(gs, " | "), rest)
+		if r.EndedApart {
+			fmt.Fprintln(w, "  the match ended split: the sides dropped each other and a split was reported, which no rejoin healed; each side ended on its own result")
+		}
 	}
 }
 

@@ -101,6 +101,7 @@ type simPeer struct {
 	plan     plan          // what the life-cycle script does to it
 	life     []lifeEvent   // its life-cycle events, in order
 	ended    *peerEnd      // how its match ended; nil while it plays
+	matchEnd bool          // its session reported the agreed end (core.MatchEndedEvent)
 	gone     bool          // no longer hosted: it left, was killed or failed
 	// -crash: crashed once its process died, back once a new one
 	// started (at backAt), by restart.
@@ -143,6 +144,9 @@ func simulate(o *simOptions, m simMode) (*simRun, error) {
 		if p.sess, err = rollstep.NewSession(cfg, game, initial, eps[i]); err != nil {
 			return nil, fmt.Errorf("peer %d: %w", i, err)
 		}
+		if err := p.sess.EndAt(core.Frame(target)); err != nil { // the match's agreed end, as a game sets it
+			return nil, fmt.Errorf("peer %d: %w", i, err)
+		}
 		p.report.Peer = i
 		p.plan = o.script.planFor(i, target)
 		p.restart = func() error { // -crash: a new process binds the old port and rejoins
@@ -154,8 +158,10 @@ func simulate(o *simOptions, m simMode) (*simRun, error) {
 			c.Rejoin = true
 			c.Transport.Rand = rand.NewChaCha8(seedBytes(o.seed^0xc4a5, i))
 			p.ep, eps[i] = ep, ep
-			p.sess, err = rollstep.NewSession(c, game, initial, ep)
-			return err
+			if p.sess, err = rollstep.NewSession(c, game, initial, ep); err != nil {
+				return err
+			}
+			return p.sess.EndAt(core.Frame(target))
 		}
 		peers[i] = p
 	}
@@ -223,13 +229,13 @@ func (p *simPeer) step(i int, now time.Duration, target int32) bool {
 		_ = p.sess.Close()
 		return true
 	}
-	if c, _ := p.sess.ConfirmedFrame(); c+1 < core.Frame(target) {
+	if !p.matchEnd {
 		return false
 	}
 	if p.ended == nil {
 		p.ended = &peerEnd{How: endFinished, Ms: now.Milliseconds(), Frame: int32(p.sess.Frame())}
 	}
-	return true
+	return p.sess.Ended() // its spectators hold the stream to the end, and it left
 }
 
 // host runs peer i's game loop once at now: the bot's input for a new
@@ -279,6 +285,9 @@ func (p *simPeer) host(i int, now time.Duration, target int32) error {
 // events folds the events of the latest Update into the report.
 func (p *simPeer) events(i int, now time.Duration) {
 	for _, ev := range p.sess.Events() {
+		if _, ok := ev.(core.MatchEndedEvent); ok {
+			p.matchEnd = true
+		}
 		if !p.lifeEvent(i, now, ev) {
 			p.event(i, ev)
 		}

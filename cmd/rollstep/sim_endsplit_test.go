@@ -1,0 +1,43 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// A latency spike of 3 s, longer than the disconnect timeout, begins 2.5
+// s before the end of the match (and another before that, with a crash):
+// every peer loses the others and plays the last frames alone. In
+// rollback each finds the split at the last frame and reports it before
+// its end, which waited for it; in auto the higher peers yield to peer 0,
+// which ends the match before they can take its state: they give the
+// yield up and end on their own side. Every peer finishes, and the
+// report says the match ended split. Before, the peers of rollback ended
+// at once without a word of the split, and those of auto failed their
+// rejoin after its 30 s timeout.
+func TestSimSplitAtTheEnd(t *testing.T) {
+	for _, mode := range []string{"rollback", "auto"} {
+		t.Run(mode, func(t *testing.T) {
+			text, r := lifeRun(t, "-mode", mode, "-peers", "3", "-seed", "211", "-spike", "3s/4s/15s", "-crash", "1:200:1s")
+			for p := range 3 {
+				wantEnd(t, &r, p, endFinished)
+				for q := range 3 {
+					if q != p && len(events(&r, p, lifeSplit, q))+len(events(&r, q, lifeSplit, p)) == 0 {
+						t.Errorf("neither of peers %d and %d reports their split", p, q)
+					}
+				}
+			}
+			if len(r.ChecksumGroups) != 3 || !r.EndedApart {
+				t.Errorf("groups %+v, ended apart %v: want 3 groups, apart", r.ChecksumGroups, r.EndedApart)
+			}
+			if !strings.Contains(text, "the match ended split") {
+				t.Errorf("the report does not say the match ended split:\n%s", text)
+			}
+			if mode == "auto" {
+				if rj := events(&r, 1, lifeRejoin, 1); len(rj) == 0 || !strings.Contains(rj[len(rj)-1].Error, "rejoin failed") {
+					t.Errorf("peer 1 does not report the yield it gave up: %+v", rj)
+				}
+			}
+		})
+	}
+}
