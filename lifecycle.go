@@ -100,7 +100,8 @@ func (s *Session[S, I]) route(evs []endpoint.Event) {
 			}
 			_ = s.eng.DisconnectPeer(e.Peer) // e.Peer is a player peer
 			s.ts.Forget(int(e.Peer))
-			s.event(core.PeerLostEvent{Peer: e.Peer, Left: e.Kind == endpoint.EventLeft, Reason: e.Reason, Err: e.Err})
+			s.event(core.PeerLostEvent{Peer: e.Peer, Left: e.Kind == endpoint.EventLeft, Reason: e.Reason, Err: e.Err,
+				Dropped: errors.Is(e.Err, endpoint.ErrDropped)})
 			s.abandonRejoin(e.At, e.Peer, e.Kind == endpoint.EventLeft)
 			if me.active {
 				me.lost, me.lostErr = me.lost|1<<e.Peer, e.Err

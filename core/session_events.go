@@ -110,15 +110,18 @@ type RejoinEvent struct {
 // PeerLostEvent reports that Peer is gone: silent for the disconnect
 // timeout, its handshake timed out (Err is the transport's handshake
 // timeout), or it left (Left, with Reason), or the other peers agreed it
-// is gone before this session noticed (Agreed). The session declares its
-// players disconnected; a DisconnectEvent comes with the frame every peer
-// agreed on.
+// is gone before this session noticed (Agreed), or it lost this session
+// first and plays on without it, though this session still heard it
+// (Dropped: one direction of the link failed; a SplitEvent follows). The
+// session declares its players disconnected; a DisconnectEvent comes
+// with the frame every peer agreed on.
 type PeerLostEvent struct {
-	Peer   PeerID      // the lost peer
-	Left   bool        // it sent a Leave
-	Reason LeaveReason // the Leave's reason, if Left
-	Err    error       // nil, or the handshake timeout
-	Agreed bool        // the other peers' agreement dropped it first
+	Peer    PeerID      // the lost peer
+	Left    bool        // it sent a Leave
+	Reason  LeaveReason // the Leave's reason, if Left
+	Err     error       // nil, the handshake timeout, or why it dropped this session
+	Agreed  bool        // the other peers' agreement dropped it first
+	Dropped bool        // it had dropped this session
 }
 
 // TimesyncEvent reports the frame advantage over the peers, averaged over

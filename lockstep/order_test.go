@@ -7,20 +7,24 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rollstep/rollstep/internal/endpoint"
-	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
-// TestPollBeforeTick: a peer silent for 2.4 s is heard again, but its
+// TestPollBeforeTick: a peer silent for 2.35 s (2.55 s at the next Update) is heard again, but its
 // datagrams wait in the socket until an Update that comes after the
 // 2.5 s disconnect timeout. Update reads them before it runs the timers,
 // so the peer is resumed, not dropped: the timers used to run first and
-// dropped a peer whose packets had already arrived.
+// dropped a peer whose packets had already arrived. (Peer 0's link to
+// peer 1 fails 200 ms later than the other way, so that peer 1, which
+// would otherwise drop peer 0 too and say so, hears it in time.)
 func TestPollBeforeTick(t *testing.T) {
 	m := newMatch(t, 2, 23, sim.LinkConfig{Latency: sim.Latency{Base: 10 * ms}}, Config{TurnPeriod: 50 * ms})
 	m.run(2 * time.Second)
-	m.net.Partition([]transport.Addr{m.peers[0].conn.ID()}, []transport.Addr{m.peers[1].conn.ID()})
-	m.run(4400 * ms)
+	a, b := m.peers[0].conn.ID(), m.peers[1].conn.ID()
+	m.net.Cut(b, a)
+	m.run(2200 * ms)
+	m.net.Cut(a, b)
+	m.run(4350 * ms)
 	m.net.Heal()
 	// Only peer 1 runs for 100 ms: its datagrams reach peer 0's socket.
 	for end := m.now + 100*ms; m.now < end; {

@@ -129,8 +129,10 @@ type peer struct {
 
 	// lost is set when a connected peer is disconnected (silence, or
 	// Disconnect) rather than refused, left or never handshaken; split
-	// once it was heard again after that (see probeLost).
-	lost, split bool
+	// once it was heard again after that (see probeLost); silent when
+	// this endpoint lost it to its own silence timer (only then do its
+	// probes say so: see droppedBy).
+	lost, split, silent bool
 	// rejoin: this endpoint restarted its own session with the peer (see
 	// Restart), from hsStart: its Hellos say Rejoin, as Config.Rejoin
 	// makes every peer's.

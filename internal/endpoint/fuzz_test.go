@@ -108,6 +108,7 @@ func validPackets(t testing.TB, seq uint64) [][]byte {
 	add(wire.AppendHello(nil, testKey, seq, &wire.Hello{Protocol: wire.Protocol, Nonce: 1, Config: d}))
 	add(wire.AppendHelloReply(nil, testKey, seq, &wire.HelloReply{Status: wire.ReplyAccept, Protocol: wire.Protocol, Config: d}))
 	add(wire.AppendKeepAlive(nil, key, seq, &wire.KeepAlive{Stamp: 7 * ms, Echo: 3 * ms, HasEcho: true}))
+	add(wire.AppendKeepAlive(nil, key, seq, &wire.KeepAlive{Stamp: 8 * ms, Lost: true}))
 	add(wire.AppendLeave(nil, key, seq, &wire.Leave{Reason: wire.LeaveQuit, Frame: 3}))
 	add(wire.AppendHello(nil, testKey, seq, &wire.Hello{Protocol: wire.Protocol, Nonce: 9, Config: d, Rejoin: true}))
 	add(wire.AppendHelloReply(nil, testKey, seq, &wire.HelloReply{Status: wire.ReplyAccept, Protocol: wire.Protocol, Config: d, Replier: 3}))

@@ -211,6 +211,48 @@ func TestDisconnect(t *testing.T) {
 	if after.Stale == before.Stale {
 		t.Errorf("the peer's keep-alives were not dropped as stale")
 	}
+	// A peer dropped by Disconnect (the others agreed it is gone) is not
+	// told: another survivor may not hear it.
+	for _, e := range m.nodes[1].events {
+		if errors.Is(e.Err, ErrDropped) {
+			t.Errorf("the peer dropped by Disconnect was told: %v", e)
+		}
+	}
+}
+
+// One direction of the link fails: node 0 hears nothing and loses node 1
+// to silence; node 1 still hears node 0's probes, which say node 0 lost
+// it. Node 1 drops node 0 too (EventDisconnected with ErrDropped) and
+// reports the split (EventSplit) at once. Before, the probes kept node 1
+// counting node 0 connected for good.
+func TestProbeSaysLost(t *testing.T) {
+	m := connected(t)
+	m.net.Cut(m.nodes[1].conn.ID(), m.nodes[0].conn.ID())
+	m.run(m.net.Now()+4*time.Second, ms)
+	var lost []Event
+	for _, e := range m.nodes[0].events {
+		if e.Kind == EventDisconnected {
+			lost = append(lost, e)
+		}
+	}
+	if len(lost) != 1 || lost[0].Err != nil {
+		t.Fatalf("node 0's disconnects %v, want one, to silence", lost)
+	}
+	var kinds []EventKind
+	for _, e := range m.nodes[1].events {
+		if e.Kind == EventDisconnected && !errors.Is(e.Err, ErrDropped) {
+			t.Errorf("node 1 lost node 0 by %v, want ErrDropped", e.Err)
+		}
+		if e.Kind != EventInterrupted && e.Kind != EventResumed {
+			kinds = append(kinds, e.Kind)
+		}
+	}
+	if !slices.Equal(kinds, []EventKind{EventDisconnected, EventSplit}) {
+		t.Errorf("node 1's events %v, want a disconnect and a split", m.nodes[1].events)
+	}
+	if s, _ := m.nodes[1].ep.Peer(0); s.State != StateDisconnected {
+		t.Errorf("node 1 counts node 0 %v, want disconnected", s.State)
+	}
 }
 
 // A Transfer packet reaches the peer's TransferReceiver; none is sent

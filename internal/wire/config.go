@@ -22,8 +22,9 @@ var (
 // the digest's second byte is ExtraSteps. Version 4: type 6 is Transfer
 // (it was Quality, which no session sent), a Hello's byte after the seat
 // holds its flags (HelloRejoin), and a control word's last two bytes carry
-// a return command's handoff distance.
-const Protocol uint16 = 4
+// a return command's handoff distance. Version 5: a KeepAlive with flag
+// 0x2 says its sender lost the receiver (KeepAlive.Lost).
+const Protocol uint16 = 5
 
 // DigestSize is the encoded size of a ConfigDigest.
 const DigestSize = 32

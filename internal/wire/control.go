@@ -142,6 +142,11 @@ type KeepAlive struct {
 	Echo, EchoDelay time.Duration
 	// HasEcho says whether Echo and EchoDelay are valid.
 	HasEcho bool
+	// Lost says the sender lost the receiver to silence and plays on
+	// without it: the packet is a probe, and the receiver, which may
+	// still hear the sender (an outage of one direction), learns that the
+	// two sides play apart.
+	Lost bool
 }
 
 // LeaveReason is core.LeaveReason: why a peer leaves. The zero value,
@@ -294,6 +299,9 @@ func AppendKeepAlive(dst []byte, key Key, seq uint64, k *KeepAlive) ([]byte, err
 	if k.HasEcho {
 		fl = flagEcho
 	}
+	if k.Lost {
+		fl |= flagLost
+	}
 	start := len(dst)
 	dst = appendHeader(dst, TypeKeepAlive, fl, seq)
 	dst = appendStamps(dst, k.Stamp, k.Echo, k.EchoDelay, k.HasEcho)
@@ -307,7 +315,7 @@ func DecodeKeepAlive(p []byte, key Key, window *ReplayWindow, k *KeepAlive) (Hea
 	r := reader{b: p}
 	hd, _ := r.expect(TypeKeepAlive, key, window)
 	var v KeepAlive
-	v.HasEcho = hd.Flags&flagEcho != 0
+	v.HasEcho, v.Lost = hd.Flags&flagEcho != 0, hd.Flags&flagLost != 0
 	v.Stamp, v.Echo, v.EchoDelay = r.stamps(v.HasEcho)
 	r.end()
 	if r.err != nil {

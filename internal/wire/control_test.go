@@ -52,6 +52,7 @@ func randKeepAlive(r *rand.Rand) KeepAlive {
 		k.Echo = randDuration(r).Truncate(time.Microsecond)
 		k.EchoDelay = randDuration(r).Abs().Truncate(time.Microsecond)
 	}
+	k.Lost = r.IntN(4) == 0
 	return k
 }
 

@@ -210,7 +210,8 @@
 //	                32, with flag 0x1 the replier's restart nonce 8: at most
 //	                64 bytes
 //	KeepAlive (4)   Stamp uvarint µs; with flag 0x1 Echo - Stamp (varint
-//	                µs) and EchoDelay (uvarint µs): at most 31 bytes
+//	                µs) and EchoDelay (uvarint µs); flag 0x2 says the
+//	                sender lost the receiver (a probe): at most 31 bytes
 //	Leave (5)       Reason 1 byte (1 quit, 2 timeout, 3 desync, 4 refused),
 //	                Frame uvarint: at most 13 bytes
 //	Transfer (6)    a payload of 1..MaxTransferPayload bytes: one message

@@ -83,6 +83,7 @@ func (t Type) longSeq() bool { return t == TypeHello || t == TypeHelloReply || t
 // depends on the type; flags a type does not define must be zero.
 const (
 	flagEcho    = 0x1 // KeepAlive: Echo and EchoDelay follow
+	flagLost    = 0x2 // KeepAlive: the sender lost the receiver (a probe)
 	flagTiming  = 0x1 // Input: Stamp follows, then an optional echo
 	flagExt     = 0x2 // Input: the extension flags byte follows the header
 	flagAtHeld  = 0x4 // Input: every run ends at its player's Held entry; no starts
@@ -102,7 +103,7 @@ const (
 // allowedFlags[t] are the flag bits type t may carry.
 var allowedFlags = [numTypes]byte{
 	TypeInput:      flagTiming | flagExt | flagAtHeld,
-	TypeKeepAlive:  flagEcho,
+	TypeKeepAlive:  flagEcho | flagLost,
 	TypeHelloReply: flagReplier,
 }
 

@@ -155,7 +155,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"type zero", mod(func(p []byte) []byte { p[0] &^= 7 << 3; return p }), ErrUnknownType},
 		{"type 7 (match), input flags", mod(func(p []byte) []byte { p[0] |= 7 << 3; return p }), ErrMalformed},
 		{"undefined flag", mod(func(p []byte) []byte { p[0] = Version<<6 | byte(TypeLeave)<<3 | flagEcho; return p }), ErrMalformed},
-		{"keep-alive flag 0x2", mod(func(p []byte) []byte { p[0] = Version<<6 | byte(TypeKeepAlive)<<3 | 2; return p }), ErrMalformed},
+		{"keep-alive flag 0x4", mod(func(p []byte) []byte { p[0] = Version<<6 | byte(TypeKeepAlive)<<3 | 4; return p }), ErrMalformed},
 		{"wrong tag", mod(func(p []byte) []byte { p[len(p)-1] ^= 1; return p }), ErrWrongToken},
 		{"damaged body", mod(func(p []byte) []byte { p[5] ^= 1; return p }), ErrWrongToken},
 		{"sequence off by 2^16", resign(good, winAt(seq+1<<16)), ErrWrongToken},

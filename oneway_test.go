@@ -1,0 +1,41 @@
+package rollstep
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/rollstep/rollstep/core"
+	"github.com/stretchr/testify/require"
+)
+
+// One direction of the link between two peers fails for 4 s, longer than
+// the disconnect timeout: the peer that hears nothing drops the other
+// and plays on, while the other still hears its probes and would wait
+// for its inputs for good. The probes say the sender lost the receiver,
+// so the receiver drops it too (PeerLostEvent with Dropped) and reports
+// the split; the side whose lowest handle is higher yields and rejoins,
+// and the match goes on as one. Before, with the outage toward peer 0,
+// peer 1 froze at the frame the outage began while peer 0 played on.
+func TestOneWayOutageHeals(t *testing.T) {
+	for _, mode := range []Mode{Lockstep, Rollback, Auto} {
+		for _, to := range []int{0, 1} {
+			t.Run(fmt.Sprintf("%v/toward%d", mode, to), func(t *testing.T) {
+				m := newCrashMatch(t, 2, mode, 0, 21)
+				m.run(func() bool { return m.lowest() >= 200 })
+				m.net.Cut(m.conns[1-to].ID(), m.conns[to].ID())
+				m.runFor(4 * time.Second)
+				m.net.Heal()
+				ev := m.awaitRejoin(1) // peer 1, the higher, yields either way
+				dropped := false
+				for _, e := range m.events[1-to] {
+					if l, ok := e.(core.PeerLostEvent); ok && l.Dropped {
+						dropped = true
+					}
+				}
+				require.True(t, dropped, "peer %d learnt it was dropped", 1-to)
+				m.goesOnAfter(ev.Return, 20*time.Second)
+			})
+		}
+	}
+}
