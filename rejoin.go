@@ -119,6 +119,9 @@ type rejoins[S any, I comparable] struct {
 	// current process.
 	handed uint64
 	nextID uint32
+	// otherEnded is set once a yield was given up because the side it
+	// yielded to ended the match: this session yields no more.
+	otherEnded bool
 	// tamper, set only by tests, changes a snapshot before it is sent:
 	// a lying sponsor.
 	tamper func([]byte)
@@ -186,8 +189,10 @@ func (s *Session[S, I]) maybeYield(now time.Duration, i core.PeerID, at core.Fra
 		_ = s.ep.Restart(now, i) // i is in the table; a failed nonce draw leaves it lost
 		return
 	}
-	if s.end.ready(s.eng) {
-		return // every frame is played: the split is reported, not healed (holdEnd)
+	if s.end.ready(s.eng) || s.rejoin.otherEnded {
+		// Every frame is played, or the other side ended the match: the
+		// split is reported, not healed (holdEnd, unyield).
+		return
 	}
 	// A session catching up after its return holds the match's state and
 	// yields like any other.
@@ -616,6 +621,7 @@ func (s *Session[S, I]) comebackTick(now time.Duration) error {
 		me.err = fmt.Errorf("%w: every peer of the side it yielded to is lost: %w", ErrRejoin, me.lostErr)
 	}
 	if me.err != nil && me.yielded {
+		s.rejoin.otherEnded = s.rejoin.otherEnded || me.ended
 		s.unyield(now, me.err)
 		return nil
 	}

@@ -91,8 +91,8 @@
 // it never simulated that frame or simulated it on a side of a split the
 // rejoin threw away, or yielded a split after it), "DIFFERENT, N groups"
 // otherwise, as
-// after a split, with a line saying the match ended split when the groups
-// dropped each other and reported the split, which no rejoin healed (a
+// after a split, with a line saying the match ended split when the peers
+// of every group but one reported a split that no rejoin healed since (a
 // link that healed only as the match ended; JSON ended_apart). Without a life-cycle event the report is exactly as it
 // was before these flags. The exit code stays 0 when a peer fails: the
 // run was played and reported. A match that does not reach its last

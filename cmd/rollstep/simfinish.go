@@ -106,45 +106,36 @@ func groupChecksums(peers []peerReport, final int32) []checksumGroup {
 }
 
 // endedApart reports whether groups, two or more, are the sides of a
-// split that was never healed: every two peers of different groups
-// dropped each other after the newest rejoin that ended well on either
-// (one sent or took the other's state, or rejoined the match itself), and
-// one of them reported the split (a peer that yields at once to a third
-// may not hear the other again before the match ends).
+// split that no rejoin healed: every peer outside one group reported a
+// split after its newest rejoin that ended well (its own, or one it saw
+// of another peer). A peer that yields at once to a third side may not
+// hear every other side again, so pairs are not required.
 func endedApart(peers []peerReport, groups []checksumGroup) bool {
 	if len(groups) < 2 {
 		return false
 	}
-	// since returns which of dropped and split peer a saw about b after
-	// its newest rejoin with b, or of its own, that ended well.
-	since := func(a, b int) (dropped, split bool) {
+	apart := func(a int) bool {
+		split := false
 		for _, e := range peers[a].Events {
 			switch {
-			case e.Remote != b && !(e.Event == lifeRejoin && e.Remote == a):
-			case e.Event == lifeRejoin && e.Error == "":
-				dropped, split = false, false
-			case e.Event == lifeDropped:
-				dropped = true
 			case e.Event == lifeSplit:
 				split = true
+			case e.Event == lifeRejoin && e.Error == "":
+				split = false
 			}
 		}
-		return dropped, split
+		return split
 	}
-	for i, g := range groups {
-		for _, h := range groups[i+1:] {
-			for _, a := range g.Peers {
-				for _, b := range h.Peers {
-					da, sa := since(a, b)
-					db, sb := since(b, a)
-					if !da || !db || !(sa || sb) {
-						return false
-					}
-				}
+	unsplit := 0 // groups with a peer that reported no split since
+	for _, g := range groups {
+		for _, a := range g.Peers {
+			if !apart(a) {
+				unsplit++
+				break
 			}
 		}
 	}
-	return true
+	return unsplit <= 1
 }
 
 // skippedFinal says why the peer finished without a final checksum of

@@ -249,7 +249,7 @@ func (r *simReport) writeGroups(w io.Writer) {
 		fmt.Fprintf(w, "final checksums: DIFFERENT, %d groups among the %s %s: %s%s\n",
 			len(r.ChecksumGroups), plural(compared, "peer"), among, strings.Join(gs, " | "), rest)
 		if r.EndedApart {
-			fmt.Fprintln(w, "  the match ended split: the sides dropped each other and a split was reported, which no rejoin healed; each side ended on its own result")
+			fmt.Fprintln(w, "  the match ended split: the peers of every side but one reported the split, which no rejoin healed; each side ended on its own result")
 		}
 	}
 }
