@@ -8,6 +8,7 @@ import (
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/endpoint"
 	"github.com/rollstep/rollstep/internal/engine"
+	"github.com/rollstep/rollstep/internal/transfer"
 	"github.com/rollstep/rollstep/internal/wire"
 	"github.com/rollstep/rollstep/transport"
 )
@@ -75,6 +76,11 @@ func (s *Session[S, I]) route(evs []endpoint.Event) {
 		case endpoint.EventResumed:
 			s.event(core.ResumedEvent{Peer: e.Peer})
 		case endpoint.EventRestarted:
+			if me := &s.rejoin.me; me.active && me.from == e.Peer && me.snap.Started() {
+				// The sponsor's process restarted: the new one counts its
+				// transfers from the first, and offers anew once back.
+				me.snap, me.hand = transfer.Pull{}, transfer.Pull{}
+			}
 			s.restarted(e.At, e.Peer)
 		case endpoint.EventSplit:
 			at := core.Frame(-1)
