@@ -104,6 +104,7 @@ func (s *Session[S, I]) route(evs []endpoint.Event) {
 			if e.Kind == endpoint.EventDisconnected && !errors.Is(e.Err, endpoint.ErrHandshakeTimeout) {
 				s.holdUntil[e.Peer] = e.At + s.endWait // lost to silence (holdEnd)
 			}
+			s.lossReturns[e.Peer] = s.eng.Returns(e.Peer)
 			_ = s.eng.DisconnectPeer(e.Peer) // e.Peer is a player peer
 			s.ts.Forget(int(e.Peer))
 			s.event(core.PeerLostEvent{Peer: e.Peer, Left: e.Kind == endpoint.EventLeft, Reason: e.Reason, Err: e.Err,

@@ -39,3 +39,32 @@ func TestOneWayOutageHeals(t *testing.T) {
 		}
 	}
 }
+
+// In a match of three, one direction of the link between peers 1 and 0
+// fails for 4 s: peer 0 loses peer 1 and peer 2 agrees to drop it, though
+// it still hears peer 1 (a split, for peer 2). Peer 1 learns from peer
+// 0's probes that it was dropped, yields and rejoins from peer 0. It never
+// counted peer 2 apart, so it speaks to peer 2 on their old session,
+// which peer 2 takes back once the match settled peer 1's return. Before,
+// peer 2 went on dropping those packets and waited for peer 1's inputs
+// for good.
+func TestOneWayOutageOfThree(t *testing.T) {
+	for _, mode := range []Mode{Lockstep, Rollback, Auto} {
+		t.Run(mode.String(), func(t *testing.T) {
+			m := newCrashMatch(t, 3, mode, 0, 22)
+			m.run(func() bool { return m.lowest() >= 200 })
+			m.net.Cut(m.conns[1].ID(), m.conns[0].ID())
+			m.runFor(4 * time.Second)
+			m.net.Heal()
+			ev := m.awaitRejoin(1)
+			back := false
+			for _, e := range m.events[2] {
+				if r, ok := e.(core.RejoinEvent); ok && r.Peer == 1 && r.Err == nil {
+					back = true
+				}
+			}
+			m.goesOnAfter(ev.Return, 20*time.Second)
+			require.True(t, back, "peer 2 reports peer 1 back")
+		})
+	}
+}

@@ -317,6 +317,7 @@ func (s *Session[S, I]) sponsorOf(i core.PeerID) bool {
 // rejoinTick advances the rejoins of this Update, after the frames ran.
 func (s *Session[S, I]) rejoinTick(now time.Duration) error {
 	rj := &s.rejoin
+	s.resumeReturned(now)
 	for w := rj.waiting; w != 0; w &= w - 1 {
 		i := core.PeerID(bits.TrailingZeros64(w))
 		// Settled once the engine settled a return for each restart seen
@@ -351,6 +352,29 @@ func (s *Session[S, I]) rejoinTick(now time.Duration) error {
 		return s.sponsorTick(now, sp)
 	}
 	return nil
+}
+
+// resumeReturned takes back, on its old session, a peer this endpoint
+// lost and heard again since (a split), whose return the match settled
+// since without a new session with this endpoint: it yielded a split to
+// a side this session had joined in dropping it, which brought it back
+// (another survivor sent the state and the return command), and it never
+// counted this session apart. Its inputs come on the old session, which
+// the endpoint would go on dropping: this session would wait for them
+// for good. Its RejoinEvent follows (rejoinTick).
+func (s *Session[S, I]) resumeReturned(now time.Duration) {
+	rj := &s.rejoin
+	for j, p := range s.cfg.Peers {
+		id := core.PeerID(j)
+		if s.eng.Returns(id) <= s.lossReturns[j] || s.ep.State(id) != endpoint.StateDisconnected {
+			continue // the common case, every Update
+		}
+		if _, apart := s.eng.Disconnected(p.Players[0]); !apart && s.ep.Resume(now, id) {
+			rj.waiting |= 1 << j
+			rj.restarts[j] = s.eng.Returns(id)
+			rj.began[j] = now
+		}
+	}
 }
 
 // takeOver sponsors a peer whose return this engine settled when nobody

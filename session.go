@@ -95,6 +95,7 @@ type Session[S any, I comparable] struct {
 	end             matchEnd        // EndAt, or a peer's end
 	endWait         time.Duration   // how long the end waits for spectators, and after a peer lost to silence
 	holdUntil       []time.Duration // per player peer: the end waits for it until then (holdEnd)
+	lossReturns     []int           // per player peer: the returns its engine had settled when the endpoint lost it (resumeReturned)
 	refused         error           // set by route: the match cannot start
 	now, lastSend   time.Duration
 	sent            bool       // something was sent, at lastSend
@@ -199,6 +200,7 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 	s.rejoin.me.active = c.Rejoin
 	s.endWait = ep.Config().DisconnectTimeout
 	s.holdUntil = make([]time.Duration, len(c.Peers))
+	s.lossReturns = make([]int, len(c.Peers))
 	if c.Spectate {
 		s.watch = &watch[I]{silence: s.endWait}
 	}

@@ -315,6 +315,7 @@ func (s *Session[S, I]) dropAgreed(p core.PlayerHandle) {
 	if s.hears(id) {
 		_ = s.ep.Disconnect(id)             // id is in the table
 		s.holdUntil[id] = s.now + s.endWait // lost to silence (holdEnd)
+		s.lossReturns[id] = s.eng.Returns(id)
 		s.ts.Forget(i)
 		s.event(core.PeerLostEvent{Peer: id, Agreed: true})
 	}

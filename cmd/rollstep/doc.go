@@ -43,6 +43,10 @@
 //	                       flight still arrive. A blackout past the disconnect timeout
 //	                       splits the match; a peer alone on its side then yields to
 //	                       the side with the lowest handle and rejoins it
+//	-cut FROM:TO:START/DUR the link from peer FROM to peer TO drops every datagram
+//	                       sent from START for DUR, the other direction working
+//	                       (e.g. 1:0:3s/4s): a one-way outage; both directions
+//	                       of one link make a partial partition
 //	-late PEER:DELAY       the peer's session exists from the start (its endpoint
 //	                       receives) but is first updated at DELAY (e.g. 1:4s)
 //	-crash PEER:FRAME:DOWN the peer's process dies at FRAME without a word (its socket

@@ -12,7 +12,7 @@ import (
 
 func TestSimLifeFlags(t *testing.T) {
 	o, err := parseSimFlags([]string{"-peers", "3", "-leave", "1:300", "-leave", "2:10", "-kill", "0:5",
-		"-blackout", "3s/3s", "-blackout", "10s/500ms", "-late", "1:4s"}, io.Discard)
+		"-blackout", "3s/3s", "-blackout", "10s/500ms", "-late", "1:4s", "-cut", "2:0:20s/1s"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,8 +28,20 @@ func TestSimLifeFlags(t *testing.T) {
 		dark bool
 	}{{2999 * time.Millisecond, false}, {3 * time.Second, true}, {5999 * time.Millisecond, true},
 		{6 * time.Second, false}, {10200 * time.Millisecond, true}, {10500 * time.Millisecond, false}} {
-		if got := s.blackoutAt(tc.now); got != tc.dark {
-			t.Errorf("blackoutAt(%v) = %v, want %v", tc.now, got, tc.dark)
+		if got := s.cutAt(1, 2, tc.now); got != tc.dark {
+			t.Errorf("cutAt(1, 2, %v) = %v, want %v", tc.now, got, tc.dark)
+		}
+	}
+	// -cut 2:0:20s/1s drops what peer 2 sends peer 0 from 20 s to 21 s,
+	// and nothing else.
+	for _, tc := range []struct {
+		a, b int
+		now  time.Duration
+		cut  bool
+	}{{2, 0, 20 * time.Second, true}, {2, 0, 20999 * time.Millisecond, true}, {2, 0, 21 * time.Second, false},
+		{2, 0, 19 * time.Second, false}, {0, 2, 20500 * time.Millisecond, false}, {2, 1, 20500 * time.Millisecond, false}} {
+		if got := s.cutAt(tc.a, tc.b, tc.now); got != tc.cut {
+			t.Errorf("cutAt(%d, %d, %v) = %v, want %v", tc.a, tc.b, tc.now, got, tc.cut)
 		}
 	}
 	if p := s.planFor(1, 1200); p.exitAt != 300 || p.kill || p.startAt != 4*time.Second {
@@ -57,6 +69,10 @@ func TestSimLifeFlags(t *testing.T) {
 		{"blackout negative start", []string{"-blackout", "-1s/3s"}, `start "-1s" is not a duration ≥ 0`},
 		{"blackout zero duration", []string{"-blackout", "1s/0s"}, `-blackout "1s/0s": duration "0s" is not a positive duration`},
 		{"blackout too long", []string{"-blackout", "1s/2h"}, "want a start and a duration of at most 1h0m0s"},
+		{"cut without span", []string{"-cut", "1:0"}, `-cut "1:0": want FROM:TO:START/DURATION, e.g. 1:0:3s/4s`},
+		{"cut of itself", []string{"-cut", "1:1:2s/1s"}, `-cut "1:1:2s/1s": a link joins two different peers`},
+		{"cut of a missing peer", []string{"-cut", "0:4:2s/1s"}, "-cut 0:4:2s/1s: there are only 2 peers (0-based)"},
+		{"cut bad span", []string{"-cut", "0:1:2s"}, `-cut "0:1:2s": want START/DURATION, e.g. 2s/3s`},
 		{"late without delay", []string{"-late", "1"}, `-late "1": want PEER:DELAY, e.g. 1:4s`},
 		{"late zero", []string{"-late", "1:0s"}, `-late "1:0s": delay "0s" is not a duration in (0, 1h0m0s]`},
 		{"late in frames", []string{"-late", "1:40"}, `delay "40" is not a duration`},

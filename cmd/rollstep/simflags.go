@@ -103,11 +103,12 @@ flags:
 	fs.IntVar(&o.checkEvery, "check-every", 1, "compare state checksums every `N` frames")
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON (schema in the package documentation)")
 	fs.StringVar(&o.chart, "chart", "", "write an SVG timeline of every peer's turns, stalls, rollbacks and D to `file`")
-	var leaves, kills, blackouts, lates, crashes, watches stringList
+	var leaves, kills, blackouts, cuts, lates, crashes, watches stringList
 	fs.Var(&watches, "watch", "`PEER`: a spectator watches that peer's session from the start (repeatable); the report says whether it played the last frame on the peers' checksum")
 	fs.Var(&leaves, "leave", "`PEER:FRAME`: that peer leaves cleanly when it reaches that frame (turn): it closes its session, which sends a Leave (repeatable)")
 	fs.Var(&kills, "kill", "`PEER:FRAME`: that peer vanishes without a word when it reaches that frame (turn): its host stops updating it and never closes it (repeatable)")
 	fs.Var(&blackouts, "blackout", "`START/DURATION`: every link drops every datagram from START for DURATION of virtual time, then heals, e.g. 2s/3s (repeatable)")
+	fs.Var(&cuts, "cut", "`FROM:TO:START/DURATION`: the link from peer FROM to peer TO drops every datagram from START for DURATION of virtual time, the other direction working, e.g. 1:0:3s/4s (repeatable)")
 	fs.Var(&crashes, "crash", "`PEER:FRAME:DOWNTIME`: that peer's process dies at that frame (turn) without a word and a new one of its seat starts DOWNTIME later and rejoins the match, e.g. 1:600:1s (repeatable)")
 	fs.Var(&lates, "late", "`PEER:DELAY`: that peer's session exists from the start but is first updated at virtual time DELAY, the others at 0, e.g. 1:4s (repeatable)")
 	if err := fs.Parse(args); err != nil {
@@ -144,7 +145,7 @@ flags:
 		}
 		o.hasNudge = true
 	}
-	if o.script, err = parseLifeScript(leaves, kills, blackouts, lates, crashes); err != nil {
+	if o.script, err = parseLifeScript(leaves, kills, blackouts, cuts, lates, crashes); err != nil {
 		return o, err
 	}
 	for _, w := range watches {

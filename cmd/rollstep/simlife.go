@@ -9,7 +9,6 @@ import (
 
 	"github.com/rollstep/rollstep/core"
 	"github.com/rollstep/rollstep/internal/endpoint"
-	"github.com/rollstep/rollstep/transport"
 	"github.com/rollstep/rollstep/transport/sim"
 )
 
@@ -47,6 +46,14 @@ type blackout struct {
 	start, dur time.Duration
 }
 
+// cut is a -cut FROM:TO:START/DURATION: the link from peer from to peer
+// to drops every datagram sent from start for dur (the other direction
+// keeps working).
+type cut struct {
+	from, to int
+	blackout
+}
+
 // late is a -late PEER:DELAY: peer's session is first updated at delay.
 type late struct {
 	peer  int
@@ -57,23 +64,31 @@ type late struct {
 type lifeScript struct {
 	exits     []exit
 	blackouts []blackout
+	cuts      []cut
 	lates     []late
 	crashes   []crash
 }
 
 // any reports whether the script does anything.
 func (s *lifeScript) any() bool {
-	return len(s.exits)+len(s.blackouts)+len(s.lates)+len(s.crashes) > 0
+	return len(s.exits)+len(s.blackouts)+len(s.cuts)+len(s.lates)+len(s.crashes) > 0
 }
 
 // maxLate bounds -late, so that a typo cannot make a run spin for hours
 // of virtual time.
 const maxLate = time.Hour
 
-// parseLifeScript parses the values of -leave, -kill, -blackout and
-// -late.
-func parseLifeScript(leaves, kills, blackouts, lates, crashes []string) (lifeScript, error) {
+// parseLifeScript parses the values of -leave, -kill, -blackout, -cut,
+// -late and -crash.
+func parseLifeScript(leaves, kills, blackouts, cuts, lates, crashes []string) (lifeScript, error) {
 	var s lifeScript
+	for _, v := range cuts {
+		c, err := parseCut(v)
+		if err != nil {
+			return s, err
+		}
+		s.cuts = append(s.cuts, c)
+	}
 	for _, v := range crashes {
 		c, err := parseCrash(v)
 		if err != nil {
@@ -139,23 +154,47 @@ func parseExit(s string, kill bool) (exit, error) {
 }
 
 // parseBlackout parses START/DURATION.
-func parseBlackout(s string) (blackout, error) {
+func parseBlackout(s string) (blackout, error) { return parseSpan("-blackout", s, s) }
+
+// parseSpan parses the START/DURATION s of flag name's value v.
+func parseSpan(name, v, s string) (blackout, error) {
 	a, d, ok := strings.Cut(s, "/")
 	if !ok {
-		return blackout{}, fmt.Errorf("-blackout %q: want START/DURATION, e.g. 2s/3s", s)
+		return blackout{}, fmt.Errorf("%s %q: want START/DURATION, e.g. 2s/3s", name, v)
 	}
 	start, err := time.ParseDuration(a)
 	if err != nil || start < 0 {
-		return blackout{}, fmt.Errorf("-blackout %q: start %q is not a duration ≥ 0, such as 2s", s, a)
+		return blackout{}, fmt.Errorf("%s %q: start %q is not a duration ≥ 0, such as 2s", name, v, a)
 	}
 	dur, err := time.ParseDuration(d)
 	if err != nil || dur <= 0 {
-		return blackout{}, fmt.Errorf("-blackout %q: duration %q is not a positive duration, such as 3s", s, d)
+		return blackout{}, fmt.Errorf("%s %q: duration %q is not a positive duration, such as 3s", name, v, d)
 	}
 	if start > maxLate || dur > maxLate {
-		return blackout{}, fmt.Errorf("-blackout %q: want a start and a duration of at most %v", s, maxLate)
+		return blackout{}, fmt.Errorf("%s %q: want a start and a duration of at most %v", name, v, maxLate)
 	}
 	return blackout{start, dur}, nil
+}
+
+// parseCut parses FROM:TO:START/DURATION.
+func parseCut(s string) (cut, error) {
+	parts := strings.SplitN(s, ":", 3)
+	if len(parts) != 3 {
+		return cut{}, fmt.Errorf("-cut %q: want FROM:TO:START/DURATION, e.g. 1:0:3s/4s", s)
+	}
+	var c cut
+	var err error
+	if c.from, err = parsePeer("-cut", s, parts[0]); err != nil {
+		return c, err
+	}
+	if c.to, err = parsePeer("-cut", s, parts[1]); err != nil {
+		return c, err
+	}
+	if c.from == c.to {
+		return c, fmt.Errorf("-cut %q: a link joins two different peers", s)
+	}
+	c.blackout, err = parseSpan("-cut", s, parts[2])
+	return c, err
 }
 
 // parseLate parses PEER:DELAY.
@@ -201,6 +240,11 @@ func (s *lifeScript) check(o *simOptions) error {
 		exited[c.peer] = exit{peer: c.peer, frame: c.frame, kill: true}
 		if longest, what := o.longestMatch(); c.frame >= longest {
 			return fmt.Errorf("-crash %d:%d:%v: the match ends before frame %d (%s)", c.peer, c.frame, c.down, c.frame, what)
+		}
+	}
+	for _, c := range s.cuts {
+		if max(c.from, c.to) >= o.peers {
+			return fmt.Errorf("-cut %d:%d:%v/%v: there are only %d peers (0-based)", c.from, c.to, c.start, c.dur, o.peers)
 		}
 	}
 	delayed := map[int]bool{}
@@ -268,42 +312,55 @@ func (s *lifeScript) lastLate() time.Duration {
 	return d
 }
 
-// blackoutAt reports whether a blackout covers virtual time now.
-func (s *lifeScript) blackoutAt(now time.Duration) bool {
-	for _, b := range s.blackouts {
-		if now >= b.start && now-b.start < b.dur {
+// during reports whether b covers virtual time now.
+func (b blackout) during(now time.Duration) bool { return now >= b.start && now-b.start < b.dur }
+
+// cutAt reports whether the link from peer a to peer b drops what is sent
+// at virtual time now: a blackout, or a -cut of that direction.
+func (s *lifeScript) cutAt(a, b int, now time.Duration) bool {
+	for _, o := range s.blackouts {
+		if o.during(now) {
+			return true
+		}
+	}
+	for _, c := range s.cuts {
+		if c.from == a && c.to == b && c.during(now) {
 			return true
 		}
 	}
 	return false
 }
 
-// lights switches the network's blackout on or off at now: every directed
-// link between the endpoints is cut while one lasts, and healed after.
+// lights cuts and heals the network's links as the script says: every
+// directed link while a blackout lasts, one direction of one link while a
+// -cut does.
 type lights struct {
 	script *lifeScript
-	out    bool
+	out    []bool // out[a*n+b]: the link from peer a to peer b is cut
 }
 
 // apply cuts or heals netw's links for now.
 func (l *lights) apply(netw *sim.Network, eps []*sim.Endpoint, now time.Duration) {
-	out := l.script.blackoutAt(now)
-	if out == l.out {
+	n := len(eps)
+	if l.out == nil {
+		l.out = make([]bool, n*n)
+	}
+	changed := false
+	for a := range n {
+		for b := range n {
+			if out := a != b && l.script.cutAt(a, b, now); out != l.out[a*n+b] {
+				l.out[a*n+b], changed = out, true
+			}
+		}
+	}
+	if !changed {
 		return
 	}
-	l.out = out
-	if !out {
-		netw.Heal()
-		return
-	}
-	ids := make([]transport.Addr, len(eps))
-	for i, ep := range eps {
-		ids[i] = ep.ID()
-	}
-	for _, a := range ids {
-		for _, b := range ids {
-			if a != b {
-				netw.Cut(a, b)
+	netw.Heal()
+	for a := range n {
+		for b := range n {
+			if l.out[a*n+b] {
+				netw.Cut(eps[a].ID(), eps[b].ID())
 			}
 		}
 	}

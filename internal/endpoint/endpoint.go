@@ -261,6 +261,27 @@ func (ep *Endpoint[I]) Disconnect(p core.PeerID) error {
 	return nil
 }
 
+// Resume takes peer p back on the session it had when it was lost: it is
+// connected again and its packets count, keys and sequence numbers as
+// they were. It does so only for a peer lost while still alive, which
+// was heard again on that session since (EventSplit), and with no restart
+// of the peer under way, and reports whether it did. A session calls it
+// when the match brought the peer back (its return settled) and the peer
+// never restarted its session with this endpoint: it yielded a split, say,
+// to a side this endpoint had joined in dropping it.
+func (ep *Endpoint[I]) Resume(now time.Duration, p core.PeerID) bool {
+	if p < 0 || int(p) >= len(ep.peers) {
+		return false
+	}
+	q := &ep.peers[p]
+	if q.state != StateDisconnected || !q.lost || !q.split || q.restart != nil {
+		return false
+	}
+	q.state, q.lost, q.split, q.silent = StateConnected, false, false, false
+	q.lastHeard = max(q.lastHeard, now)
+	return true
+}
+
 // Restart starts this endpoint's session with peer p over as a restarted
 // process would (see "Restarts"): a fresh nonce, Rejoin Hellos, and a
 // handshake timed from now, in which only a restart reply connects. A

@@ -281,3 +281,32 @@ func TestTransfer(t *testing.T) {
 		t.Errorf("%d transfers after Disconnect, want 1", len(got))
 	}
 }
+
+// Resume takes a peer lost while alive back on its old session, once it
+// was heard again on it (a split), and only then; what it sends counts
+// again.
+func TestResume(t *testing.T) {
+	m := connected(t)
+	a := m.nodes[0].ep
+	now := m.net.Now()
+	if a.Resume(now, 0) || a.Resume(now, 5) {
+		t.Fatal("Resume took back a connected peer, or one outside the table")
+	}
+	mustNil(t, a.Disconnect(0))
+	if a.Resume(now, 0) {
+		t.Fatal("Resume took back a peer not heard since it was lost")
+	}
+	m.run(now+time.Second, ms) // node 1 goes on sending: a split
+	before, _ := a.Peer(0)
+	if !a.Resume(m.net.Now(), 0) {
+		t.Fatal("Resume did not take back a lost peer heard again")
+	}
+	if a.Resume(m.net.Now(), 0) {
+		t.Error("Resume took back a connected peer")
+	}
+	m.run(m.net.Now()+time.Second, ms)
+	after, _ := a.Peer(0)
+	if after.State != StateConnected || after.Stale != before.Stale {
+		t.Errorf("after Resume: state %v, %d more packets dropped as stale; want connected, none", after.State, after.Stale-before.Stale)
+	}
+}
