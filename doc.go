@@ -153,8 +153,8 @@
 //     core.SplitEvent with the frame it was dropped at: each side played
 //     on without the other from that frame. A session probes the peers it
 //     lost to silence, and the probes say so: a peer that still heard it
-//     (one direction of the link failed) drops it too
-//     (core.PeerLostEvent with Dropped) and reports the split at once. The side whose lowest player
+//     (one direction of the link failed) and is the side to yield drops it
+//     too (core.PeerLostEvent with Dropped), reports the split and yields. The side whose lowest player
 //     handle is higher yields (a session's side is itself and the peers it
 //     still hears and plays with; a restarted process is on no side until
 //     it has taken the lowest side's state): each of its sessions throws its frames away and

@@ -82,6 +82,8 @@ func (s *Session[S, I]) route(evs []endpoint.Event) {
 				me.snap, me.hand = transfer.Pull{}, transfer.Pull{}
 			}
 			s.restarted(e.At, e.Peer)
+		case endpoint.EventDropped:
+			s.droppedBy(e.At, e.Peer)
 		case endpoint.EventSplit:
 			at := core.Frame(-1)
 			if f, ok := s.eng.Disconnected(s.cfg.Peers[e.Peer].Players[0]); ok {
@@ -107,8 +109,7 @@ func (s *Session[S, I]) route(evs []endpoint.Event) {
 			s.lossReturns[e.Peer] = s.eng.Returns(e.Peer)
 			_ = s.eng.DisconnectPeer(e.Peer) // e.Peer is a player peer
 			s.ts.Forget(int(e.Peer))
-			s.event(core.PeerLostEvent{Peer: e.Peer, Left: e.Kind == endpoint.EventLeft, Reason: e.Reason, Err: e.Err,
-				Dropped: errors.Is(e.Err, endpoint.ErrDropped)})
+			s.event(core.PeerLostEvent{Peer: e.Peer, Left: e.Kind == endpoint.EventLeft, Reason: e.Reason, Err: e.Err})
 			s.abandonRejoin(e.At, e.Peer, e.Kind == endpoint.EventLeft)
 			if me.active {
 				me.lost, me.lostErr = me.lost|1<<e.Peer, e.Err

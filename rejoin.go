@@ -202,6 +202,37 @@ func (s *Session[S, I]) maybeYield(now time.Duration, i core.PeerID, at core.Fra
 	s.yield(now, at, -1)
 }
 
+// droppedBy handles peer j's word (its probe) that it lost this session
+// to silence and plays on without it, though this session still hears it:
+// one direction of the link failed. When j's side is lower than this
+// session's would be without j, this session is the side to yield: it
+// drops j (a core.PeerLostEvent with Dropped), reports the split and
+// yields, as after any split; without this, it would wait for j's inputs
+// for good. Otherwise it does nothing: with more peers the others may
+// drop j instead (the engines' rule for partial partitions), and j,
+// hearing this session again, finds the split itself. Nor does a session
+// coming back, one whose every frame is played, or one whose other side
+// ended.
+func (s *Session[S, I]) droppedBy(now time.Duration, j core.PeerID) {
+	if s.rejoin.me.active || s.rejoin.otherEnded || s.end.ready(s.eng) || !s.hears(j) ||
+		slices.Min(s.cfg.Peers[j].Players) > s.sideLowestBut(j) {
+		return
+	}
+	_ = s.ep.Disconnect(j) // j is in the table
+	s.holdUntil[j] = now + s.endWait
+	s.lossReturns[j] = s.eng.Returns(j)
+	_ = s.eng.DisconnectPeer(j) // a player peer
+	s.ts.Forget(int(j))
+	s.event(core.PeerLostEvent{Peer: j, Err: endpoint.ErrDropped, Dropped: true})
+	s.abandonRejoin(now, j, false)
+	at := core.Frame(-1)
+	if f, ok := s.eng.Disconnected(s.cfg.Peers[j].Players[0]); ok {
+		at = f
+	}
+	s.event(core.SplitEvent{Peer: j, Frame: at})
+	s.yield(now, at, -1)
+}
+
 // sideLowest returns the lowest player handle of this session's side:
 // its own players' and those of the peers it hears (connected or
 // interrupted) whose players its engine does not count disconnected,
@@ -209,10 +240,14 @@ func (s *Session[S, I]) maybeYield(now time.Duration, i core.PeerID, at core.Fra
 // took a side's state: every side may offer it (after a split, each
 // finds itself the lowest survivor), it takes the lowest side's, and
 // every side counting it as its own would have none yield.
-func (s *Session[S, I]) sideLowest() core.PlayerHandle {
+func (s *Session[S, I]) sideLowest() core.PlayerHandle { return s.sideLowestBut(-1) }
+
+// sideLowestBut is sideLowest with peer but counted off this session's
+// side (-1 for none).
+func (s *Session[S, I]) sideLowestBut(but core.PeerID) core.PlayerHandle {
 	lowest := slices.Min(s.cfg.Local)
 	for j, p := range s.cfg.Peers {
-		if !s.hears(core.PeerID(j)) {
+		if core.PeerID(j) == but || !s.hears(core.PeerID(j)) {
 			continue
 		}
 		sponsored := s.rejoin.sponsor != nil && s.rejoin.sponsor.peer == core.PeerID(j)

@@ -303,7 +303,9 @@ func (s *Session[S, I]) waitHost(e endpoint.Event) {
 // reports whether it did (the others are a session's).
 func (s *Session[S, I]) watchEvent(e endpoint.Event) bool {
 	switch e.Kind {
-	case endpoint.EventDisconnected:
+	case endpoint.EventDisconnected, endpoint.EventDropped:
+		// Dropped: the host lost this spectator to silence while this one
+		// still hears it, and streams to it no more.
 		s.waitHost(e)
 	case endpoint.EventConnected:
 		if !s.watch.lost {

@@ -112,7 +112,8 @@ type RejoinEvent struct {
 // timeout), or it left (Left, with Reason), or the other peers agreed it
 // is gone before this session noticed (Agreed), or it lost this session
 // first and plays on without it, though this session still heard it
-// (Dropped: one direction of the link failed; a SplitEvent follows). The
+// (Dropped: one direction of the link failed, and this session's side is
+// the one to yield; a SplitEvent follows). The
 // session declares its players disconnected; a DisconnectEvent comes
 // with the frame every peer agreed on.
 type PeerLostEvent struct {

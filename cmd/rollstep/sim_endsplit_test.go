@@ -41,3 +41,35 @@ func TestSimSplitAtTheEnd(t *testing.T) {
 		})
 	}
 }
+
+// One-way outages (-cut): the link from peer 1 to peer 0 failing for 4 s
+// heals to one match (peer 1 learns from peer 0's probes that it was
+// dropped and rejoins); the link from peer 2 to peer 1 failing for 30 s
+// in lockstep, where peer 1 outranks peer 2 and peer 0 hears both, ends
+// with every peer finished. A probe's word that its sender dropped the
+// receiver is acted on only by the side to yield: acting on it there
+// (peer 2 dropping peer 1, whose own drop of peer 2 the others adopt)
+// froze the match.
+func TestSimOneWayCut(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		one  bool // the match heals to one checksum group
+	}{
+		{[]string{"-mode", "rollback", "-peers", "3", "-seed", "701", "-cut", "1:0:4s/4s"}, true},
+		{[]string{"-mode", "lockstep", "-peers", "3", "-seed", "701", "-cut", "2:1:3s/30s"}, true},
+		{[]string{"-mode", "auto", "-peers", "2", "-seed", "701", "-cut", "1:0:3s/40s"}, false},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			_, r := lifeRun(t, tc.args...)
+			for p := range r.Peers {
+				wantEnd(t, &r, p, endFinished)
+			}
+			if tc.one && !r.FinalChecksumsEqual {
+				t.Errorf("groups %+v, want one", r.ChecksumGroups)
+			}
+			if !tc.one && !r.EndedApart {
+				t.Errorf("groups %+v, ended apart %v: want apart, reported", r.ChecksumGroups, r.EndedApart)
+			}
+		})
+	}
+}

@@ -19,10 +19,9 @@ var ErrRefused = errors.New("endpoint: handshake refused")
 // whose handshake did not complete within Config.HandshakeTimeout.
 var ErrHandshakeTimeout = errors.New("endpoint: handshake timed out")
 
-// ErrDropped is the Err of the EventDisconnected raised for a connected
-// peer whose probe says it lost this endpoint to silence (an outage of
-// the other direction, or one this side had not noticed yet): it plays
-// on without this endpoint. An EventSplit follows at once.
+// ErrDropped is the Err of EventDropped: a connected peer's probe says
+// it lost this endpoint to silence (an outage of the other direction, or
+// one this side had not noticed yet) and plays on without it.
 var ErrDropped = errors.New("endpoint: the peer lost this endpoint to silence and plays on without it")
 
 // ErrUnknownPeer is returned for a core.PeerID outside the peer table.

@@ -51,9 +51,17 @@ const (
 	// nothing of the old process counts any more. The front end brings
 	// it back into the match (the engine's ReturnPeer).
 	EventRestarted
+	// EventDropped: a probe from connected or interrupted Peer says it
+	// lost this endpoint to silence and plays on without it, though this
+	// one still hears it (one direction of the link failed). Nothing
+	// changes here: the front end decides whether the two sides play
+	// apart (Disconnect, then its split rule), which it must when it is
+	// the side to yield, or else waits, since with more peers another one
+	// may drop Peer instead. It is raised once per probe.
+	EventDropped
 )
 
-var eventNames = [...]string{"unknown", "connected", "refused", "interrupted", "resumed", "disconnected", "left", "split", "restarted"}
+var eventNames = [...]string{"unknown", "connected", "refused", "interrupted", "resumed", "disconnected", "left", "split", "restarted", "dropped"}
 
 // String returns the kind's name, such as "interrupted".
 func (k EventKind) String() string {

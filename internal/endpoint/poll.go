@@ -178,18 +178,13 @@ func (ep *Endpoint[I]) probeLost(now time.Duration, i int, h wire.Header) error 
 // droppedBy handles a probe from live peer i: it lost this endpoint to
 // silence and plays on without it, though this one still hears it (the
 // other direction of the link failed) or had not noticed the silence
-// yet. Left alone, this side would wait for the peer's inputs for good,
-// the probes keeping it alive. The two sides play apart: the peer is lost
-// here too (EventDisconnected with ErrDropped) and, being heard, split
-// (EventSplit), and the answer is a probe at once, so that the peer hears
-// the split too.
+// yet. Left alone, this side could wait for the peer's inputs for good,
+// the probes keeping it alive: EventDropped tells the front end, which
+// decides (see EventDropped). The probe counts as heard.
 func (ep *Endpoint[I]) droppedBy(now time.Duration, i int) error {
-	q := &ep.peers[i]
-	q.heard, q.lastHeard = true, now
-	q.state, q.lost, q.split, q.silent = StateDisconnected, true, true, true
-	ep.event(Event{Kind: EventDisconnected, Peer: core.PeerID(i), At: now, Err: ErrDropped})
-	ep.event(Event{Kind: EventSplit, Peer: core.PeerID(i), At: now})
-	return ep.sendKeepAlive(now, i)
+	ep.heard(now, i)
+	ep.event(Event{Kind: EventDropped, Peer: core.PeerID(i), At: now, Err: ErrDropped})
+	return nil
 }
 
 // heard marks peer i heard at now and resumes it if it was interrupted.
