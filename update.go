@@ -318,6 +318,9 @@ func (s *Session[S, I]) dropAgreed(p core.PlayerHandle) {
 		s.lossReturns[id] = s.eng.Returns(id)
 		s.ts.Forget(i)
 		s.event(core.PeerLostEvent{Peer: id, Agreed: true})
+		// A handoff under way to it cannot arrive any more: the sponsor
+		// is free for the next rejoin.
+		s.abandonRejoin(s.now, id, false)
 	}
 }
 

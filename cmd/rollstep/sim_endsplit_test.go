@@ -73,3 +73,24 @@ func TestSimOneWayCut(t *testing.T) {
 		})
 	}
 }
+
+// An 8-peer match splits in a 4 s blackout; peer 0 sponsors the yielded
+// peers one at a time. The others agree to drop the one whose handoff is
+// under way (its new process was silent while it came back); its
+// sponsorship must end there, freeing peer 0 for the next. Before, it
+// waited for its 30 s timeout, past the end of the match, and the five
+// peers still waiting ended apart (7 checksum groups); now every peer but
+// the dropped one heals.
+func TestSimSponsorFreedByAnAgreedDrop(t *testing.T) {
+	_, r := lifeRun(t, "-mode", "rollback", "-peers", "8", "-seed", "605", "-loss", "0.05", "-blackout", "3s/4s", "-crash", "1:100:1s")
+	largest := 0
+	for _, g := range r.ChecksumGroups {
+		largest = max(largest, len(g.Peers))
+	}
+	for p := range r.Peers {
+		wantEnd(t, &r, p, endFinished)
+	}
+	if largest < 7 {
+		t.Errorf("checksum groups %+v: want 7 peers or more in one", r.ChecksumGroups)
+	}
+}
