@@ -85,13 +85,7 @@ func (s *Session[S, I]) route(evs []endpoint.Event) {
 		case endpoint.EventDropped:
 			s.droppedBy(e.At, e.Peer)
 		case endpoint.EventSplit:
-			at := core.Frame(-1)
-			if f, ok := s.eng.Disconnected(s.cfg.Peers[e.Peer].Players[0]); ok {
-				at = f
-			}
-			s.event(core.SplitEvent{Peer: e.Peer, Frame: at})
-			s.holdUntil[e.Peer] = e.At + s.endWait // it may yield and come back (holdEnd)
-			s.maybeYield(e.At, e.Peer, at)
+			s.maybeYield(e.At, e.Peer, s.split(e.At, e.Peer))
 		case endpoint.EventDisconnected, endpoint.EventLeft:
 			if s.cfg.Peers[e.Peer].Open && errors.Is(e.Err, endpoint.ErrHandshakeTimeout) {
 				continue // an open seat nobody took yet: nothing changes
@@ -103,14 +97,9 @@ func (s *Session[S, I]) route(evs []endpoint.Event) {
 			if !s.started && !s.cfg.SoloStart && !me.active && errors.Is(e.Err, endpoint.ErrHandshakeTimeout) && s.refused == nil {
 				s.refused = e.Err // the match never starts without this peer
 			}
-			if e.Kind == endpoint.EventDisconnected && !errors.Is(e.Err, endpoint.ErrHandshakeTimeout) {
-				s.holdUntil[e.Peer] = e.At + s.endWait // lost to silence (holdEnd)
-			}
-			s.lossReturns[e.Peer] = s.eng.Returns(e.Peer)
+			s.lose(e.At, core.PeerLostEvent{Peer: e.Peer, Left: e.Kind == endpoint.EventLeft, Reason: e.Reason, Err: e.Err},
+				e.Kind == endpoint.EventDisconnected && !errors.Is(e.Err, endpoint.ErrHandshakeTimeout))
 			_ = s.eng.DisconnectPeer(e.Peer) // e.Peer is a player peer
-			s.ts.Forget(int(e.Peer))
-			s.event(core.PeerLostEvent{Peer: e.Peer, Left: e.Kind == endpoint.EventLeft, Reason: e.Reason, Err: e.Err})
-			s.abandonRejoin(e.At, e.Peer, e.Kind == endpoint.EventLeft)
 			if me.active {
 				me.lost, me.lostErr = me.lost|1<<e.Peer, e.Err
 				if e.Kind == endpoint.EventLeft && e.Reason == wire.LeaveEnded {
@@ -126,6 +115,37 @@ func (s *Session[S, I]) route(evs []endpoint.Event) {
 			}
 		}
 	}
+}
+
+// lose does what every loss of player peer ev.Peer does (its silence, a
+// Leave, the others' agreement, its word that it dropped this session),
+// before the engine counts it gone: it remembers the returns settled so far
+// (resumeReturned), forgets its clock, raises ev and ends a rejoin of it
+// this session sponsors. A peer lost alive (not gone for good: not by a
+// Leave or a handshake timeout) holds the end a while (holdEnd).
+func (s *Session[S, I]) lose(now time.Duration, ev core.PeerLostEvent, alive bool) {
+	id := ev.Peer
+	if alive {
+		s.holdUntil[id] = now + s.endWait
+	}
+	s.lossReturns[id] = s.eng.Returns(id)
+	s.ts.Forget(int(id))
+	s.event(ev)
+	s.abandonRejoin(now, id, ev.Left)
+}
+
+// split reports that peer id, lost, was heard again (core.SplitEvent
+// with the frame its players are agreed gone from, or -1), holds the end
+// a while for it (it may yield and come back: holdEnd), and returns that
+// frame.
+func (s *Session[S, I]) split(now time.Duration, id core.PeerID) core.Frame {
+	at := core.Frame(-1)
+	if f, ok := s.eng.Disconnected(s.cfg.Peers[id].Players[0]); ok {
+		at = f
+	}
+	s.event(core.SplitEvent{Peer: id, Frame: at})
+	s.holdUntil[id] = now + s.endWait
+	return at
 }
 
 // endEngine is what matchEnd needs of the engine.

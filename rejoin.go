@@ -219,18 +219,9 @@ func (s *Session[S, I]) droppedBy(now time.Duration, j core.PeerID) {
 		return
 	}
 	_ = s.ep.Disconnect(j) // j is in the table
-	s.holdUntil[j] = now + s.endWait
-	s.lossReturns[j] = s.eng.Returns(j)
+	s.lose(now, core.PeerLostEvent{Peer: j, Err: endpoint.ErrDropped, Dropped: true}, true)
 	_ = s.eng.DisconnectPeer(j) // a player peer
-	s.ts.Forget(int(j))
-	s.event(core.PeerLostEvent{Peer: j, Err: endpoint.ErrDropped, Dropped: true})
-	s.abandonRejoin(now, j, false)
-	at := core.Frame(-1)
-	if f, ok := s.eng.Disconnected(s.cfg.Peers[j].Players[0]); ok {
-		at = f
-	}
-	s.event(core.SplitEvent{Peer: j, Frame: at})
-	s.yield(now, at, -1)
+	s.yield(now, s.split(now, j), -1)
 }
 
 // sideLowest returns the lowest player handle of this session's side:

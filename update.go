@@ -313,14 +313,10 @@ func (s *Session[S, I]) dropAgreed(p core.PlayerHandle) {
 		return // the old process's disconnect: its new one is connected
 	}
 	if s.hears(id) {
-		_ = s.ep.Disconnect(id)             // id is in the table
-		s.holdUntil[id] = s.now + s.endWait // lost to silence (holdEnd)
-		s.lossReturns[id] = s.eng.Returns(id)
-		s.ts.Forget(i)
-		s.event(core.PeerLostEvent{Peer: id, Agreed: true})
-		// A handoff under way to it cannot arrive any more: the sponsor
-		// is free for the next rejoin.
-		s.abandonRejoin(s.now, id, false)
+		_ = s.ep.Disconnect(id) // id is in the table
+		// A handoff under way to it cannot arrive any more: lose frees the
+		// sponsor for the next rejoin.
+		s.lose(s.now, core.PeerLostEvent{Peer: id, Agreed: true}, true)
 	}
 }
 
