@@ -37,7 +37,7 @@ type Codec[I comparable] struct {
 	masked bool         // literals carry a byte mask (size > 2)
 	mlen   int          // mask bytes per literal: ceil(size/8)
 	prev   []byte       // the previous value's bytes (size bytes)
-	cur    []byte       // the current value's bytes (size bytes)
+	cur    []byte       // the current value's bytes (size bytes, capacity a multiple of 8)
 	raw    arena.Raw[I] // I's byte view, its layout looked up once
 	// slot: I is a core.Slot, whose first slotControl bytes are the
 	// control word; masked and mlen then describe its value's literal.
@@ -75,7 +75,7 @@ func NewCodec[I comparable]() (*Codec[I], error) {
 		masked: n > 2,
 		mlen:   (n + 7) / 8,
 		prev:   make([]byte, 0, n),
-		cur:    make([]byte, 0, n),
+		cur:    make([]byte, 0, (n+7)/8*8), // zero past n: see appendLiteral
 		slot:   isSlot[I](),
 		raw:    raw,
 	}
@@ -176,10 +176,7 @@ func (c *Codec[I]) appendSlotLiteral(dst []byte, gap uint64, d []byte, nz, limit
 		return append(dst, v...), true
 	}
 	if nz == cnz { // only the control changed: a zero mask
-		for range c.mlen {
-			dst = append(dst, 0)
-		}
-		return dst, true
+		return append(dst, zeros[:c.mlen]...), true
 	}
 	return c.appendLiteral(dst, v), true
 }
@@ -195,35 +192,30 @@ func uvarintLen(x uint64) int {
 }
 
 // appendLiteral appends a nonzero delta: raw for inputs of up to 2 bytes,
-// else a little-endian bitmask of the nonzero bytes followed by them.
+// else a little-endian bitmask of the nonzero bytes followed by them. d is
+// a slice of c.cur from a word boundary, so the bytes past it up to the
+// end of the mask's last word are zero (see NewCodec), and it reads whole
+// words: a mask byte and its bytes per word, without a branch per byte.
 func (c *Codec[I]) appendLiteral(dst, d []byte) []byte {
 	if !c.masked {
 		return append(dst, d...)
 	}
+	w := d[:c.mlen*8]
 	m := len(dst)
-	for range c.mlen {
-		dst = append(dst, 0)
-	}
-	j := 0
-	for ; j+8 <= len(d); j += 8 {
-		f := nonzeroBytes(binary.LittleEndian.Uint64(d[j:]))
-		if f == 0 {
-			continue
-		}
-		// Gather bit 8k of f into bit k of the mask byte.
-		dst[m+j/8] = byte(f * 0x0102040810204080 >> 56)
+	dst = append(dst, zeros[:c.mlen]...)
+	for k := 0; k < len(w); k += 8 {
+		f := nonzeroBytes(binary.LittleEndian.Uint64(w[k:]))
+		// Gather bit 8j of f into bit j of the mask byte.
+		dst[m+k/8] = byte(f * 0x0102040810204080 >> 56)
 		for ; f != 0; f &= f - 1 {
-			dst = append(dst, d[j+bits.TrailingZeros64(f)/8])
-		}
-	}
-	for ; j < len(d); j++ {
-		if d[j] != 0 {
-			dst[m+j/8] |= 1 << (j % 8)
-			dst = append(dst, d[j])
+			dst = append(dst, w[k+bits.TrailingZeros64(f)/8])
 		}
 	}
 	return dst
 }
+
+// zeros is MaxInputSize/8 zero bytes: the longest mask.
+var zeros [(MaxInputSize + 7) / 8]byte
 
 // xorDelta replaces cur with cur XOR prev and prev with the old cur, and
 // returns the number of nonzero bytes of the delta. It works a word at a

@@ -161,25 +161,25 @@ func ParseHeader(p []byte, key Key, window *ReplayWindow) (Header, error) {
 func (r *reader) header(key Key, w *ReplayWindow) (Header, bool) {
 	p := r.b
 	if len(p) > MaxDatagram {
-		r.err = errDatagramTooLarge
+		r.stop(errDatagramTooLarge)
 		return Header{}, false
 	}
 	if len(p) == 0 {
-		r.err = errShortHeader
+		r.stop(errShortHeader)
 		return Header{}, false
 	}
 	b := p[0]
 	if b>>6 != Version {
-		r.err = errVersion
+		r.stop(errVersion)
 		return Header{}, false
 	}
 	t, fl := Type(b>>3&7), b&7
 	if t == TypeUnknown || t >= numTypes {
-		r.err = errType
+		r.stop(errType)
 		return Header{}, false
 	}
 	if fl&^allowedFlags[t] != 0 {
-		r.err = errFlags
+		r.stop(errFlags)
 		return Header{}, false
 	}
 	n := shortHeader
@@ -187,7 +187,7 @@ func (r *reader) header(key Key, w *ReplayWindow) (Header, bool) {
 		n = longHeader
 	}
 	if len(p) < n+TagSize {
-		r.err = errShortHeader
+		r.stop(errShortHeader)
 		return Header{}, false
 	}
 	var seq uint64
@@ -198,7 +198,7 @@ func (r *reader) header(key Key, w *ReplayWindow) (Header, bool) {
 	}
 	end := len(p) - TagSize
 	if tag(key, seq, p[:end]) != binary.LittleEndian.Uint32(p[end:]) {
-		r.err = errTag
+		r.stop(errTag)
 		return Header{}, false
 	}
 	r.b, r.off = p[:end], n
@@ -209,7 +209,7 @@ func (r *reader) header(key Key, w *ReplayWindow) (Header, bool) {
 func (r *reader) expect(t Type, key Key, w *ReplayWindow) (Header, bool) {
 	h, ok := r.header(key, w)
 	if ok && h.Type != t {
-		r.err = errWrongType
+		r.stop(errWrongType)
 		return Header{}, false
 	}
 	return h, ok

@@ -156,12 +156,7 @@ func appendInputHead[I comparable](dst []byte, seq uint64, m *engine.Message[I],
 	}
 	dst = appendVarint(dst, int64(seq-uint64(m.Frame)))
 	shape := len(dst)
-	h := 0
-	for p := range m.Held {
-		if m.Held[p] != 0 {
-			h = p + 1
-		}
-	}
+	h := heldLen(&m.Held)
 	dst = append(dst, byte(h))
 	for p := range h {
 		dst = appendVarint(dst, int64(m.Held[p])-int64(m.Frame))
@@ -346,6 +341,28 @@ func (c *Codec[I]) appendRuns(dst []byte, start, shape int, m *engine.Message[I]
 	return dst, vals, vals <= MaxValues
 }
 
+// heldLen returns the number of entries of held up to its last nonzero
+// one: the entries an Input packet carries (a match of n players fills
+// only the first n).
+func heldLen(held *[core.MaxPlayers]core.Frame) int {
+	h := core.MaxPlayers
+	for h > 0 && held[h-1] == 0 {
+		h--
+	}
+	return h
+}
+
+// anyNegative reports whether a frame of held is negative: a sign bit in
+// the OR of all of them, without a branch per entry.
+func anyNegative(held *[core.MaxPlayers]core.Frame) bool {
+	h := held
+	return h[0]|h[1]|h[2]|h[3]|h[4]|h[5]|h[6]|h[7]|h[8]|h[9]|h[10]|h[11]|h[12]|h[13]|h[14]|h[15] < 0
+}
+
+// anyNegative reads the 16 entries of a Held array.
+var _ [core.MaxPlayers - 16]struct{}
+var _ [16 - core.MaxPlayers]struct{}
+
 // endsAtHeld reports whether a run of player p's n values from start ends
 // exactly at the message's Held entry for p, which is not zero: then the
 // packet can leave its start out (flag 0x4).
@@ -360,9 +377,11 @@ func checkMessage[I comparable](m *engine.Message[I]) error {
 	if m.Frame < 0 {
 		return bad("Frame", "negative frame")
 	}
-	for p, f := range m.Held {
-		if f < 0 {
-			return bad("Held["+strconv.Itoa(p)+"]", "negative frame")
+	if anyNegative(&m.Held) {
+		for p, f := range m.Held {
+			if f < 0 {
+				return bad("Held["+strconv.Itoa(p)+"]", "negative frame")
+			}
 		}
 	}
 	if m.ChecksumAck < 0 {

@@ -62,9 +62,9 @@ func (c *Codec[I]) body(r *reader, hd Header, m *engine.Message[I]) bool {
 		switch {
 		case !r.ok():
 		case ext == 0:
-			r.err = errExtZero
+			r.stop(errExtZero)
 		case ext&^extAll != 0:
-			r.err = errExtBits
+			r.stop(errExtBits)
 		}
 	}
 	m.Frame = r.seqFrame(hd.Seq, "frame")

@@ -10,7 +10,9 @@ import (
 
 // reader reads a datagram front to back. The first failure is sticky: it
 // is kept in err, every later read returns a zero value, and the caller
-// checks err once per field group. Invariant: 0 <= off <= len(b).
+// checks err once per field group. Invariants: 0 <= off <= len(b), and
+// once err is set, off == len(b) (stop cuts b), so a read's fast path
+// need not look at err: it finds no byte left.
 type reader struct {
 	b   []byte
 	off int
@@ -20,8 +22,17 @@ type reader struct {
 // fail records a failure at offset off unless one is already recorded.
 func (r *reader) fail(off int, what string, kind error) {
 	if r.err == nil {
-		r.err = &DecodeError{Offset: off, What: what, Err: kind}
+		r.stop(&DecodeError{Offset: off, What: what, Err: kind})
 	}
+}
+
+// stop records err, which must not be nil, unless a failure is already
+// recorded, and ends the datagram where the reader is.
+func (r *reader) stop(err *DecodeError) {
+	if r.err == nil {
+		r.err = err
+	}
+	r.b = r.b[:r.off]
 }
 
 // ok reports whether no read has failed yet.
@@ -76,13 +87,22 @@ func (r *reader) u64(what string) uint64 {
 // uvarint reads a minimal LEB128 unsigned varint of at most 10 bytes.
 // Overlong encodings (a final zero byte after the first) and values past
 // 2^64-1 are malformed, so every value has exactly one encoding.
+//
+// Most fields are one byte: that case is inlined at the call sites, and
+// uvarintSlow reads the rest.
 func (r *reader) uvarint(what string) uint64 {
+	if off := r.off; off < len(r.b) && r.b[off] < 0x80 {
+		r.off = off + 1
+		return uint64(r.b[off])
+	}
+	return r.uvarintSlow(what)
+}
+
+// uvarintSlow is uvarint for a varint of more than one byte, a truncated
+// datagram or a reader that already failed.
+func (r *reader) uvarintSlow(what string) uint64 {
 	if r.err != nil {
 		return 0
-	}
-	if r.off < len(r.b) && r.b[r.off] < 0x80 { // most fields are one byte
-		r.off++
-		return uint64(r.b[r.off-1])
 	}
 	start := r.off
 	var x uint64
