@@ -152,9 +152,12 @@
 //   - Split. A peer lost to silence that is heard again raises
 //     core.SplitEvent with the frame it was dropped at: each side played
 //     on without the other from that frame. A session probes the peers it
-//     lost to silence, and the probes say so: a peer that still heard it
-//     (one direction of the link failed) and is the side to yield drops it
-//     too (core.PeerLostEvent with Dropped), reports the split and yields. The side whose lowest player
+//     lost, and the probes say so: a peer that still heard it (one
+//     direction of the link failed, or two peers lost each other while the
+//     others heard both) drops it too (core.PeerLostEvent with Dropped)
+//     when its side is the one to yield, and then reports the split and
+//     yields, or when its lowest player handle is below the prober's, so
+//     that the others drop the prober as well. The side whose lowest player
 //     handle is higher yields (a session's side is itself and the peers it
 //     still hears and plays with; a restarted process is on no side until
 //     it has taken the lowest side's state): each of its sessions throws its frames away and
@@ -163,7 +166,14 @@
 //     Discarded). With more than two
 //     sides, as when every link dropped at once, a session offered the
 //     state of a side lower than the one it joined yields again, so the
-//     match heals to the side of the lowest handle in any order.
+//     match heals to the side of the lowest handle in any order. A
+//     partial partition (two peers cannot reach each other, the others
+//     reach both) can outlast a rejoin: a session that has not heard a
+//     peer for the disconnect timeout since the match brought it back
+//     drops it again, and a session dropped again soon after its own
+//     return waits before it yields again, twice as long each time (5 s
+//     up to 40 s at the default timeout), so the tries cost the others
+//     little until the link heals.
 //   - Rejoined. A peer whose process restarted, started with the same
 //     Config and Rejoin set, proves it holds the token and comes back: the
 //     survivor with the lowest player handle sends it the confirmed state

@@ -1,6 +1,7 @@
 package rollstep
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -12,13 +13,13 @@ import (
 // One direction of the link between two peers fails for 4 s, longer than
 // the disconnect timeout: the peer that hears nothing drops the other and
 // plays on, while the other still hears its probes. The probes say the
-// sender lost the receiver. When the receiver is the side to yield (peer
-// 1), it drops the sender (PeerLostEvent with Dropped), reports the
-// split, yields and rejoins; when it is not (peer 0), it waits, and peer
-// 1, hearing it again once the link heals, finds the split and yields.
-// Either way the match goes on as one. Before, with the outage toward
-// peer 0, peer 1 froze at the frame the outage began while peer 0 played
-// on.
+// sender dropped the receiver. When the receiver is the side to yield
+// (peer 1), it drops the sender (PeerLostEvent with Dropped), reports the
+// split, yields and rejoins; when it is not (peer 0), it drops the sender
+// too, since it outranks it, and plays on, and peer 1, hearing it again
+// once the link heals, finds the split and yields. Either way the match
+// goes on as one. Before, with the outage toward peer 0, peer 1 froze at
+// the frame the outage began while peer 0 played on.
 func TestOneWayOutageHeals(t *testing.T) {
 	for _, mode := range []Mode{Lockstep, Rollback, Auto} {
 		for _, to := range []int{0, 1} {
@@ -29,13 +30,8 @@ func TestOneWayOutageHeals(t *testing.T) {
 				m.runFor(4 * time.Second)
 				m.net.Heal()
 				ev := m.awaitRejoin(1) // peer 1, the higher, yields either way
-				dropped := false
-				for _, e := range m.events[1] {
-					if l, ok := e.(core.PeerLostEvent); ok && l.Dropped {
-						dropped = true
-					}
-				}
-				require.Equal(t, to == 0, dropped, "peer 1 dropped peer 0 on its word")
+				require.Equal(t, to == 0, droppedOnWord(m.events[1], 0), "peer 1 dropped peer 0 on its word")
+				require.Equal(t, to == 1, droppedOnWord(m.events[0], 0), "peer 0 dropped peer 1 on its word")
 				m.goesOnAfter(ev.Return, 20*time.Second)
 			})
 		}
@@ -68,5 +64,90 @@ func TestOneWayOutageOfThree(t *testing.T) {
 			m.goesOnAfter(ev.Return, 20*time.Second)
 			require.True(t, back, "peer 2 reports peer 1 back")
 		})
+	}
+}
+
+// In a match of three, one direction of the link from peer 1 to peer 2
+// fails for 4 s: peer 2 loses peer 1 and declares it gone, which peer 0
+// does not adopt (peer 2 is lower-ranked than peer 1), so peer 2 waits for
+// an agreement that never comes, while peers 0 and 1 wait for peer 2's
+// inputs. Peer 1 learns from peer 2's probes that it was dropped and, as
+// it outranks peer 2, drops it in turn; peer 0 adopts that, peer 2 learns
+// from their probes that it was dropped, yields and rejoins. Before, the
+// match froze until peer 0 gave peer 2 up (150 s in the sim), and ended
+// in two groups.
+func TestOneWayOutageOfTheHigherPeer(t *testing.T) {
+	for _, mode := range []Mode{Lockstep, Rollback, Auto} {
+		t.Run(mode.String(), func(t *testing.T) {
+			m := newCrashMatch(t, 3, mode, 0, 23)
+			m.run(func() bool { return m.lowest() >= 200 })
+			m.net.Cut(m.conns[1].ID(), m.conns[2].ID())
+			m.runFor(4 * time.Second)
+			m.net.Heal()
+			ev := m.awaitRejoin(2)
+			// Player 2 is peer 1 of sessions 0 and 1.
+			require.True(t, droppedOnWord(m.events[1], 1), "peer 1 dropped peer 2 on its word")
+			require.False(t, droppedOnWord(m.events[0], 1), "peer 0 adopted peer 1's drop")
+			require.GreaterOrEqual(t, ev.Discarded, core.Frame(0))
+			m.goesOnAfter(ev.Return, 20*time.Second)
+		})
+	}
+}
+
+// droppedOnWord reports whether evs hold a core.PeerLostEvent of peer
+// with Dropped: the session dropped it on its word that it was dropped.
+func droppedOnWord(evs []core.Event, peer core.PeerID) bool {
+	for _, e := range evs {
+		if l, ok := e.(core.PeerLostEvent); ok && l.Dropped && l.Peer == peer {
+			return true
+		}
+	}
+	return false
+}
+
+// In a match of three, the link between peers 1 and 2 fails, one way or
+// both, for 15 s: far longer than a rejoin. Peer 2, dropped by the others,
+// yields and comes back through peer 0, but peer 1 still cannot hear it:
+// peer 1 drops it again once it went unheard for the disconnect timeout
+// since its return (its PeerLostEvent says so), the others adopt that, and
+// peer 2 yields again (later each time: a return stalls peers 0 and 1),
+// until the link heals and its return holds. Peers 0 and 1 play on all
+// along. Before, peer 1 waited for the returned peer's inputs for good,
+// and the match froze.
+func TestPartialPartitionOutlastsARejoin(t *testing.T) {
+	for _, mode := range []Mode{Lockstep, Rollback, Auto} {
+		for _, both := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%v/both=%v", mode, both), func(t *testing.T) {
+				m := newCrashMatch(t, 3, mode, 0, 24)
+				m.run(func() bool { return m.lowest() >= 200 })
+				m.net.Cut(m.conns[1].ID(), m.conns[2].ID())
+				if both {
+					m.net.Cut(m.conns[2].ID(), m.conns[1].ID())
+				}
+				from := m.peers[0].sess.Frame()
+				m.runFor(15 * time.Second)
+				require.Greater(t, m.peers[0].sess.Frame()-from, core.Frame(15*60/3), "peers 0 and 1 played on")
+				unheard := false
+				for _, e := range m.events[1] {
+					if l, ok := e.(core.PeerLostEvent); ok && l.Peer == 1 && errors.Is(l.Err, errUnheard) {
+						unheard = true
+					}
+				}
+				require.True(t, unheard, "peer 1 dropped the returned peer 2 it could not hear")
+				m.net.Heal()
+				seen := len(m.events[2])
+				var back core.RejoinEvent
+				m.run(func() bool {
+					for _, e := range m.events[2][seen:] {
+						if r, ok := e.(core.RejoinEvent); ok && r.Peer == -1 && r.Err == nil {
+							back = r
+							return true
+						}
+					}
+					return false
+				})
+				m.goesOnAfter(back.Return, 20*time.Second)
+			})
+		}
 	}
 }

@@ -118,7 +118,18 @@ type rejoins[S any, I comparable] struct {
 	// handed has bit i once this session sent the handoff of peer i's
 	// current process.
 	handed uint64
-	nextID uint32
+	// unheard has bit i while peer i, returned since this endpoint lost
+	// it, is not heard here, since unheardSince[i] (resumeReturned).
+	unheard      uint64
+	unheardSince []time.Duration
+	// backAt is when this session's latest yielded comeback resumed
+	// (back is set until its next drop); strikes counts the drops that
+	// came soon after such a return, and no yield is made before
+	// retryAt (mayYieldAgain).
+	back            bool
+	backAt, retryAt time.Duration
+	strikes         int
+	nextID          uint32
 	// otherEnded is set once a yield was given up because the side it
 	// yielded to ended the match: this session yields no more.
 	otherEnded bool
@@ -203,25 +214,67 @@ func (s *Session[S, I]) maybeYield(now time.Duration, i core.PeerID, at core.Fra
 }
 
 // droppedBy handles peer j's word (its probe) that it lost this session
-// to silence and plays on without it, though this session still hears it:
-// one direction of the link failed. When j's side is lower than this
+// and plays on without it, though this session still hears it: one
+// direction of the link failed, or the others agreed to drop this
+// session. Without an answer, this session would wait for j's inputs for
+// good, j's probes keeping it alive. When j's side is lower than this
 // session's would be without j, this session is the side to yield: it
 // drops j (a core.PeerLostEvent with Dropped), reports the split and
-// yields, as after any split; without this, it would wait for j's inputs
-// for good. Otherwise it does nothing: with more peers the others may
-// drop j instead (the engines' rule for partial partitions), and j,
-// hearing this session again, finds the split itself. Nor does a session
-// coming back, one whose every frame is played, or one whose other side
-// ended.
+// yields, as after any split. When this session outranks j (its lowest
+// player handle is below j's), it drops j: the engines' rule for two
+// peers that lost each other keeps the higher-ranked one, and the others
+// adopt its declaration, which j's of this session never gets (so j,
+// with more peers, waits for an agreement that never comes). j, dropped
+// by all and told so by their probes, yields and comes back (a
+// RejoinEvent follows).
+// Otherwise it does nothing: a peer that outranks j drops it, or j finds
+// the split itself. Nor does a session coming back, one whose every
+// frame is played, or one whose other side ended.
 func (s *Session[S, I]) droppedBy(now time.Duration, j core.PeerID) {
-	if s.rejoin.me.active || s.rejoin.otherEnded || s.end.ready(s.eng) || !s.hears(j) ||
-		slices.Min(s.cfg.Peers[j].Players) > s.sideLowestBut(j) {
+	if s.rejoin.me.active || s.rejoin.otherEnded || s.end.ready(s.eng) || !s.hears(j) {
+		return
+	}
+	theirs := slices.Min(s.cfg.Peers[j].Players)
+	yield := theirs < s.sideLowestBut(j)
+	if !yield && theirs < slices.Min(s.cfg.Local) || yield && !s.mayYieldAgain(now) {
 		return
 	}
 	_ = s.ep.Disconnect(j) // j is in the table
 	s.lose(now, core.PeerLostEvent{Peer: j, Err: endpoint.ErrDropped, Dropped: true}, true)
 	_ = s.eng.DisconnectPeer(j) // a player peer
-	s.yield(now, s.split(now, j), -1)
+	if yield {
+		s.yield(now, s.split(now, j), -1)
+	}
+}
+
+// Backoff of a yield that does not hold: a session dropped again soon
+// after its yielded comeback resumed (within backoffWindow disconnect
+// timeouts) waits before it yields again, twice as long after each such
+// drop, from 2 disconnect timeouts up to 1<<maxStrikes (16).
+const (
+	backoffWindow = 4
+	maxStrikes    = 4
+)
+
+// mayYieldAgain reports whether a session told it was dropped may yield
+// now. A drop soon after this session's own return says that a link to
+// some peer of the match is still down (a partial partition: the others
+// drop it again for a survivor that cannot hear it), and each return
+// stalls the others for a disconnect timeout: it waits, its drops' probes
+// repeating the word until it may. The session is frozen meanwhile, as it
+// would be in a match it cannot reach.
+func (s *Session[S, I]) mayYieldAgain(now time.Duration) bool {
+	rj := &s.rejoin
+	if rj.back {
+		rj.back = false
+		if now-rj.backAt < backoffWindow*s.endWait {
+			rj.strikes = min(rj.strikes+1, maxStrikes)
+			rj.retryAt = now + s.endWait<<rj.strikes
+		} else {
+			rj.strikes = 0
+		}
+	}
+	return now >= rj.retryAt
 }
 
 // sideLowest returns the lowest player handle of this session's side:
@@ -276,7 +329,7 @@ func (s *Session[S, I]) yield(now time.Duration, at core.Frame, to core.PeerID) 
 			below |= 1 << j
 		}
 	}
-	s.rejoin.me = comeback{active: true, clock: true, begun: now, discarded: s.eng.Frame() - max(at, 0), yielded: true, below: below}
+	s.rejoin.me = comeback{active: true, clock: true, begun: now, discarded: max(s.eng.Frame()-max(at, 0), 0), yielded: true, below: below}
 }
 
 // lowerPeer reports whether peer i's lowest player handle is below peer j's.
@@ -388,19 +441,58 @@ func (s *Session[S, I]) rejoinTick(now time.Duration) error {
 // counted this session apart. Its inputs come on the old session, which
 // the endpoint would go on dropping: this session would wait for them
 // for good. Its RejoinEvent follows (rejoinTick).
+//
+// A returned peer this endpoint cannot take back, and does not hear on a
+// new session either for the disconnect timeout, is dropped again
+// (dropUnheard): the link between the two is still down (a partial
+// partition), and this session would wait for its inputs for good.
 func (s *Session[S, I]) resumeReturned(now time.Duration) {
 	rj := &s.rejoin
 	for j, p := range s.cfg.Peers {
 		id := core.PeerID(j)
 		if s.eng.Returns(id) <= s.lossReturns[j] || s.ep.State(id) != endpoint.StateDisconnected {
+			rj.unheard &^= 1 << j
 			continue // the common case, every Update
 		}
-		if _, apart := s.eng.Disconnected(p.Players[0]); !apart && s.ep.Resume(now, id) {
+		if _, apart := s.eng.Disconnected(p.Players[0]); apart {
+			rj.unheard &^= 1 << j
+			continue
+		}
+		if s.ep.Resume(now, id) {
+			rj.unheard &^= 1 << j
 			rj.waiting |= 1 << j
 			rj.restarts[j] = s.eng.Returns(id)
 			rj.began[j] = now
+			continue
+		}
+		if rj.unheard&(1<<j) == 0 {
+			rj.unheard |= 1 << j
+			rj.unheardSince[j] = now
+		}
+		if now-rj.unheardSince[j] >= s.endWait {
+			s.dropUnheard(now, id)
 		}
 	}
+}
+
+// errUnheard is the Err of the core.PeerLostEvent of a returned peer
+// dropped again because this session did not hear it (dropUnheard).
+var errUnheard = errors.New("rollstep: the match brought the peer back, but this session has not heard it since")
+
+// dropUnheard drops peer id, whose return the match settled while this
+// session, which had lost it, has not heard it since for the disconnect
+// timeout: the link between them is still down. When this session
+// outranks the peer, the others adopt the drop, as they would a timeout,
+// and the peer, told by their probes, yields and comes back again once
+// the link heals; otherwise a peer that outranks it decides. Not while
+// this session comes back itself, nor once every frame is played.
+func (s *Session[S, I]) dropUnheard(now time.Duration, id core.PeerID) {
+	if s.rejoin.me.active || s.end.ready(s.eng) {
+		return
+	}
+	s.rejoin.unheard &^= 1 << id
+	s.lose(now, core.PeerLostEvent{Peer: id, Err: errUnheard}, true)
+	_ = s.eng.DisconnectPeer(id) // a player peer
 }
 
 // takeOver sponsors a peer whose return this engine settled when nobody
@@ -772,6 +864,9 @@ func (s *Session[S, I]) resume(now time.Duration) error {
 	me.lost = 0
 	s.recount(now)
 	me.active, me.catchUp = false, true
+	if me.yielded {
+		s.rejoin.back, s.rejoin.backAt = true, now // see mayYieldAgain
+	}
 	me.ret, _ = eng.ReturnOf(s.cfg.Local[0])
 	*s.view = *eng.State()
 	*s.prev = *s.view
@@ -813,9 +908,11 @@ func (s *Session[S, I]) recount(now time.Duration) {
 
 // beforeReturn reports whether this session's inputs are still due before
 // its own return frame, as a session that rejoined is until then: the
-// engine counts them disconnected.
+// engine counts them disconnected. The engine knows that frame: a later
+// yield, given up, leaves the session on the engine of this return.
 func (s *Session[S, I]) beforeReturn() bool {
-	return s.eng.Frame()+core.Frame(s.delayNow()) < s.rejoin.me.ret
+	ret, ok := s.eng.ReturnOf(s.cfg.Local[0])
+	return ok && s.eng.Frame()+core.Frame(s.delayNow()) < ret
 }
 
 // catchUp runs, in a session that just resumed, the frames the others are

@@ -197,6 +197,7 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 	s.game, s.ecfg = game, cc
 	s.rejoin.began = make([]time.Duration, len(c.Peers))
 	s.rejoin.restarts = make([]int, len(c.Peers))
+	s.rejoin.unheardSince = make([]time.Duration, len(c.Peers))
 	s.rejoin.me.active = c.Rejoin
 	s.endWait = ep.Config().DisconnectTimeout
 	s.holdUntil = make([]time.Duration, len(c.Peers))

@@ -110,10 +110,12 @@ type RejoinEvent struct {
 // PeerLostEvent reports that Peer is gone: silent for the disconnect
 // timeout, its handshake timed out (Err is the transport's handshake
 // timeout), or it left (Left, with Reason), or the other peers agreed it
-// is gone before this session noticed (Agreed), or it lost this session
-// first and plays on without it, though this session still heard it
-// (Dropped: one direction of the link failed, and this session's side is
-// the one to yield; a SplitEvent follows). The
+// is gone before this session noticed (Agreed), or it dropped this
+// session first and plays on without it, though this session still heard
+// it (Dropped: one direction of the link failed, or the others agreed to
+// drop this session; this session drops it in turn when its side is the
+// one to yield, and then a SplitEvent follows, or when it outranks Peer:
+// its lowest player handle is below Peer's). The
 // session declares its players disconnected; a DisconnectEvent comes
 // with the frame every peer agreed on.
 type PeerLostEvent struct {

@@ -46,18 +46,27 @@ func TestSimSplitAtTheEnd(t *testing.T) {
 // heals to one match (peer 1 learns from peer 0's probes that it was
 // dropped and rejoins); the link from peer 2 to peer 1 failing for 30 s
 // in lockstep, where peer 1 outranks peer 2 and peer 0 hears both, ends
-// with every peer finished. A probe's word that its sender dropped the
-// receiver is acted on only by the side to yield: acting on it there
-// (peer 2 dropping peer 1, whose own drop of peer 2 the others adopt)
-// froze the match.
+// with every peer finished: peers 0 and 1 play on, peer 2 comes back
+// through peer 0 and is dropped again by peer 1, which cannot hear it,
+// later each time, and the match ends two seconds after the link heals,
+// with peer 2 apart, reported. A probe's word that its sender dropped the
+// receiver is not acted on by a peer outranked by the sender and on the
+// side not to yield: acting on it there (peer 2 dropping peer 1, whose
+// own drop of peer 2 the others adopt) froze the match.
 func TestSimOneWayCut(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
 		one  bool // the match heals to one checksum group
 	}{
 		{[]string{"-mode", "rollback", "-peers", "3", "-seed", "701", "-cut", "1:0:4s/4s"}, true},
-		{[]string{"-mode", "lockstep", "-peers", "3", "-seed", "701", "-cut", "2:1:3s/30s"}, true},
+		{[]string{"-mode", "lockstep", "-peers", "3", "-seed", "701", "-cut", "2:1:3s/30s"}, false},
 		{[]string{"-mode", "auto", "-peers", "2", "-seed", "701", "-cut", "1:0:3s/40s"}, false},
+		// A partial partition lasting the match: peer 2's last yield is
+		// given up when the others end it, and it plays on apart on the
+		// engine of its previous return, whose inputs before its return
+		// frame are dropped, not queued (they filled the queue: peer 2
+		// failed with ErrQueueFull).
+		{[]string{"-mode", "auto", "-peers", "4", "-seed", "701", "-cut", "1:2:3s/30s", "-cut", "2:1:3s/30s"}, false},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			_, r := lifeRun(t, tc.args...)

@@ -128,11 +128,10 @@ type peer struct {
 	ackAge  int
 
 	// lost is set when a connected peer is disconnected (silence, or
-	// Disconnect) rather than refused, left or never handshaken; split
-	// once it was heard again after that (see probeLost); silent when
-	// this endpoint lost it to its own silence timer (only then do its
-	// probes say so: see droppedBy).
-	lost, split, silent bool
+	// Disconnect) rather than refused, left or never handshaken: its
+	// probes say so (see droppedBy); split once it was heard again after
+	// that (see probeLost).
+	lost, split bool
 	// rejoin: this endpoint restarted its own session with the peer (see
 	// Restart), from hsStart: its Hellos say Rejoin, as Config.Rejoin
 	// makes every peer's.
@@ -277,7 +276,7 @@ func (ep *Endpoint[I]) Resume(now time.Duration, p core.PeerID) bool {
 	if q.state != StateDisconnected || !q.lost || !q.split || q.restart != nil {
 		return false
 	}
-	q.state, q.lost, q.split, q.silent = StateConnected, false, false, false
+	q.state, q.lost, q.split = StateConnected, false, false
 	q.lastHeard = max(q.lastHeard, now)
 	return true
 }

@@ -20,9 +20,10 @@ var ErrRefused = errors.New("endpoint: handshake refused")
 var ErrHandshakeTimeout = errors.New("endpoint: handshake timed out")
 
 // ErrDropped is the Err of EventDropped: a connected peer's probe says
-// it lost this endpoint to silence (an outage of the other direction, or
-// one this side had not noticed yet) and plays on without it.
-var ErrDropped = errors.New("endpoint: the peer lost this endpoint to silence and plays on without it")
+// it dropped this endpoint (to silence: an outage of the other
+// direction, or one this side had not noticed yet; or because its other
+// peers agreed to) and plays on without it.
+var ErrDropped = errors.New("endpoint: the peer dropped this endpoint and plays on without it")
 
 // ErrUnknownPeer is returned for a core.PeerID outside the peer table.
 var ErrUnknownPeer = errors.New("endpoint: unknown peer")

@@ -52,12 +52,10 @@ const (
 	// it back into the match (the engine's ReturnPeer).
 	EventRestarted
 	// EventDropped: a probe from connected or interrupted Peer says it
-	// lost this endpoint to silence and plays on without it, though this
-	// one still hears it (one direction of the link failed). Nothing
-	// changes here: the front end decides whether the two sides play
-	// apart (Disconnect, then its split rule), which it must when it is
-	// the side to yield, or else waits, since with more peers another one
-	// may drop Peer instead. It is raised once per probe.
+	// dropped this endpoint and plays on without it (lost to silence, or
+	// by its other peers' agreement), though this one still hears it.
+	// Nothing changes here: the front end decides whether to drop Peer in
+	// turn (Disconnect, then its split rule). It is raised once per probe.
 	EventDropped
 )
 

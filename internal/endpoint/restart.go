@@ -210,7 +210,7 @@ func (ep *Endpoint[I]) restartProof(now time.Duration, i int, p []byte) bool {
 	q.txKey, q.rxKey = r.txKey, r.rxKey
 	q.window = r.window
 	q.jumpPending = false
-	q.state, q.lost, q.split, q.silent = StateConnected, false, false, false
+	q.state, q.lost, q.split = StateConnected, false, false
 	q.helloSeen, q.helloAcked = true, true // an open peer's first session may start here
 	q.hasEcho, q.unsampled = false, 0
 	q.srtt, q.rttvar, q.samples = 0, 0, 0 // the old process's round trips say nothing of the new one's

@@ -166,7 +166,7 @@ func (ep *Endpoint[I]) Tick(now time.Duration) error {
 		case StateConnected, StateInterrupted:
 			silence := now - q.lastHeard
 			if silence >= ep.cfg.DisconnectTimeout {
-				q.state, q.lost, q.silent = StateDisconnected, true, true
+				q.state, q.lost = StateDisconnected, true
 				ep.event(Event{Kind: EventDisconnected, Peer: core.PeerID(i), At: now})
 				continue
 			}
@@ -224,11 +224,10 @@ func (ep *Endpoint[I]) Deadline() (at time.Duration, ok bool) {
 // received from it.
 func (ep *Endpoint[I]) sendKeepAlive(now time.Duration, i int) error {
 	q := &ep.peers[i]
-	// A probe of a peer lost to silence says so. One dropped because the
-	// other peers agreed it is gone is not told: this endpoint may hear
-	// it while another survivor cannot (a partial partition), and it
-	// would come back only to be dropped again.
-	k := wire.KeepAlive{Stamp: max(now, 0), Lost: q.state == StateDisconnected && q.silent}
+	// A probe of a lost peer says so, whether this endpoint lost it to
+	// silence or the match agreed to drop it (Disconnect): the peer may
+	// hear this one and not know, and would wait for its inputs for good.
+	k := wire.KeepAlive{Stamp: max(now, 0), Lost: q.state == StateDisconnected && q.lost}
 	if q.hasEcho {
 		k.Echo, k.EchoDelay, k.HasEcho = q.echo, max(now-q.echoAt, 0), true
 	}

@@ -142,10 +142,10 @@ type KeepAlive struct {
 	Echo, EchoDelay time.Duration
 	// HasEcho says whether Echo and EchoDelay are valid.
 	HasEcho bool
-	// Lost says the sender lost the receiver to silence and plays on
-	// without it: the packet is a probe, and the receiver, which may
-	// still hear the sender (an outage of one direction), learns that the
-	// two sides play apart.
+	// Lost says the sender dropped the receiver (to silence, or by its
+	// other peers' agreement) and plays on without it: the packet is a
+	// probe, and the receiver, which may still hear the sender (an outage
+	// of one direction, a partial partition), learns that it was dropped.
 	Lost bool
 }
 
