@@ -291,8 +291,12 @@ func (s *Session[S, I]) addLocal() bool {
 // talking to the owner even if its endpoint still hears it (so hearing it
 // later is a split), and reports the owner lost.
 func (s *Session[S, I]) collect(r *engine.Ready[I]) {
-	s.effects = append(s.effects, r.Effects...)
-	s.cancelled = append(s.cancelled, r.Cancelled...)
+	if len(r.Effects) > 0 {
+		s.effects = append(s.effects, r.Effects...)
+	}
+	if len(r.Cancelled) > 0 {
+		s.cancelled = append(s.cancelled, r.Cancelled...)
+	}
 	for _, ev := range r.Events {
 		s.event(ev)
 		if d, ok := ev.(core.DisconnectEvent); ok {

@@ -304,8 +304,9 @@ func (s *Session[S, I]) waitHost(e endpoint.Event) {
 func (s *Session[S, I]) watchEvent(e endpoint.Event) bool {
 	switch e.Kind {
 	case endpoint.EventDisconnected, endpoint.EventDropped:
-		// Dropped: the host lost this spectator to silence while this one
-		// still hears it, and streams to it no more.
+		// Dropped: the host dropped this spectator (lost it to silence, or
+		// dropped it from the stream and its end messages were lost)
+		// while this one still hears it, and streams to it no more.
 		s.waitHost(e)
 	case endpoint.EventConnected:
 		if !s.watch.lost {

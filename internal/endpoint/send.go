@@ -45,8 +45,11 @@ func (ep *Endpoint[I]) sendMessage(now time.Duration, to core.PeerID, m *engine.
 		q.st.Unsent++
 		return nil
 	}
-	out, fit, err := ep.codec.AppendInput(ep.sbuf[:0], q.sendKey(ep.key), q.seq, ep.leanAck(q, m))
-	ep.lean = engine.Message[I]{} // do not retain the engine's slices
+	lean := ep.leanAck(q, m)
+	out, fit, err := ep.codec.AppendInput(ep.sbuf[:0], q.sendKey(ep.key), q.seq, lean)
+	if lean != m {
+		ep.lean = engine.Message[I]{} // do not retain the engine's slices
+	}
 	if err != nil {
 		return err
 	}
