@@ -173,7 +173,10 @@
 //     drops it again, and a session dropped again soon after its own
 //     return waits before it yields again, twice as long each time (5 s
 //     up to 40 s at the default timeout), so the tries cost the others
-//     little until the link heals.
+//     little until the link heals. With several links broken at once, a
+//     session may wait for the others' agreement to a drop they never
+//     make; blocked so for two disconnect timeouts, it starts over as a
+//     restarted process would and takes the others' state.
 //   - Rejoined. A peer whose process restarted, started with the same
 //     Config and Rejoin set, proves it holds the token and comes back: the
 //     survivor with the lowest player handle sends it the confirmed state

@@ -151,3 +151,26 @@ func TestPartialPartitionOutlastsARejoin(t *testing.T) {
 		}
 	}
 }
+
+// Two one-way outages in a match of four: the link from peer 2 to peer 1
+// fails, then, a second later, the one from peer 1 to peer 0, for 3 s.
+// Peer 1 declares peer 2 gone, which peer 3 adopts (peer 1 outranks peer
+// 2) and peer 0 never hears; then peer 0 declares peer 1 gone, which the
+// others adopt. Peer 0 never drops peer 2, so peer 3's disconnect of it
+// is never agreed: it waited for good, and held every peer back. Now it
+// starts over once it has waited, blocked, for two disconnect timeouts,
+// and the others bring it back.
+func TestTwoOutagesUnstick(t *testing.T) {
+	for _, mode := range []Mode{Lockstep, Rollback, Auto} {
+		t.Run(mode.String(), func(t *testing.T) {
+			m := newCrashMatch(t, 4, mode, 0, 25)
+			m.run(func() bool { return m.lowest() >= 200 })
+			m.net.Cut(m.conns[2].ID(), m.conns[1].ID())
+			m.runFor(time.Second)
+			m.net.Cut(m.conns[1].ID(), m.conns[0].ID())
+			m.runFor(3 * time.Second)
+			m.net.Heal()
+			m.goesOnAfter(m.peers[0].sess.Frame()+60, 30*time.Second)
+		})
+	}
+}

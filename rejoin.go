@@ -129,7 +129,12 @@ type rejoins[S any, I comparable] struct {
 	back            bool
 	backAt, retryAt time.Duration
 	strikes         int
-	nextID          uint32
+	// stuck is set while the engine waits, blocked at stuckFrame since
+	// stuckSince, for an agreement to a disconnect (unstick).
+	stuck      bool
+	stuckSince time.Duration
+	stuckFrame core.Frame
+	nextID     uint32
 	// otherEnded is set once a yield was given up because the side it
 	// yielded to ended the match: this session yields no more.
 	otherEnded bool
@@ -275,6 +280,46 @@ func (s *Session[S, I]) mayYieldAgain(now time.Duration) bool {
 		}
 	}
 	return now >= rj.retryAt
+}
+
+// stuckTimeouts is how many disconnect timeouts a session waits, blocked,
+// for the agreement to a disconnect it declared before it starts over.
+const stuckTimeouts = 2
+
+// unstick starts this session over toward every peer, as a process that
+// restarted would, when its engine has waited stuckTimeouts disconnect
+// timeouts, blocked at one frame, for the other peers' agreement to a
+// disconnect it declared. With several links broken at once it may have
+// adopted a declaration by a peer that is gone since, which the others
+// never make (the engines' rule for partial partitions covers one broken
+// pair): it would wait for good, and hold every peer back. It keeps its
+// engine until it takes the match's state from the lowest side, as a
+// yield does, and the others, hearing its restart, bring it back. Not a
+// spectator, nor a session coming back, waiting out its yield's backoff,
+// or whose match ended.
+func (s *Session[S, I]) unstick(now time.Duration) {
+	rj := &s.rejoin
+	if !s.eng.Undecided() || s.watch != nil || rj.me.active || rj.otherEnded || now < rj.retryAt ||
+		s.end.ready(s.eng) || s.eng.WaitingFor() == 0 {
+		rj.stuck = false
+		return
+	}
+	if f := s.eng.Frame(); !rj.stuck || rj.stuckFrame != f {
+		rj.stuck, rj.stuckSince, rj.stuckFrame = true, now, f
+		return
+	}
+	if now-rj.stuckSince < stuckTimeouts*s.endWait {
+		return
+	}
+	rj.stuck = false
+	for j := range s.cfg.Peers {
+		_ = s.ep.Restart(now, core.PeerID(j)) // j is in the table; a failed nonce draw leaves it as it was
+	}
+	if sp := rj.sponsor; sp != nil {
+		s.addSent(sp)
+		rj.sponsor = nil
+	}
+	rj.me = comeback{active: true, clock: true, begun: now, yielded: true}
 }
 
 // sideLowest returns the lowest player handle of this session's side:

@@ -144,6 +144,7 @@ func (s *Session[S, I]) update(now time.Duration) error {
 			err = serr
 		}
 	}
+	s.unstick(now)
 	if rerr := s.rejoinTick(now); err == nil {
 		err = rerr
 	}

@@ -45,7 +45,9 @@ import (
 // outranking Z, a peer that hears Y's declaration of Z before X's of Y
 // drops Z, one that hears X's first keeps Z: making that order-free needs
 // per-link reports relayed between survivors and a membership round, which
-// Message does not carry.
+// Message does not carry. The peer that dropped Z then waits for an
+// agreement that never comes (Undecided, while blocked): a front end
+// starts such a peer over, and it takes the state of the others.
 
 // DisconnectPeer declares peer id and all its players disconnected. The
 // frame from which their inputs are InputDisconnected is agreed with the
@@ -131,6 +133,20 @@ func (e *Engine[S, I]) Disconnected(p core.PlayerHandle) (core.Frame, bool) {
 		return 0, false
 	}
 	return e.goneAt[p], true
+}
+
+// Undecided reports whether a player this engine declared disconnected
+// still waits for the remaining peers' agreement on its disconnect frame.
+func (e *Engine[S, I]) Undecided() bool {
+	if e.goneMask == 0 {
+		return false // the common case, every Update
+	}
+	for p := 0; p < e.players; p++ {
+		if e.goneMask&(1<<p) != 0 && !e.agreed[p] {
+			return true
+		}
+	}
+	return false
 }
 
 // adopts reports whether a declaration that player p is gone, received
