@@ -172,8 +172,8 @@
 //     peer for the disconnect timeout since the match brought it back
 //     drops it again, and a session dropped again soon after its own
 //     return waits before it yields again, twice as long each time (5 s
-//     up to 40 s at the default timeout), so the tries cost the others
-//     little until the link heals. With several links broken at once, a
+//     up to 40 s at the default timeout; Stats.Rejoining says so), so
+//     the tries cost the others little until the link heals. With several links broken at once, a
 //     session may wait for the others' agreement to a drop they never
 //     make; blocked so for two disconnect timeouts, it starts over as a
 //     restarted process would and takes the others' state.

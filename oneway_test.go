@@ -125,7 +125,22 @@ func TestPartialPartitionOutlastsARejoin(t *testing.T) {
 					m.net.Cut(m.conns[2].ID(), m.conns[1].ID())
 				}
 				from := m.peers[0].sess.Frame()
+				// While peer 2 waits out its backoff, told it was dropped,
+				// it says it is rejoining: the game shows "reconnecting".
+				waits, silent := 0, 0
+				m.each = func() {
+					s := m.peers[2].sess
+					if s.rejoin.told && !s.rejoin.me.active && m.now < s.rejoin.retryAt && m.now-s.rejoin.toldAt < 500*ms {
+						waits++
+						if !s.Stats().Rejoining {
+							silent++
+						}
+					}
+				}
 				m.runFor(15 * time.Second)
+				m.each = nil
+				require.Positive(t, waits, "peer 2 waited out a backoff")
+				require.Zero(t, silent, "steps of its backoff in which peer 2 did not say it was rejoining")
 				require.Greater(t, m.peers[0].sess.Frame()-from, core.Frame(15*60/3), "peers 0 and 1 played on")
 				unheard := false
 				for _, e := range m.events[1] {

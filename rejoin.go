@@ -129,6 +129,10 @@ type rejoins[S any, I comparable] struct {
 	back            bool
 	backAt, retryAt time.Duration
 	strikes         int
+	// toldAt is when a peer last told this session, waiting out that
+	// backoff, that it was dropped (told is set once one did).
+	told   bool
+	toldAt time.Duration
 	// stuck is set while the engine waits, blocked at stuckFrame since
 	// stuckSince, for an agreement to a disconnect (unstick).
 	stuck      bool
@@ -241,7 +245,11 @@ func (s *Session[S, I]) droppedBy(now time.Duration, j core.PeerID) {
 	}
 	theirs := slices.Min(s.cfg.Peers[j].Players)
 	yield := theirs < s.sideLowestBut(j)
-	if !yield && theirs < slices.Min(s.cfg.Local) || yield && !s.mayYieldAgain(now) {
+	if !yield && theirs < slices.Min(s.cfg.Local) {
+		return
+	}
+	if yield && !s.mayYieldAgain(now) {
+		s.rejoin.told, s.rejoin.toldAt = true, now // Stats().Rejoining
 		return
 	}
 	_ = s.ep.Disconnect(j) // j is in the table
@@ -267,7 +275,7 @@ const (
 // drop it again for a survivor that cannot hear it), and each return
 // stalls the others for a disconnect timeout: it waits, its drops' probes
 // repeating the word until it may. The session is frozen meanwhile, as it
-// would be in a match it cannot reach.
+// would be in a match it cannot reach, and says it is rejoining (waiting).
 func (s *Session[S, I]) mayYieldAgain(now time.Duration) bool {
 	rj := &s.rejoin
 	if rj.back {
@@ -375,6 +383,15 @@ func (s *Session[S, I]) yield(now time.Duration, at core.Frame, to core.PeerID) 
 		}
 	}
 	s.rejoin.me = comeback{active: true, clock: true, begun: now, discarded: max(s.eng.Frame()-max(at, 0), 0), yielded: true, below: below}
+	s.rejoin.told = false
+}
+
+// backingOff reports whether this session waits out its backoff before it
+// yields again, told by a probe within the disconnect timeout that it was
+// dropped (mayYieldAgain).
+func (s *Session[S, I]) backingOff() bool {
+	rj := &s.rejoin
+	return rj.told && !rj.me.active && s.now-rj.toldAt < s.endWait
 }
 
 // lowerPeer reports whether peer i's lowest player handle is below peer j's.

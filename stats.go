@@ -29,8 +29,10 @@ type Stats struct {
 	// a restarted process (Config.Rejoin), or a session whose side of a
 	// split yielded (it threw its frames since the split away). It runs
 	// no frame until it has the match's state; its own core.RejoinEvent
-	// ends it. A spectator reports it while it waits for a host lost to
-	// silence (Config.Spectate).
+	// ends it. A session dropped again soon after such a return reports it
+	// while it waits before it yields again (the others told it, and a link
+	// to some peer is still down). A spectator reports it while it waits
+	// for a host lost to silence (Config.Spectate).
 	Rejoining bool
 	// Frame is the next frame the session runs; Played is the number of
 	// frames run in which the game stepped (not paused).
@@ -149,7 +151,7 @@ type PeerStats struct {
 func (s *Session[S, I]) Stats() Stats {
 	st := s.stats
 	st.Mode = s.cfg.Mode
-	st.Started, st.Rejoining = s.started, s.rejoin.me.active || (s.watch != nil && s.watch.lost)
+	st.Started, st.Rejoining = s.started, s.rejoin.me.active || s.backingOff() || (s.watch != nil && s.watch.lost)
 	es := s.eng.Stats()
 	copyEngineStats(&st, &es)
 	st.Peers = make([]PeerStats, len(s.cfg.Peers))
