@@ -130,7 +130,7 @@ func TestPartialPartitionOutlastsARejoin(t *testing.T) {
 				waits, silent := 0, 0
 				m.each = func() {
 					s := m.peers[2].sess
-					if s.rejoin.told && !s.rejoin.me.active && m.now < s.rejoin.retryAt && m.now-s.rejoin.toldAt < 500*ms {
+					if b := &s.rejoin.backoff; b.told && b.holds(m.now) && m.now-b.toldAt < 500*ms {
 						waits++
 						if !s.Stats().Rejoining {
 							silent++

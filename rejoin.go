@@ -122,17 +122,9 @@ type rejoins[S any, I comparable] struct {
 	// it, is not heard here, since unheardSince[i] (resumeReturned).
 	unheard      uint64
 	unheardSince []time.Duration
-	// backAt is when this session's latest yielded comeback resumed
-	// (back is set until its next drop); strikes counts the drops that
-	// came soon after such a return, and no yield is made before
-	// retryAt (mayYieldAgain).
-	back            bool
-	backAt, retryAt time.Duration
-	strikes         int
-	// toldAt is when a peer last told this session, waiting out that
-	// backoff, that it was dropped (told is set once one did).
-	told   bool
-	toldAt time.Duration
+	// backoff spaces out the yields of a session dropped again soon
+	// after each return (droppedBy).
+	backoff yieldBackoff
 	// stuck is set while the engine waits, blocked at stuckFrame since
 	// stuckSince, for an agreement to a disconnect (unstick).
 	stuck      bool
@@ -248,9 +240,8 @@ func (s *Session[S, I]) droppedBy(now time.Duration, j core.PeerID) {
 	if !yield && theirs < slices.Min(s.cfg.Local) {
 		return
 	}
-	if yield && !s.mayYieldAgain(now) {
-		s.rejoin.told, s.rejoin.toldAt = true, now // Stats().Rejoining
-		return
+	if yield && !s.rejoin.backoff.mayYield(now) {
+		return // frozen meanwhile, as in a match it cannot reach; Stats().Rejoining says so
 	}
 	_ = s.ep.Disconnect(j) // j is in the table
 	s.lose(now, core.PeerLostEvent{Peer: j, Err: endpoint.ErrDropped, Dropped: true}, true)
@@ -258,36 +249,6 @@ func (s *Session[S, I]) droppedBy(now time.Duration, j core.PeerID) {
 	if yield {
 		s.yield(now, s.split(now, j), -1)
 	}
-}
-
-// Backoff of a yield that does not hold: a session dropped again soon
-// after its yielded comeback resumed (within backoffWindow disconnect
-// timeouts) waits before it yields again, twice as long after each such
-// drop, from 2 disconnect timeouts up to 1<<maxStrikes (16).
-const (
-	backoffWindow = 4
-	maxStrikes    = 4
-)
-
-// mayYieldAgain reports whether a session told it was dropped may yield
-// now. A drop soon after this session's own return says that a link to
-// some peer of the match is still down (a partial partition: the others
-// drop it again for a survivor that cannot hear it), and each return
-// stalls the others for a disconnect timeout: it waits, its drops' probes
-// repeating the word until it may. The session is frozen meanwhile, as it
-// would be in a match it cannot reach, and says it is rejoining (waiting).
-func (s *Session[S, I]) mayYieldAgain(now time.Duration) bool {
-	rj := &s.rejoin
-	if rj.back {
-		rj.back = false
-		if now-rj.backAt < backoffWindow*s.endWait {
-			rj.strikes = min(rj.strikes+1, maxStrikes)
-			rj.retryAt = now + s.endWait<<rj.strikes
-		} else {
-			rj.strikes = 0
-		}
-	}
-	return now >= rj.retryAt
 }
 
 // stuckTimeouts is how many disconnect timeouts a session waits, blocked,
@@ -307,7 +268,7 @@ const stuckTimeouts = 2
 // or whose match ended.
 func (s *Session[S, I]) unstick(now time.Duration) {
 	rj := &s.rejoin
-	if !s.eng.Undecided() || s.watch != nil || rj.me.active || rj.otherEnded || now < rj.retryAt ||
+	if !s.eng.Undecided() || s.watch != nil || rj.me.active || rj.otherEnded || rj.backoff.holds(now) ||
 		s.end.ready(s.eng) || s.eng.WaitingFor() == 0 {
 		rj.stuck = false
 		return
@@ -383,15 +344,7 @@ func (s *Session[S, I]) yield(now time.Duration, at core.Frame, to core.PeerID) 
 		}
 	}
 	s.rejoin.me = comeback{active: true, clock: true, begun: now, discarded: max(s.eng.Frame()-max(at, 0), 0), yielded: true, below: below}
-	s.rejoin.told = false
-}
-
-// backingOff reports whether this session waits out its backoff before it
-// yields again, told by a probe within the disconnect timeout that it was
-// dropped (mayYieldAgain).
-func (s *Session[S, I]) backingOff() bool {
-	rj := &s.rejoin
-	return rj.told && !rj.me.active && s.now-rj.toldAt < s.endWait
+	s.rejoin.backoff.told = false
 }
 
 // lowerPeer reports whether peer i's lowest player handle is below peer j's.
@@ -927,7 +880,7 @@ func (s *Session[S, I]) resume(now time.Duration) error {
 	s.recount(now)
 	me.active, me.catchUp = false, true
 	if me.yielded {
-		s.rejoin.back, s.rejoin.backAt = true, now // see mayYieldAgain
+		s.rejoin.backoff.returned(now)
 	}
 	me.ret, _ = eng.ReturnOf(s.cfg.Local[0])
 	*s.view = *eng.State()

@@ -200,6 +200,7 @@ func NewSession[S any, I comparable](cfg Config, game core.Game[S, I], initial S
 	s.rejoin.unheardSince = make([]time.Duration, len(c.Peers))
 	s.rejoin.me.active = c.Rejoin
 	s.endWait = ep.Config().DisconnectTimeout
+	s.rejoin.backoff.timeout = s.endWait
 	s.holdUntil = make([]time.Duration, len(c.Peers))
 	s.lossReturns = make([]int, len(c.Peers))
 	if c.Spectate {

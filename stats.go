@@ -151,7 +151,7 @@ type PeerStats struct {
 func (s *Session[S, I]) Stats() Stats {
 	st := s.stats
 	st.Mode = s.cfg.Mode
-	st.Started, st.Rejoining = s.started, s.rejoin.me.active || s.backingOff() || (s.watch != nil && s.watch.lost)
+	st.Started, st.Rejoining = s.started, s.rejoin.me.active || s.rejoin.backoff.waiting(s.now) || (s.watch != nil && s.watch.lost)
 	es := s.eng.Stats()
 	copyEngineStats(&st, &es)
 	st.Peers = make([]PeerStats, len(s.cfg.Peers))
