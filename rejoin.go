@@ -265,11 +265,15 @@ const stuckTimeouts = 2
 // engine until it takes the match's state from the lowest side, as a
 // yield does, and the others, hearing its restart, bring it back. Not a
 // spectator, nor a session coming back, waiting out its yield's backoff,
-// or whose match ended.
+// or whose match ended; nor while this session sponsors a rejoin or a
+// peer's session with it starts over, since the agreement may wait for
+// that rejoin: starting over then (the lowest survivor, with another
+// peer's process restarting after a blackout) left nobody to bring it
+// back, and its rejoin timed out.
 func (s *Session[S, I]) unstick(now time.Duration) {
 	rj := &s.rejoin
 	if !s.eng.Undecided() || s.watch != nil || rj.me.active || rj.otherEnded || rj.backoff.holds(now) ||
-		s.end.ready(s.eng) || s.eng.WaitingFor() == 0 {
+		rj.sponsor != nil || s.handshaking() || s.end.ready(s.eng) || s.eng.WaitingFor() == 0 {
 		rj.stuck = false
 		return
 	}
@@ -289,6 +293,17 @@ func (s *Session[S, I]) unstick(now time.Duration) {
 		rj.sponsor = nil
 	}
 	rj.me = comeback{active: true, clock: true, begun: now, yielded: true}
+}
+
+// handshaking reports whether a player peer's session with this one is
+// (re)starting: a rejoin may be under way, which agreements wait for.
+func (s *Session[S, I]) handshaking() bool {
+	for j := range s.cfg.Peers {
+		if s.ep.State(core.PeerID(j)) == endpoint.StateHandshaking {
+			return true
+		}
+	}
+	return false
 }
 
 // sideLowest returns the lowest player handle of this session's side:

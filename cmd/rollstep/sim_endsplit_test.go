@@ -103,3 +103,22 @@ func TestSimSponsorFreedByAnAgreedDrop(t *testing.T) {
 		t.Errorf("checksum groups %+v: want 7 peers or more in one", r.ChecksumGroups)
 	}
 }
+
+// A blackout in a match of five whose lowest peer's process restarts:
+// rejoins follow one another for seconds, and agreements wait for them.
+// A session that starts over because it waited for an agreement (unstick)
+// must not do so while it sponsors a rejoin or a peer's session with it
+// starts over: peer 1, the lowest survivor, did while peer 0's new
+// process waited for it; nobody brought either back (their rejoins timed
+// out after 30 s, peer 0's failing it) and the match ended in two groups.
+// Now it heals to one.
+func TestSimUnstickWaitsForARejoin(t *testing.T) {
+	_, r := lifeRun(t, "-mode", "lockstep", "-peers", "5", "-seed", "811", "-ticks-per-turn", "2", "-delay", "10",
+		"-crash", "0:80:1s", "-blackout", "3s/3s")
+	for p := range r.Peers {
+		wantEnd(t, &r, p, endFinished)
+	}
+	if !r.FinalChecksumsEqual {
+		t.Errorf("checksum groups %+v, want one", r.ChecksumGroups)
+	}
+}
