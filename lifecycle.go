@@ -97,9 +97,8 @@ func (s *Session[S, I]) route(evs []endpoint.Event) {
 			if !s.started && !s.cfg.SoloStart && !me.active && errors.Is(e.Err, endpoint.ErrHandshakeTimeout) && s.refused == nil {
 				s.refused = e.Err // the match never starts without this peer
 			}
-			s.lose(e.At, core.PeerLostEvent{Peer: e.Peer, Left: e.Kind == endpoint.EventLeft, Reason: e.Reason, Err: e.Err},
+			s.drop(e.At, core.PeerLostEvent{Peer: e.Peer, Left: e.Kind == endpoint.EventLeft, Reason: e.Reason, Err: e.Err},
 				e.Kind == endpoint.EventDisconnected && !errors.Is(e.Err, endpoint.ErrHandshakeTimeout))
-			_ = s.eng.DisconnectPeer(e.Peer) // e.Peer is a player peer
 			if me.active {
 				me.lost, me.lostErr = me.lost|1<<e.Peer, e.Err
 				if e.Kind == endpoint.EventLeft && e.Reason == wire.LeaveEnded {
@@ -132,6 +131,14 @@ func (s *Session[S, I]) lose(now time.Duration, ev core.PeerLostEvent, alive boo
 	s.ts.Forget(int(id))
 	s.event(ev)
 	s.abandonRejoin(now, id, ev.Left)
+}
+
+// drop is lose for a peer this session declares gone itself (its engine
+// counts it gone, which the other peers adopt when this session outranks
+// it), rather than one the others agreed was gone (dropAgreed).
+func (s *Session[S, I]) drop(now time.Duration, ev core.PeerLostEvent, alive bool) {
+	s.lose(now, ev, alive)
+	_ = s.eng.DisconnectPeer(ev.Peer) // a player peer
 }
 
 // split reports that peer id, lost, was heard again (core.SplitEvent

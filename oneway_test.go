@@ -24,11 +24,7 @@ func TestOneWayOutageHeals(t *testing.T) {
 	for _, mode := range []Mode{Lockstep, Rollback, Auto} {
 		for _, to := range []int{0, 1} {
 			t.Run(fmt.Sprintf("%v/toward%d", mode, to), func(t *testing.T) {
-				m := newCrashMatch(t, 2, mode, 0, 21)
-				m.run(func() bool { return m.lowest() >= 200 })
-				m.net.Cut(m.conns[1-to].ID(), m.conns[to].ID())
-				m.runFor(4 * time.Second)
-				m.net.Heal()
+				m := oneWayOutage(t, 2, mode, 21, 1-to, to)
 				ev := m.awaitRejoin(1) // peer 1, the higher, yields either way
 				require.Equal(t, to == 0, droppedOnWord(m.events[1], 0), "peer 1 dropped peer 0 on its word")
 				require.Equal(t, to == 1, droppedOnWord(m.events[0], 0), "peer 0 dropped peer 1 on its word")
@@ -49,11 +45,7 @@ func TestOneWayOutageHeals(t *testing.T) {
 func TestOneWayOutageOfThree(t *testing.T) {
 	for _, mode := range []Mode{Lockstep, Rollback, Auto} {
 		t.Run(mode.String(), func(t *testing.T) {
-			m := newCrashMatch(t, 3, mode, 0, 22)
-			m.run(func() bool { return m.lowest() >= 200 })
-			m.net.Cut(m.conns[1].ID(), m.conns[0].ID())
-			m.runFor(4 * time.Second)
-			m.net.Heal()
+			m := oneWayOutage(t, 3, mode, 22, 1, 0)
 			ev := m.awaitRejoin(1)
 			back := false
 			for _, e := range m.events[2] {
@@ -79,11 +71,7 @@ func TestOneWayOutageOfThree(t *testing.T) {
 func TestOneWayOutageOfTheHigherPeer(t *testing.T) {
 	for _, mode := range []Mode{Lockstep, Rollback, Auto} {
 		t.Run(mode.String(), func(t *testing.T) {
-			m := newCrashMatch(t, 3, mode, 0, 23)
-			m.run(func() bool { return m.lowest() >= 200 })
-			m.net.Cut(m.conns[1].ID(), m.conns[2].ID())
-			m.runFor(4 * time.Second)
-			m.net.Heal()
+			m := oneWayOutage(t, 3, mode, 23, 1, 2)
 			ev := m.awaitRejoin(2)
 			// Player 2 is peer 1 of sessions 0 and 1.
 			require.True(t, droppedOnWord(m.events[1], 1), "peer 1 dropped peer 2 on its word")
@@ -120,9 +108,9 @@ func TestPartialPartitionOutlastsARejoin(t *testing.T) {
 			t.Run(fmt.Sprintf("%v/both=%v", mode, both), func(t *testing.T) {
 				m := newCrashMatch(t, 3, mode, 0, 24)
 				m.run(func() bool { return m.lowest() >= 200 })
-				m.net.Cut(m.conns[1].ID(), m.conns[2].ID())
+				m.cut(1, 2)
 				if both {
-					m.net.Cut(m.conns[2].ID(), m.conns[1].ID())
+					m.cut(2, 1)
 				}
 				from := m.peers[0].sess.Frame()
 				// While peer 2 waits out its backoff, told it was dropped,
@@ -150,17 +138,7 @@ func TestPartialPartitionOutlastsARejoin(t *testing.T) {
 				}
 				require.True(t, unheard, "peer 1 dropped the returned peer 2 it could not hear")
 				m.net.Heal()
-				seen := len(m.events[2])
-				var back core.RejoinEvent
-				m.run(func() bool {
-					for _, e := range m.events[2][seen:] {
-						if r, ok := e.(core.RejoinEvent); ok && r.Peer == -1 && r.Err == nil {
-							back = r
-							return true
-						}
-					}
-					return false
-				})
+				back := m.awaitNewRejoin(2)
 				m.goesOnAfter(back.Return, 20*time.Second)
 			})
 		}
@@ -180,12 +158,46 @@ func TestTwoOutagesUnstick(t *testing.T) {
 		t.Run(mode.String(), func(t *testing.T) {
 			m := newCrashMatch(t, 4, mode, 0, 25)
 			m.run(func() bool { return m.lowest() >= 200 })
-			m.net.Cut(m.conns[2].ID(), m.conns[1].ID())
+			m.cut(2, 1)
 			m.runFor(time.Second)
-			m.net.Cut(m.conns[1].ID(), m.conns[0].ID())
+			m.cut(1, 0)
 			m.runFor(3 * time.Second)
 			m.net.Heal()
 			m.goesOnAfter(m.peers[0].sess.Frame()+60, 30*time.Second)
 		})
 	}
+}
+
+// oneWayOutage starts a match of n peers and, at frame 200, cuts the link
+// from peer from to peer to for 4 s, longer than the disconnect timeout,
+// then heals it.
+func oneWayOutage(t *testing.T, n int, mode Mode, seed uint64, from, to int) *crashMatch {
+	t.Helper()
+	m := newCrashMatch(t, n, mode, 0, seed)
+	m.run(func() bool { return m.lowest() >= 200 })
+	m.cut(from, to)
+	m.runFor(4 * time.Second)
+	m.net.Heal()
+	return m
+}
+
+// cut cuts the link from peer from to peer to, one way.
+func (m *crashMatch) cut(from, to int) { m.net.Cut(m.conns[from].ID(), m.conns[to].ID()) }
+
+// awaitNewRejoin plays until peer i has rejoined (its own RejoinEvent,
+// without an error) after the events seen so far, and returns that event.
+func (m *crashMatch) awaitNewRejoin(i int) core.RejoinEvent {
+	m.t.Helper()
+	seen := len(m.events[i])
+	var back core.RejoinEvent
+	m.run(func() bool {
+		for _, e := range m.events[i][seen:] {
+			if r, ok := e.(core.RejoinEvent); ok && r.Peer == -1 && r.Err == nil {
+				back = r
+				return true
+			}
+		}
+		return false
+	})
+	return back
 }

@@ -244,8 +244,7 @@ func (s *Session[S, I]) droppedBy(now time.Duration, j core.PeerID) {
 		return // frozen meanwhile, as in a match it cannot reach; Stats().Rejoining says so
 	}
 	_ = s.ep.Disconnect(j) // j is in the table
-	s.lose(now, core.PeerLostEvent{Peer: j, Err: endpoint.ErrDropped, Dropped: true}, true)
-	_ = s.eng.DisconnectPeer(j) // a player peer
+	s.drop(now, core.PeerLostEvent{Peer: j, Err: endpoint.ErrDropped, Dropped: true}, true)
 	if yield {
 		s.yield(now, s.split(now, j), -1)
 	}
@@ -288,11 +287,7 @@ func (s *Session[S, I]) unstick(now time.Duration) {
 	for j := range s.cfg.Peers {
 		_ = s.ep.Restart(now, core.PeerID(j)) // j is in the table; a failed nonce draw leaves it as it was
 	}
-	if sp := rj.sponsor; sp != nil {
-		s.addSent(sp)
-		rj.sponsor = nil
-	}
-	rj.me = comeback{active: true, clock: true, begun: now, yielded: true}
+	s.comeBack(now, 0, 0)
 }
 
 // handshaking reports whether a player peer's session with this one is
@@ -347,10 +342,6 @@ func (s *Session[S, I]) yield(now time.Duration, at core.Frame, to core.PeerID) 
 			_ = s.ep.Restart(now, id) // id is in the table; a failed nonce draw leaves it lost
 		}
 	}
-	if sp := s.rejoin.sponsor; sp != nil {
-		s.addSent(sp)
-		s.rejoin.sponsor = nil
-	}
 	var below uint64
 	lowest := s.sideLowest()
 	for j, p := range s.cfg.Peers {
@@ -358,8 +349,22 @@ func (s *Session[S, I]) yield(now time.Duration, at core.Frame, to core.PeerID) 
 			below |= 1 << j
 		}
 	}
-	s.rejoin.me = comeback{active: true, clock: true, begun: now, discarded: max(s.eng.Frame()-max(at, 0), 0), yielded: true, below: below}
-	s.rejoin.backoff.told = false
+	s.comeBack(now, max(s.eng.Frame()-max(at, 0), 0), below)
+}
+
+// comeBack starts the comeback of a session that gives its side up
+// (yield, unstick), once it started its sessions over toward the peers it
+// takes the match's state from: it keeps its engine until it has that
+// state, discarded is the frames it throws away, and below has the peers
+// below its side (0 if none is known). A rejoin it was sponsoring ends.
+func (s *Session[S, I]) comeBack(now time.Duration, discarded core.Frame, below uint64) {
+	rj := &s.rejoin
+	if sp := rj.sponsor; sp != nil {
+		s.addSent(sp)
+		rj.sponsor = nil
+	}
+	rj.me = comeback{active: true, clock: true, begun: now, discarded: discarded, yielded: true, below: below}
+	rj.backoff.told = false
 }
 
 // lowerPeer reports whether peer i's lowest player handle is below peer j's.
@@ -480,29 +485,27 @@ func (s *Session[S, I]) resumeReturned(now time.Duration) {
 	rj := &s.rejoin
 	for j, p := range s.cfg.Peers {
 		id := core.PeerID(j)
-		if s.eng.Returns(id) <= s.lossReturns[j] || s.ep.State(id) != endpoint.StateDisconnected {
-			rj.unheard &^= 1 << j
-			continue // the common case, every Update
-		}
-		if _, apart := s.eng.Disconnected(p.Players[0]); apart {
-			rj.unheard &^= 1 << j
-			continue
-		}
-		if s.ep.Resume(now, id) {
+		switch {
+		case s.eng.Returns(id) <= s.lossReturns[j] || s.ep.State(id) != endpoint.StateDisconnected || s.apart(p):
+			rj.unheard &^= 1 << j // the common case, every Update: no return to take
+		case s.ep.Resume(now, id):
 			rj.unheard &^= 1 << j
 			rj.waiting |= 1 << j
 			rj.restarts[j] = s.eng.Returns(id)
 			rj.began[j] = now
-			continue
-		}
-		if rj.unheard&(1<<j) == 0 {
+		case rj.unheard&(1<<j) == 0:
 			rj.unheard |= 1 << j
 			rj.unheardSince[j] = now
-		}
-		if now-rj.unheardSince[j] >= s.endWait {
+		case now-rj.unheardSince[j] >= s.endWait:
 			s.dropUnheard(now, id)
 		}
 	}
+}
+
+// apart reports whether the engine counts peer p's players disconnected.
+func (s *Session[S, I]) apart(p Peer) bool {
+	_, gone := s.eng.Disconnected(p.Players[0])
+	return gone
 }
 
 // errUnheard is the Err of the core.PeerLostEvent of a returned peer
@@ -521,8 +524,7 @@ func (s *Session[S, I]) dropUnheard(now time.Duration, id core.PeerID) {
 		return
 	}
 	s.rejoin.unheard &^= 1 << id
-	s.lose(now, core.PeerLostEvent{Peer: id, Err: errUnheard}, true)
-	_ = s.eng.DisconnectPeer(id) // a player peer
+	s.drop(now, core.PeerLostEvent{Peer: id, Err: errUnheard}, true)
 }
 
 // takeOver sponsors a peer whose return this engine settled when nobody

@@ -79,8 +79,9 @@
 // the others with the virtual time and its frame then (connected,
 // interrupted for how long, resumed, lost, left, dropped from the agreed
 // frame, SPLIT with the frame it played apart from, CRASHED and a new
-// process started, YIELDED when its side of a split threw its frames
-// away to rejoin the other, and each rejoin: on the survivor that sent it the
+// process started, YIELDED when a running peer starts coming back (its
+// side of a split throws its frames away to rejoin the other, or it waits
+// to try again after being dropped soon after a return), and each rejoin: on the survivor that sent it the
 // snapshot's frame, the bytes, chunks and chunks resent, on every peer the
 // return frame and the time from the restart), and how its match
 // ended (finished: its session reported the match's agreed end, which

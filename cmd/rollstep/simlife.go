@@ -378,7 +378,7 @@ const (
 	lifeDropped     = "dropped"     // the agreed frame (Since) from which the remote's inputs are disconnected
 	lifeCrashed     = "crashed"     // -crash: this peer's process died (Remote is the peer itself)
 	lifeRestarted   = "restarted"   // -crash: a new process of this peer started, to rejoin
-	lifeYielded     = "yielded"     // this peer's side of a split yielded: it threw its frames away to rejoin (Remote is the peer itself)
+	lifeYielded     = "yielded"     // Stats.Rejoining turned true in a running peer: its side of a split yielded (it throws its frames away to rejoin), it started over, or, dropped again soon after a return, it waits to yield again (Remote is the peer itself)
 	lifeRejoin      = "rejoin"      // a rejoin of Remote (or this peer: Rejoin.Self) ended; Error if it failed
 )
 
@@ -519,7 +519,7 @@ func (e *lifeEvent) describe(unit string) string {
 	case lifeRestarted:
 		s = "a new process of this peer started"
 	case lifeYielded:
-		s = "YIELDED the split: threw its frames away, to rejoin"
+		s = "YIELDED: gives its side up to rejoin, or waits to try again"
 	case lifeSplit:
 		s = fmt.Sprintf("SPLIT from peer %d", e.Remote)
 		if e.Since != nil {
