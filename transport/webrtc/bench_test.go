@@ -1,6 +1,7 @@
 package webrtc
 
 import (
+	"math"
 	"strconv"
 	"testing"
 	"time"
@@ -86,12 +87,19 @@ func TestReceiveAllocs(t *testing.T) {
 	}
 	defer c.Close()
 	p, buf := make([]byte, 64), make([]byte, transport.MaxDatagram)
-	got := testing.AllocsPerRun(200, func() {
-		c.deliver(2, p)
-		if _, _, ok, err := c.Receive(buf); !ok || err != nil {
-			t.Fatalf("Receive: ok %v, err %v", ok, err)
-		}
-	})
+	// AllocsPerRun counts the whole process's allocations, the Conn's
+	// background goroutines' too (under qemu they ran during a run): the
+	// fewest of three measurements is the path's own, which an allocation
+	// on the path raises in every one.
+	got := math.Inf(1)
+	for range 3 {
+		got = min(got, testing.AllocsPerRun(200, func() {
+			c.deliver(2, p)
+			if _, _, ok, err := c.Receive(buf); !ok || err != nil {
+				t.Fatalf("Receive: ok %v, err %v", ok, err)
+			}
+		}))
+	}
 	if got != 0 {
 		t.Fatalf("deliver+Receive: got %v allocations, want 0", got)
 	}
