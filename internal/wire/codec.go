@@ -74,7 +74,7 @@ func NewCodec[I comparable]() (*Codec[I], error) {
 		size:   n,
 		masked: n > 2,
 		mlen:   (n + 7) / 8,
-		prev:   make([]byte, 0, n),
+		prev:   make([]byte, 0, (n+7)/8*8), // room for a word past its last word boundary
 		cur:    make([]byte, 0, (n+7)/8*8), // zero past n: see appendLiteral
 		slot:   isSlot[I](),
 		raw:    raw,

@@ -91,6 +91,9 @@ func fuzzInput[I comparable](t *testing.T, c *Codec[I], p []byte) {
 		if (err == nil) != (herr == nil) {
 			t.Fatalf("DecodeInput: %v; ParseHeader and DecodeInputBody: %v", err, herr)
 		}
+		if hh.Type == TypeInput {
+			quickAgrees(t, c, p, hh)
+		}
 		if err != nil {
 			continue
 		}
@@ -104,6 +107,9 @@ func fuzzInput[I comparable](t *testing.T, c *Codec[I], p []byte) {
 		if !bytes.Equal(p, q) || !fit.Complete() {
 			t.Fatalf("not canonical:\n in  %x\n out %x\n fit %+v", p, q, fit)
 		}
+		if g, _ := c.appendInput(nil, testKey, h.Seq, &m); !bytes.Equal(g, q) {
+			t.Fatalf("AppendInput and the general encoder differ:\n %x\n %x", q, g)
+		}
 		var m2 engine.Message[I]
 		if _, err := c.DecodeInput(q, testKey, testWindow(), &m2); err != nil {
 			t.Fatal(err)
@@ -111,6 +117,23 @@ func fuzzInput[I comparable](t *testing.T, c *Codec[I], p []byte) {
 		if d := diffMessage(&m2, &m, h.Seq); d != "" {
 			t.Fatal(d)
 		}
+	}
+}
+
+// quickAgrees checks that the quick decoder, where it decodes p (header
+// hd), decodes what body decodes.
+func quickAgrees[I comparable](t *testing.T, c *Codec[I], p []byte, hd Header) {
+	b := p[:len(p)-TagSize]
+	var quick, slow engine.Message[I]
+	if !c.quickBody(b, hd, &quick) {
+		return
+	}
+	r := reader{b: b, off: hd.Len}
+	if !c.body(&r, hd, &slow) {
+		t.Fatalf("quickBody accepts what body rejects (%v): %x", r.err, p)
+	}
+	if d := diffMessage(&quick, &slow, hd.Seq); d != "" {
+		t.Fatalf("quickBody and body differ: %s: %x", d, p)
 	}
 }
 

@@ -78,6 +78,15 @@ func (c *Codec[I]) AppendInput(dst []byte, key Key, seq uint64, m *engine.Messag
 	if err := checkMessage(m); err != nil {
 		return dst, Fit{}, err
 	}
+	if out, fit, ok := c.quickAppend(dst, key, seq, m); ok {
+		return out, fit, nil
+	}
+	out, fit := c.appendInput(dst, key, seq, m)
+	return out, fit, nil
+}
+
+// appendInput is AppendInput after checkMessage, for every message.
+func (c *Codec[I]) appendInput(dst []byte, key Key, seq uint64, m *engine.Message[I]) ([]byte, Fit) {
 	var fit Fit
 	start := len(dst)
 	nsum := min(len(m.Checksums), MaxChecksums)
@@ -120,7 +129,7 @@ func (c *Codec[I]) AppendInput(dst []byte, key Key, seq uint64, m *engine.Messag
 		out, n = c.cutRuns(dst, start, shape, m)
 	}
 	fit.Values, fit.Omitted = n, total-n
-	return appendTag(out, key, seq, start), fit, nil
+	return appendTag(out, key, seq, start), fit
 }
 
 // appendInputHead appends everything of an Input packet before its runs:

@@ -28,6 +28,9 @@ func (c *Codec[I]) DecodeInput(p []byte, key Key, window *ReplayWindow, m *engin
 	if !ok {
 		return Header{}, r.err
 	}
+	if c.quickBody(r.b, hd, m) {
+		return hd, nil
+	}
 	if !c.body(&r, hd, m) {
 		return Header{}, r.err
 	}
@@ -46,7 +49,11 @@ func (c *Codec[I]) DecodeInputBody(p []byte, h Header, m *engine.Message[I]) err
 	if h.Len < shortHeader || len(p) < h.Len+TagSize {
 		return errShortHeader
 	}
-	r := reader{b: p[:len(p)-TagSize], off: h.Len}
+	b := p[:len(p)-TagSize]
+	if c.quickBody(b, h, m) {
+		return nil
+	}
+	r := reader{b: b, off: h.Len}
 	if !c.body(&r, h, m) {
 		return r.err
 	}

@@ -45,6 +45,7 @@ func sip(k Key, head uint64, hasHead bool, p []byte) uint64 {
 		v0 ^= head
 		n += 8
 	}
+	all := p
 	for len(p) >= 8 {
 		m := binary.LittleEndian.Uint64(p)
 		v3 ^= m
@@ -54,8 +55,13 @@ func sip(k Key, head uint64, hasHead bool, p []byte) uint64 {
 		p = p[8:]
 	}
 	last := uint64(n) << 56
-	for i, c := range p {
-		last |= uint64(c) << (8 * i)
+	if r := len(p); r > 0 && len(all) >= 8 {
+		// The last r bytes are the top of the message's last word.
+		last |= binary.LittleEndian.Uint64(all[len(all)-8:]) >> (64 - 8*r)
+	} else {
+		for i, c := range p {
+			last |= uint64(c) << (8 * i)
+		}
 	}
 	v3 ^= last
 	v0, v1, v2, v3 = sipRound(v0, v1, v2, v3)
