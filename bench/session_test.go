@@ -124,7 +124,10 @@ func newEnginePair(tb testing.TB) *enginePair {
 	for i := range 2 {
 		cc := engine.Config{Players: 2, Local: []core.PlayerHandle{core.PlayerHandle(i)},
 			Peers:      [][]core.PlayerHandle{{core.PlayerHandle(1 - i)}},
-			InputDelay: sessionDelay, MaxInputDelay: sessionDelay, Prediction: 8, MaxPrediction: 8, ChecksumInterval: 1}
+			InputDelay: sessionDelay, MaxInputDelay: sessionDelay, Prediction: 8, MaxPrediction: 8, ChecksumInterval: 1,
+			// The session's engine keeps 30 s of confirmed inputs, from
+			// which a rejoining peer's handoff is built.
+			LogRetention: 30 * 60}
 		var s mixState
 		e, err := engine.NewEngine[mixState, uint32](cc, mix{}, &s)
 		if err != nil {
