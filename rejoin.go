@@ -483,6 +483,10 @@ func (s *Session[S, I]) rejoinTick(now time.Duration) error {
 // partition), and this session would wait for its inputs for good.
 func (s *Session[S, I]) resumeReturned(now time.Duration) {
 	rj := &s.rejoin
+	if !s.eng.AnyReturn() { // every peer is the first case below
+		rj.unheard = 0
+		return
+	}
 	for j, p := range s.cfg.Peers {
 		id := core.PeerID(j)
 		switch {
@@ -539,6 +543,9 @@ func (s *Session[S, I]) dropUnheard(now time.Duration, id core.PeerID) {
 // process takes from a sponsor that replaced a silent one (startsOver).
 func (s *Session[S, I]) takeOver(now time.Duration) {
 	rj := &s.rejoin
+	if !s.eng.AnyReturn() {
+		return // no peer is Returning
+	}
 	for j, p := range s.cfg.Peers {
 		id := core.PeerID(j)
 		if _, settled, ok := s.eng.Returning(id); !ok || !settled || s.eng.Heard(id) {

@@ -442,8 +442,11 @@ func (s *Session[S, I]) chargeStall(d time.Duration) {
 // observeSystem sets the pacing period from the game speed and the
 // slowest step time.
 func (s *Session[S, I]) observeSystem() {
-	speed := s.eng.Control().Speed
-	period := max(s.cfg.TurnPeriod*100/time.Duration(speed), s.slowestStep(), time.Microsecond)
+	period := s.cfg.TurnPeriod
+	if speed := s.eng.Control().Speed; speed != 100 {
+		period = period * 100 / time.Duration(speed)
+	}
+	period = max(period, s.slowestStep(), time.Microsecond)
 	if period != s.pacer.Period() {
 		_ = s.pacer.SetPeriod(period) // positive
 		s.ts.SetPeriod(period)        // timesync counts advantage in frames of this length
@@ -452,11 +455,7 @@ func (s *Session[S, I]) observeSystem() {
 
 // slowestStep returns the largest step time any player reports.
 func (s *Session[S, I]) slowestStep() time.Duration {
-	var m uint16
-	for p := range s.cfg.Players {
-		m = max(m, s.eng.StepReport(core.PlayerHandle(p)))
-	}
-	return time.Duration(m) * stepUnit
+	return time.Duration(s.eng.SlowestStep()) * stepUnit
 }
 
 // control closes a delay-controller window: it updates the step-time

@@ -190,6 +190,16 @@ func (e *Engine[S, I]) StepReport(p core.PlayerHandle) uint16 {
 	return le16(e.vals[e.idx(int(p), e.next[p]-1)].Control.step)
 }
 
+// SlowestStep returns the largest StepReport of any player: what the
+// slowest machine of the match asks the pace to allow.
+func (e *Engine[S, I]) SlowestStep() uint16 {
+	var m uint16
+	for p := range e.players {
+		m = max(m, e.StepReport(core.PlayerHandle(p)))
+	}
+	return m
+}
+
 // applyControl applies the commands of one frame's slots to m, in player
 // order, at frame f. A command from the network is checked here, in the
 // simulation, so every peer ignores an invalid one alike.

@@ -538,6 +538,8 @@ func TestStepReport(t *testing.T) {
 		rounds()
 		require.Equal(t, uint16(77), e0.StepReport(1))
 		require.Equal(t, uint16(456), e1.StepReport(0))
+		require.Equal(t, uint16(456), e0.SlowestStep(), "the largest report of any player")
+		require.Equal(t, uint16(456), e1.SlowestStep())
 	})
 	t.Run("not-compared", func(t *testing.T) {
 		m := newMeshWith(t, 2, func(int, core.Frame) testInput { return 0 },

@@ -88,14 +88,15 @@ type Engine[S any, I comparable] struct {
 	// newest return of p, and retBy the peer that sent its command (-1:
 	// this engine), valid when returned has bit p; floor is the
 	// first frame a resumed engine holds slots of (0 otherwise).
-	retAt     [core.MaxPlayers]core.Frame
-	retR      [core.MaxPlayers]core.Frame
-	retBack   [core.MaxPlayers]core.Frame
-	retBy     [core.MaxPlayers]core.PeerID
-	returned  uint16
-	unsettled uint16                  // players whose return is known but not settled
-	settled   [core.MaxPlayers]uint16 // returns of each player settled so far
-	floor     core.Frame
+	retAt      [core.MaxPlayers]core.Frame
+	retR       [core.MaxPlayers]core.Frame
+	retBack    [core.MaxPlayers]core.Frame
+	retBy      [core.MaxPlayers]core.PeerID
+	returned   uint16
+	unsettled  uint16                  // players whose return is known but not settled
+	settled    [core.MaxPlayers]uint16 // returns of each player settled so far
+	anySettled bool                    // a return of some player settled (AnyReturn)
+	floor      core.Frame
 
 	sums     sumLog
 	snaps    *snapRing[world[S]]

@@ -108,6 +108,13 @@ func (e *Engine[S, I]) Returning(id core.PeerID) (r core.Frame, settled, ok bool
 	return e.retR[p], e.retAt[p] == never, true
 }
 
+// AnyReturn reports whether a return of any player is under way or has
+// settled in this engine: false in a match nobody came back into, so that
+// a host can skip looking for returns peer by peer.
+func (e *Engine[S, I]) AnyReturn() bool {
+	return e.returned != 0 || e.anySettled
+}
+
 // Returns reports how many returns of peer id's players this engine has
 // settled in the match: a host that counts the peer's restarts tells by
 // it whether a restart is the one already brought back.
@@ -209,6 +216,7 @@ func (e *Engine[S, I]) settle(id core.PeerID) {
 		e.next[o] = r
 		e.agreed[o], e.retAt[o] = false, never
 		e.settled[o]++
+		e.anySettled = true
 		e.goneMask &^= 1 << o
 		e.unsettled &^= 1 << o
 		for i := range e.peers {

@@ -87,12 +87,14 @@ func (h *harness) rejoin(t testing.TB, pl rejoinPlan, cfgOf func(i int) Config) 
 				return
 			}
 			sp := h.nodes[run.sponsor]
+			require.False(t, sp.eng.AnyReturn(), "a return before any was queued")
 			require.NoError(t, sp.eng.ReturnPeer(sp.peerID[pl.crashed], pl.lead))
 			phase = 4
 		case 4: // the command is written (by the harness's AddLocalInput): hand off
 			sp := h.nodes[run.sponsor]
 			id := sp.peerID[pl.crashed]
 			r, settled, ok := sp.eng.Returning(id)
+			require.True(t, !ok || sp.eng.AnyReturn(), "no AnyReturn while Returning reports one")
 			if !ok || !settled {
 				return
 			}
