@@ -145,12 +145,12 @@ func (c *Codec[I]) quickRuns(b []byte, i, nr int, base core.Frame, held *[core.M
 }
 
 // quickRun is readRun for quickRuns: the values of one run from b[i:]
-// into vals, for a core.Slot whose value has a masked literal. Every gap
-// is one byte, and no control word changes (a command or a step report).
-// It returns the offset past the run, and false for anything else, which
-// readRun reads.
+// into vals, for a core.Slot. Every gap is one byte, and no control word
+// changes (a command or a step report). A value of up to 8 bytes is
+// decoded as one word. It returns the offset past the run, and false for
+// anything else, which readRun reads.
 func (c *Codec[I]) quickRun(b []byte, i int, vals []I) (int, bool) {
-	if !c.slot || !c.masked {
+	if !c.slot {
 		r := reader{b: b, off: i}
 		c.readRun(&r, vals)
 		return r.off, r.ok()
@@ -181,19 +181,34 @@ func (c *Codec[I]) quickRun(b []byte, i int, vals []I) (int, bool) {
 			return i, true
 		}
 		if word {
-			// One mask byte; cur is the value's bytes as a word.
-			if i >= len(b) || b[i] == 0 || b[i]>>(c.size-slotControl) != 0 {
-				return i, false
-			}
-			m := b[i]
-			i++
+			// cur is the value's bytes as a word; d is the delta, one
+			// mask byte and its nonzero bytes, or the raw bytes of a
+			// value of up to 2 bytes.
 			var d uint64
-			for ; m != 0; m &= m - 1 {
-				if i >= len(b) || b[i] == 0 {
+			if !c.masked {
+				if len(b)-i < len(v) {
 					return i, false
 				}
-				d |= uint64(b[i]) << (8 * bits.TrailingZeros8(m))
+				for k := range len(v) {
+					d |= uint64(b[i+k]) << (8 * k)
+				}
+				i += len(v)
+			} else {
+				if i >= len(b) || b[i]>>len(v) != 0 {
+					return i, false
+				}
+				m := b[i]
 				i++
+				for ; m != 0; m &= m - 1 {
+					if i >= len(b) || b[i] == 0 {
+						return i, false
+					}
+					d |= uint64(b[i]) << (8 * bits.TrailingZeros8(m))
+					i++
+				}
+			}
+			if d == 0 {
+				return i, false
 			}
 			cur ^= d
 			binary.LittleEndian.PutUint64(c.prev[slotControl:16], cur)
@@ -258,30 +273,32 @@ func varintSlow(b []byte, i int) (int64, int, bool) {
 }
 
 // relFrameAt reads a frame from b[i:] as reader.relFrame does: a zigzag
-// delta from base, which must give a frame in 0..MaxFrame.
+// delta from base, which must give a frame in 0..MaxFrame. The one-byte
+// case inlines.
 func relFrameAt(b []byte, i int, base core.Frame) (core.Frame, int, bool) {
-	var d int64
-	ok := true
 	if i < len(b) && b[i] < 0x80 {
-		d = int64(b[i]>>1) ^ -int64(b[i]&1)
-		i++
-	} else {
-		d, i, ok = varintSlow(b, i)
+		f := int64(base) + (int64(b[i]>>1) ^ -int64(b[i]&1))
+		return core.Frame(f), i + 1, uint64(f) <= MaxFrame
 	}
+	return relFrameSlow(b, i, base)
+}
+
+// relFrameSlow is relFrameAt for a delta of more than one byte.
+func relFrameSlow(b []byte, i int, base core.Frame) (core.Frame, int, bool) {
+	d, i, ok := varintSlow(b, i)
 	f := int64(base) + d
 	return core.Frame(f), i, ok && d >= -MaxFrame-1 && d <= MaxFrame && f >= 0 && f <= MaxFrame
 }
 
 // quickAppend is AppendInput, after checkMessage, for the message of a
-// steady match: of core.Slot values with a masked literal, with no Gone
-// and no desync section, at most MaxChecksums checksum
-// reports and six runs of 1 to 15 values whose control words do not
-// change, It writes the bytes the
-// general encoder writes (fuzzInput and TestQuickAppendAgrees check) in
-// one pass, without the cut-off search's bookkeeping. For any other
-// message it reports false with dst unchanged (up to its length).
+// steady match: of core.Slot values, with no Gone and no desync section,
+// at most MaxChecksums checksum reports and six runs of 1 to 15 values
+// whose control words do not change. It writes the bytes the general
+// encoder writes (fuzzInput and TestQuickPaths check) in one pass, without
+// the cut-off search's bookkeeping. For any other message it reports false
+// with dst unchanged (up to its length).
 func (c *Codec[I]) quickAppend(dst []byte, key Key, seq uint64, m *engine.Message[I]) ([]byte, Fit, bool) {
-	if !c.slot || !c.masked || m.Gone != 0 || len(m.Blocks.Hashes) != 0 || len(m.Checksums) > MaxChecksums ||
+	if !c.slot || m.Gone != 0 || len(m.Blocks.Hashes) != 0 || len(m.Checksums) > MaxChecksums ||
 		len(m.Inputs) > 6 {
 		return dst, Fit{}, false
 	}
@@ -359,7 +376,7 @@ func (c *Codec[I]) quickAppend(dst []byte, key Key, seq uint64, m *engine.Messag
 
 // quickAppendRun is appendRun for quickAppend: false if a control word
 // changes or the run would pass limit. A value of up to 8 bytes is XORed
-// and masked as one word.
+// (and masked) as one word.
 func (c *Codec[I]) quickAppendRun(dst []byte, vals []I, limit int) ([]byte, bool) {
 	prev := c.prev[:c.size]
 	clear(prev)
@@ -381,12 +398,19 @@ func (c *Codec[I]) quickAppendRun(dst []byte, vals []I, limit int) ([]byte, bool
 				return dst, false
 			}
 			last = v
+			dst = append(dst, gap<<1)
+			gap = 0
+			if !c.masked { // the raw delta
+				for k := range c.size - slotControl {
+					dst = append(dst, byte(d>>(8*k)))
+				}
+				continue
+			}
 			f := nonzeroBytes(d)
-			dst = append(dst, gap<<1, byte(f*0x0102040810204080>>56))
+			dst = append(dst, byte(f*0x0102040810204080>>56))
 			for ; f != 0; f &= f - 1 {
 				dst = append(dst, byte(d>>bits.TrailingZeros64(f)))
 			}
-			gap = 0
 			continue
 		}
 		nz := xorDelta(cur, prev)
