@@ -89,7 +89,9 @@ type SplitEvent struct {
 // started at (0 where unknown); Return, the first frame its players'
 // inputs count again; Bytes, Chunks and Retransmits count the transfer's
 // datagrams as sent (sender) or received (new process); Took is the time
-// from the restart's handshake to this event. A session that yielded a
+// from the restart's handshake with this session to this event (0 when
+// the other peers had already brought the process back by then). A
+// session that yielded a
 // split (its side did not hold the lowest player handle) rejoins the same
 // way; Discarded is then how many frames it had played apart and threw
 // away. A player that takes an open seat rejoins the same way too. On a
