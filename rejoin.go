@@ -122,6 +122,11 @@ type rejoins[S any, I comparable] struct {
 	// it, is not heard here, since unheardSince[i] (resumeReturned).
 	unheard      uint64
 	unheardSince []time.Duration
+	// resumed has bit i while this endpoint took peer i's return back on
+	// its old session (resumeReturned) and has not heard its players
+	// since: the process may be a restarted one, whose handshake with
+	// this endpoint is still to come (restarted).
+	resumed uint64
 	// backoff spaces out the yields of a session dropped again soon
 	// after each return (droppedBy).
 	backoff yieldBackoff
@@ -142,6 +147,16 @@ type rejoins[S any, I comparable] struct {
 // restarted handles a peer's new process proving itself (EventRestarted).
 func (s *Session[S, I]) restarted(now time.Duration, i core.PeerID) {
 	rj := &s.rejoin
+	if rj.resumed&(1<<i) != 0 && !s.eng.Heard(i) {
+		// The process the match brought back while this endpoint had
+		// lost the peer (a session that yielded starts over as a new
+		// process) finished its handshake with this endpoint only now.
+		// Its return is taken and reported already: it is no new crash.
+		rj.resumed &^= 1 << i
+		s.ts.Forget(int(i))
+		return
+	}
+	rj.resumed &^= 1 << i
 	// The old process is gone, unless the others brought this new one back
 	// before this endpoint finished its handshake: then the engine settled
 	// more returns than the peer's previous process needed.
@@ -494,6 +509,7 @@ func (s *Session[S, I]) resumeReturned(now time.Duration) {
 			rj.unheard &^= 1 << j // the common case, every Update: no return to take
 		case s.ep.Resume(now, id):
 			rj.unheard &^= 1 << j
+			rj.resumed |= 1 << j
 			rj.waiting |= 1 << j
 			rj.restarts[j] = s.eng.Returns(id)
 			rj.began[j] = now

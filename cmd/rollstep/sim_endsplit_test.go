@@ -122,3 +122,20 @@ func TestSimUnstickWaitsForARejoin(t *testing.T) {
 		t.Errorf("checksum groups %+v, want one", r.ChecksumGroups)
 	}
 }
+
+// TestSimReturnBeforeHandshake: after a blackout, peer 2 is cut from peer
+// 1 one way while the match brings it back; dropped again, it yields and
+// starts over as a new process, which the others bring back while peer 1
+// still has the old session lost. Peer 1 takes the return on that session
+// (resumeReturned), and the new process's handshake with peer 1, which
+// comes after it, is the same process, not a new crash: peer 1 used to
+// drop it at once, and the match ended in two groups.
+func TestSimReturnBeforeHandshake(t *testing.T) {
+	_, r := lifeRun(t, "-mode", "auto", "-peers", "6", "-seed", "953", "-blackout", "4s/3s", "-cut", "2:1:9s/4s")
+	for p := range r.Peers {
+		wantEnd(t, &r, p, endFinished)
+	}
+	if !r.FinalChecksumsEqual {
+		t.Errorf("checksum groups %+v, want one", r.ChecksumGroups)
+	}
+}
