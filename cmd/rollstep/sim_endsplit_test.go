@@ -139,3 +139,19 @@ func TestSimReturnBeforeHandshake(t *testing.T) {
 		t.Errorf("checksum groups %+v, want one", r.ChecksumGroups)
 	}
 }
+
+// TestSimStaleRestartResumes: the same script in a lockstep match of 8.
+// Peer 1 holds a restart of peer 2 that peer 2 gave up (it talks to peer
+// 1 on its old session again), so peer 1 could not take peer 2's return
+// on that session: it dropped the returned peer as unheard, peer 2
+// yielded again, and the match ended in two groups. A restart silent for
+// a handshake timeout no longer holds the old session.
+func TestSimStaleRestartResumes(t *testing.T) {
+	_, r := lifeRun(t, "-mode", "lockstep", "-peers", "8", "-seed", "952", "-blackout", "4s/3s", "-cut", "2:1:9s/4s")
+	for p := range r.Peers {
+		wantEnd(t, &r, p, endFinished)
+	}
+	if !r.FinalChecksumsEqual {
+		t.Errorf("checksum groups %+v, want one", r.ChecksumGroups)
+	}
+}

@@ -264,7 +264,10 @@ func (ep *Endpoint[I]) Disconnect(p core.PeerID) error {
 // connected again and its packets count, keys and sequence numbers as
 // they were. It does so only for a peer lost while still alive, which
 // was heard again on that session since (EventSplit), and with no restart
-// of the peer under way, and reports whether it did. A session calls it
+// of the peer under way, and reports whether it did. A pending restart
+// whose new process has sent no Hello for HandshakeTimeout is not under
+// way: it is dropped (a process that gave its handshake up, or a replayed
+// Hello, would otherwise hold the peer lost for good). A session calls it
 // when the match brought the peer back (its return settled) and the peer
 // never restarted its session with this endpoint: it yielded a split, say,
 // to a side this endpoint had joined in dropping it.
@@ -273,6 +276,9 @@ func (ep *Endpoint[I]) Resume(now time.Duration, p core.PeerID) bool {
 		return false
 	}
 	q := &ep.peers[p]
+	if r := q.restart; r != nil && now-max(r.at, r.lastReply) >= ep.cfg.HandshakeTimeout {
+		q.restart = nil // a new process that stopped its handshake, or a replayed Hello
+	}
 	if q.state != StateDisconnected || !q.lost || !q.split || q.restart != nil {
 		return false
 	}

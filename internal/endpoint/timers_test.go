@@ -285,3 +285,27 @@ func TestResume(t *testing.T) {
 		t.Errorf("after Resume: state %v, %d more packets dropped as stale; want connected, none", after.State, after.Stale-before.Stale)
 	}
 }
+
+// A pending restart of the peer (a new process's Hello, answered) stops
+// Resume while the new process may still prove itself, and not once it
+// has been silent for a handshake timeout: a new process that stopped,
+// or a replayed Hello, must not keep a peer heard again on its old
+// session lost for good.
+func TestResumeDropsAStaleRestart(t *testing.T) {
+	m := connected(t)
+	a := m.nodes[0].ep
+	mustNil(t, a.Disconnect(0))
+	m.run(m.net.Now()+time.Second, ms) // node 1 goes on sending: a split
+	now := m.net.Now()
+	a.peers[0].restart = &restart{at: now - time.Second, replied: true, lastReply: now - time.Second}
+	if a.Resume(now, 0) {
+		t.Fatal("Resume took back a peer whose new process's handshake is under way")
+	}
+	later := now + a.cfg.HandshakeTimeout
+	if !a.Resume(later, 0) {
+		t.Fatal("Resume kept a peer heard again lost for a restart silent for a handshake timeout")
+	}
+	if a.peers[0].restart != nil {
+		t.Error("the stale restart is still pending")
+	}
+}
