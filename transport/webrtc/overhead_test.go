@@ -115,7 +115,9 @@ func TestOverheadPerDatagram(t *testing.T) {
 			size, fragments, float64(recordBytes)/n, float64(recordBytes)/n-float64(size), records, otherPkts, otherBytes)
 		// Each datagram crossed in records of exactly the expected sizes.
 		// Now and then SCTP writes one record more (seen: one the size of
-		// a last fragment, in about one run of three), which the average
+		// a last fragment, in about one run of three; 5 of 400 records
+		// when other tests loaded both cores, a retransmission when
+		// SCTP's timer fires before the SACK is read), which the average
 		// above includes; STUN keepalives are counted apart.
 		extra := 0
 		for sz, k := range records {
@@ -124,7 +126,7 @@ func TestOverheadPerDatagram(t *testing.T) {
 		for sz, k := range want {
 			assert.GreaterOrEqual(t, records[sz], k, "%d-byte records for %d-byte datagrams", sz, size)
 		}
-		assert.LessOrEqual(t, extra, n/50, "records beyond one per fragment")
+		assert.LessOrEqual(t, extra, n/20, "records beyond one per fragment")
 	}
 }
 
