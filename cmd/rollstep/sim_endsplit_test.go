@@ -104,54 +104,51 @@ func TestSimSponsorFreedByAnAgreedDrop(t *testing.T) {
 	}
 }
 
-// A blackout in a match of five whose lowest peer's process restarts:
-// rejoins follow one another for seconds, and agreements wait for them.
-// A session that starts over because it waited for an agreement (unstick)
-// must not do so while it sponsors a rejoin or a peer's session with it
-// starts over: peer 1, the lowest survivor, did while peer 0's new
-// process waited for it; nobody brought either back (their rejoins timed
-// out after 30 s, peer 0's failing it) and the match ended in two groups.
-// Now it heals to one.
-func TestSimUnstickWaitsForARejoin(t *testing.T) {
-	_, r := lifeRun(t, "-mode", "lockstep", "-peers", "5", "-seed", "811", "-ticks-per-turn", "2", "-delay", "10",
-		"-crash", "0:80:1s", "-blackout", "3s/3s")
-	for p := range r.Peers {
-		wantEnd(t, &r, p, endFinished)
-	}
-	if !r.FinalChecksumsEqual {
-		t.Errorf("checksum groups %+v, want one", r.ChecksumGroups)
+// TestSimRejoinsHeal: runs whose rejoins once ended the match in two
+// groups; each now heals to one match that every peer finishes.
+//
+//   - unstick: a blackout in a match of five whose lowest peer's process
+//     restarts: rejoins follow one another for seconds, and agreements
+//     wait for them. A session that starts over because it waited for an
+//     agreement (unstick) must not do so while it sponsors a rejoin or a
+//     peer's session with it starts over: peer 1, the lowest survivor,
+//     did while peer 0's new process waited for it, and nobody brought
+//     either back (their rejoins timed out after 30 s).
+//   - return before handshake: after a blackout, peer 2 is cut from peer
+//     1 one way while the match brings it back; dropped again, it yields
+//     and starts over as a new process, which the others bring back while
+//     peer 1 still has the old session lost. Peer 1 takes the return on
+//     that session (resumeReturned), and the new process's handshake with
+//     peer 1, which comes after it, is the same process, not a new crash:
+//     peer 1 used to drop it at once.
+//   - stale restart: the same script in a lockstep match of 8. Peer 1
+//     holds a restart of peer 2 that peer 2 gave up (it talks to peer 1 on
+//     its old session again), so peer 1 could not take peer 2's return on
+//     that session: it dropped the returned peer as unheard and peer 2
+//     yielded again. A restart silent for a handshake timeout no longer
+//     holds the old session.
+func TestSimRejoinsHeal(t *testing.T) {
+	for name, args := range map[string]string{
+		"unstick":                 "-mode lockstep -peers 5 -seed 811 -ticks-per-turn 2 -delay 10 -crash 0:80:1s -blackout 3s/3s",
+		"return-before-handshake": "-mode auto -peers 6 -seed 953 -blackout 4s/3s -cut 2:1:9s/4s",
+		"stale-restart":           "-mode lockstep -peers 8 -seed 952 -blackout 4s/3s -cut 2:1:9s/4s",
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			_, r := lifeRun(t, strings.Fields(args)...)
+			for p := range r.Peers {
+				wantEnd(t, &r, p, endFinished)
+			}
+			wantOneMatch(t, &r)
+		})
 	}
 }
 
-// TestSimReturnBeforeHandshake: after a blackout, peer 2 is cut from peer
-// 1 one way while the match brings it back; dropped again, it yields and
-// starts over as a new process, which the others bring back while peer 1
-// still has the old session lost. Peer 1 takes the return on that session
-// (resumeReturned), and the new process's handshake with peer 1, which
-// comes after it, is the same process, not a new crash: peer 1 used to
-// drop it at once, and the match ended in two groups.
-func TestSimReturnBeforeHandshake(t *testing.T) {
-	_, r := lifeRun(t, "-mode", "auto", "-peers", "6", "-seed", "953", "-blackout", "4s/3s", "-cut", "2:1:9s/4s")
-	for p := range r.Peers {
-		wantEnd(t, &r, p, endFinished)
-	}
-	if !r.FinalChecksumsEqual {
-		t.Errorf("checksum groups %+v, want one", r.ChecksumGroups)
-	}
-}
-
-// TestSimStaleRestartResumes: the same script in a lockstep match of 8.
-// Peer 1 holds a restart of peer 2 that peer 2 gave up (it talks to peer
-// 1 on its old session again), so peer 1 could not take peer 2's return
-// on that session: it dropped the returned peer as unheard, peer 2
-// yielded again, and the match ended in two groups. A restart silent for
-// a handshake timeout no longer holds the old session.
-func TestSimStaleRestartResumes(t *testing.T) {
-	_, r := lifeRun(t, "-mode", "lockstep", "-peers", "8", "-seed", "952", "-blackout", "4s/3s", "-cut", "2:1:9s/4s")
-	for p := range r.Peers {
-		wantEnd(t, &r, p, endFinished)
-	}
-	if !r.FinalChecksumsEqual {
-		t.Errorf("checksum groups %+v, want one", r.ChecksumGroups)
+// wantOneMatch fails unless the run ended as one match: no desync and one
+// checksum group among the peers that finished.
+func wantOneMatch(t *testing.T, r *simReport) {
+	t.Helper()
+	if len(r.Desyncs) > 0 || len(r.ChecksumGroups) > 1 || !r.FinalChecksumsEqual {
+		t.Errorf("%s: %d desyncs, checksum groups %+v, want one match", r.Mode, len(r.Desyncs), r.ChecksumGroups)
 	}
 }

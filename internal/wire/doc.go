@@ -44,8 +44,8 @@
 //  2. Send out; fit says how many input values did not fit.
 //
 // Most Input packets of a match have the same shape: no Gone or desync
-// section, a few runs of up to 15 values of core.Slot inputs whose control
-// words do not change. The Codec encodes and decodes those in one pass
+// section, a few runs of up to 15 values of core.Slot inputs of up to 8
+// bytes whose control words do not change. The Codec encodes and decodes those in one pass
 // with plain bounds checks (input_quick.go), and every other message or
 // packet, valid or not, with the general encoder and decoder, which also
 // name what is wrong. Both give the same bytes and the same messages:

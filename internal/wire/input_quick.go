@@ -12,7 +12,8 @@ import (
 // quickBody is body for the packet of a steady match, read in one pass
 // over b (the datagram without its tag) with plain bounds checks instead
 // of a sticky reader per field: no Gone or desync section, at most six
-// runs of 1 to 15 values, whose control words do not change. For any other
+// runs of 1 to 15 values whose control words do not change, for a codec
+// of core.Slot values of up to 8 bytes (quick). For any other
 // packet, valid or not, it reports false and body decodes it (and names
 // what is wrong), so no error is made here. It accepts exactly the packets
 // of that set that body accepts and decodes them the same (fuzzInput and
@@ -20,6 +21,9 @@ import (
 // when it reports false, which body overwrites too. Most packets of a
 // match are of that set; the encoder has the same split (quickAppend).
 func (c *Codec[I]) quickBody(b []byte, hd Header, m *engine.Message[I]) bool {
+	if !c.quick() {
+		return false
+	}
 	i := hd.Len
 	var ext byte
 	if hd.Flags&flagExt != 0 {
@@ -145,21 +149,15 @@ func (c *Codec[I]) quickRuns(b []byte, i, nr int, base core.Frame, held *[core.M
 }
 
 // quickRun is readRun for quickRuns: the values of one run from b[i:]
-// into vals, for a core.Slot. Every gap is one byte, and no control word
-// changes (a command or a step report). A value of up to 8 bytes is
-// decoded as one word. It returns the offset past the run, and false for
-// anything else, which readRun reads.
+// into vals. Every gap is one byte, and no control word changes (a
+// command or a step report); the value's delta is read as one word. It
+// returns the offset past the run, and false for anything else, which
+// readRun reads.
 func (c *Codec[I]) quickRun(b []byte, i int, vals []I) (int, bool) {
-	if !c.slot {
-		r := reader{b: b, off: i}
-		c.readRun(&r, vals)
-		return r.off, r.ok()
-	}
 	prev := c.prev[:c.size]
 	clear(prev)
-	v := prev[slotControl:]
-	word := len(v) <= 8
-	var cur uint64 // with word, the value's bytes
+	vsize := c.size - slotControl
+	var cur uint64 // the value's bytes
 	var zero I
 	for pos := 0; pos < len(vals); pos++ {
 		if i >= len(b) || b[i] >= 0x80 || b[i]&1 != 0 {
@@ -180,66 +178,48 @@ func (c *Codec[I]) quickRun(b []byte, i int, vals []I) (int, bool) {
 		if pos == len(vals) {
 			return i, true
 		}
-		if word {
-			// cur is the value's bytes as a word; d is the delta, one
-			// mask byte and its nonzero bytes, or the raw bytes of a
-			// value of up to 2 bytes.
-			var d uint64
-			if !c.masked {
-				if len(b)-i < len(v) {
+		// The delta d: the raw bytes of a value of up to 2 bytes, else a
+		// mask byte and its nonzero bytes.
+		var d uint64
+		if !c.masked {
+			if len(b)-i < vsize {
+				return i, false
+			}
+			for k := range vsize {
+				d |= uint64(b[i+k]) << (8 * k)
+			}
+			i += vsize
+		} else {
+			if i >= len(b) || b[i]>>vsize != 0 {
+				return i, false
+			}
+			m := b[i]
+			i++
+			for ; m != 0; m &= m - 1 {
+				if i >= len(b) || b[i] == 0 {
 					return i, false
 				}
-				for k := range len(v) {
-					d |= uint64(b[i+k]) << (8 * k)
-				}
-				i += len(v)
-			} else {
-				if i >= len(b) || b[i]>>len(v) != 0 {
-					return i, false
-				}
-				m := b[i]
+				d |= uint64(b[i]) << (8 * bits.TrailingZeros8(m))
 				i++
-				for ; m != 0; m &= m - 1 {
-					if i >= len(b) || b[i] == 0 {
-						return i, false
-					}
-					d |= uint64(b[i]) << (8 * bits.TrailingZeros8(m))
-					i++
-				}
 			}
-			if d == 0 {
-				return i, false
-			}
-			cur ^= d
-			binary.LittleEndian.PutUint64(c.prev[slotControl:16], cur)
-			if c.raw.Decode(prev, &vals[pos]) != nil {
-				return i, false
-			}
-			continue
 		}
-		if len(b)-i < c.mlen {
+		if d == 0 {
 			return i, false
 		}
-		mask := b[i : i+c.mlen]
-		i += c.mlen
-		seen := false
-		for k, m := range mask {
-			for ; m != 0; m &= m - 1 {
-				j := k*8 + bits.TrailingZeros8(m)
-				if j >= len(v) || i >= len(b) || b[i] == 0 {
-					return i, false
-				}
-				v[j] ^= b[i]
-				i++
-				seen = true
-			}
-		}
-		if !seen || c.raw.Decode(prev, &vals[pos]) != nil {
+		cur ^= d
+		binary.LittleEndian.PutUint64(c.prev[slotControl:16], cur) // prev's capacity is 16 (NewCodec)
+		if c.raw.Decode(prev, &vals[pos]) != nil {
 			return i, false
 		}
 	}
 	return i, true
 }
+
+// quick reports whether the quick paths take the codec's packets at all:
+// those of core.Slot values of up to 8 bytes, whose deltas fit a word.
+// Larger inputs, and the bare inputs only tests encode, take the general
+// ones.
+func (c *Codec[I]) quick() bool { return c.slot && c.size-slotControl <= 8 }
 
 // varintAt reads a zigzag varint from b[i:] as reader.varint does, and
 // returns it with the offset past it; false if it is truncated, overlong
@@ -291,14 +271,14 @@ func relFrameSlow(b []byte, i int, base core.Frame) (core.Frame, int, bool) {
 }
 
 // quickAppend is AppendInput, after checkMessage, for the message of a
-// steady match: of core.Slot values, with no Gone and no desync section,
+// steady match, for a codec that is quick: no Gone and no desync section,
 // at most MaxChecksums checksum reports and six runs of 1 to 15 values
 // whose control words do not change. It writes the bytes the general
 // encoder writes (fuzzInput and TestQuickPaths check) in one pass, without
 // the cut-off search's bookkeeping. For any other message it reports false
 // with dst unchanged (up to its length).
 func (c *Codec[I]) quickAppend(dst []byte, key Key, seq uint64, m *engine.Message[I]) ([]byte, Fit, bool) {
-	if !c.slot || m.Gone != 0 || len(m.Blocks.Hashes) != 0 || len(m.Checksums) > MaxChecksums ||
+	if !c.quick() || m.Gone != 0 || len(m.Blocks.Hashes) != 0 || len(m.Checksums) > MaxChecksums ||
 		len(m.Inputs) > 6 {
 		return dst, Fit{}, false
 	}
@@ -374,55 +354,39 @@ func (c *Codec[I]) quickAppend(dst []byte, key Key, seq uint64, m *engine.Messag
 	return appendTag(dst, key, seq, start), Fit{Values: values}, true
 }
 
-// quickAppendRun is appendRun for quickAppend: false if a control word
-// changes or the run would pass limit. A value of up to 8 bytes is XORed
-// (and masked) as one word.
+// quickAppendRun is appendRun for quickAppend, the value's delta as one
+// word: false if a control word changes or the run would pass limit.
 func (c *Codec[I]) quickAppendRun(dst []byte, vals []I, limit int) ([]byte, bool) {
-	prev := c.prev[:c.size]
-	clear(prev)
-	word := c.size-slotControl <= 8
-	var last uint64 // with word, the previous value's bytes
+	vsize := c.size - slotControl
+	var last uint64 // the previous value's bytes
 	gap := byte(0)
 	var zero I
 	for i := range vals {
 		if i == 0 && vals[0] == zero || i > 0 && vals[i] == vals[i-1] {
-			gap++
+			gap++ // equal values have equal bytes (see appendRun)
 			continue
 		}
+		// cur's capacity is 16 bytes, zero past c.size (NewCodec).
 		cur := c.raw.Append(c.cur[:0], &vals[i])
-		if word {
-			// cur's capacity is 16 bytes, zero past c.size (NewCodec).
-			v := binary.LittleEndian.Uint64(cur[slotControl:16])
-			d := v ^ last
-			if binary.LittleEndian.Uint64(cur) != 0 || d == 0 || len(dst)+2+8 > limit {
-				return dst, false
-			}
-			last = v
-			dst = append(dst, gap<<1)
-			gap = 0
-			if !c.masked { // the raw delta
-				for k := range c.size - slotControl {
-					dst = append(dst, byte(d>>(8*k)))
-				}
-				continue
-			}
-			f := nonzeroBytes(d)
-			dst = append(dst, byte(f*0x0102040810204080>>56))
-			for ; f != 0; f &= f - 1 {
-				dst = append(dst, byte(d>>bits.TrailingZeros64(f)))
-			}
-			continue
-		}
-		nz := xorDelta(cur, prev)
-		if nz == 0 {
-			gap++
-			continue
-		}
-		if binary.LittleEndian.Uint64(cur) != 0 || len(dst)+1+c.mlen+c.size-slotControl > limit {
+		v := binary.LittleEndian.Uint64(cur[slotControl:16])
+		d := v ^ last
+		if binary.LittleEndian.Uint64(cur) != 0 || d == 0 || len(dst)+2+8 > limit {
 			return dst, false
 		}
-		dst = c.appendLiteral(append(dst, gap<<1), cur[slotControl:])
+		last = v
+		dst = append(dst, gap<<1)
 		gap = 0
+		if !c.masked { // the raw delta
+			for k := range vsize {
+				dst = append(dst, byte(d>>(8*k)))
+			}
+			continue
+		}
+		f := nonzeroBytes(d)
+		dst = append(dst, byte(f*0x0102040810204080>>56))
+		for ; f != 0; f &= f - 1 {
+			dst = append(dst, byte(d>>bits.TrailingZeros64(f)))
+		}
 	}
 	if gap > 0 {
 		if len(dst) >= limit {

@@ -135,9 +135,12 @@ func testQuickPaths[I comparable](t *testing.T, g gen[I]) {
 		}
 	}
 	t.Logf("%d messages: %d encoded, %d decoded by the quick paths (%d with timing)", len(msgs), quickEnc, quickDec, quickTimed)
-	if c.slot && (quickEnc < len(msgs)/3 || quickDec < len(msgs)/3 || quickTimed < len(msgs)/20) {
+	if c.quick() && (quickEnc < len(msgs)/3 || quickDec < len(msgs)/3 || quickTimed < len(msgs)/20) {
 		t.Errorf("the quick paths took %d and %d of %d messages (%d with timing); steady ones should mostly take them",
 			quickEnc, quickDec, len(msgs), quickTimed)
+	}
+	if !c.quick() && quickEnc+quickDec > 0 {
+		t.Errorf("the quick paths took %d and %d messages of a codec they are not for", quickEnc, quickDec)
 	}
 }
 
