@@ -20,15 +20,21 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// freePort returns a loopback UDP port nobody uses right now.
-func freePort(t *testing.T) int {
+// freePorts returns n distinct loopback UDP ports nobody uses right now.
+// It holds each socket until all are drawn: a port closed at once may be
+// drawn again (two processes of a test once got the same one).
+func freePorts(t *testing.T, n int) []string {
 	t.Helper()
-	c, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Skipf("no loopback UDP: %v", err)
+	ports := make([]string, n)
+	for i := range ports {
+		c, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+		if err != nil {
+			t.Skipf("no loopback UDP: %v", err)
+		}
+		defer c.Close()
+		ports[i] = strconv.Itoa(c.LocalAddr().(*net.UDPAddr).Port)
 	}
-	defer c.Close()
-	return c.LocalAddr().(*net.UDPAddr).Port
+	return ports
 }
 
 // start runs the fighter command as a child process.
@@ -55,7 +61,8 @@ func TestRejoinAfterKill(t *testing.T) {
 		t.Skip("a 10-second match between real processes")
 	}
 	t.Parallel() // the other real-process test waits on the wall clock too
-	a, b := strconv.Itoa(freePort(t)), strconv.Itoa(freePort(t))
+	p := freePorts(t, 2)
+	a, b := p[0], p[1]
 	common := []string{"-frames", "600", "-seed", "4", "-token", "00112233445566ff", "-timeout", "60s"}
 	p0 := append([]string{"-listen", "127.0.0.1:" + a, "-peer", "127.0.0.1:" + b, "-player", "0"}, common...)
 	p1 := append([]string{"-listen", "127.0.0.1:" + b, "-peer", "127.0.0.1:" + a, "-player", "1"}, common...)
@@ -96,7 +103,8 @@ func TestSpectatorJoinsLate(t *testing.T) {
 		t.Skip("a 10-second match between real processes")
 	}
 	t.Parallel() // the other real-process test waits on the wall clock too
-	a, b, s := strconv.Itoa(freePort(t)), strconv.Itoa(freePort(t)), strconv.Itoa(freePort(t))
+	p := freePorts(t, 3)
+	a, b, s := p[0], p[1], p[2]
 	common := []string{"-frames", "600", "-seed", "6", "-token", "00112233445566ee", "-timeout", "60s"}
 	p0 := append([]string{"-listen", "127.0.0.1:" + a, "-peer", "127.0.0.1:" + b, "-player", "0", "-spectator", "127.0.0.1:" + s}, common...)
 	p1 := append([]string{"-listen", "127.0.0.1:" + b, "-peer", "127.0.0.1:" + a, "-player", "1"}, common...)
