@@ -254,7 +254,7 @@ func (s *Session[S, I]) frame(now time.Duration) (*engine.Ready[I], bool) {
 // input for want of acknowledgements (retry later).
 func (s *Session[S, I]) addLocal() bool {
 	ok := true
-	queue := !s.cfg.held() && !s.eng.Control().Paused
+	queue := !s.cfg.held() && !s.eng.Paused()
 	var zero I
 	for i := range s.locals {
 		l := &s.locals[i]
@@ -443,7 +443,7 @@ func (s *Session[S, I]) chargeStall(d time.Duration) {
 // slowest step time.
 func (s *Session[S, I]) observeSystem() {
 	period := s.cfg.TurnPeriod
-	if speed := s.eng.Control().Speed; speed != 100 {
+	if speed := s.eng.Speed(); speed != 100 {
 		period = period * 100 / time.Duration(speed)
 	}
 	period = max(period, s.slowestStep(), time.Microsecond)

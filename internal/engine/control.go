@@ -110,6 +110,18 @@ type MatchControl struct {
 // Control returns the control state of the current state.
 func (e *Engine[S, I]) Control() MatchControl { return controlOf(&e.cur.Match) }
 
+// Paused is Control().Paused, and Speed is Control().Speed, without
+// building the rest: the session asks for them every frame.
+func (e *Engine[S, I]) Paused() bool { return e.cur.Match.Paused != 0 }
+
+// Speed: see Paused.
+func (e *Engine[S, I]) Speed() int {
+	if v := le16(e.cur.Match.Speed); v != 0 {
+		return int(v)
+	}
+	return 100
+}
+
 func controlOf(m *matchState) MatchControl {
 	c := MatchControl{Paused: m.Paused != 0, Speed: int(le16(m.Speed)), Since: core.Frame(le32(m.Since)),
 		By: core.PlayerHandle(m.By), Played: core.Frame(le32(m.Played))}
@@ -194,8 +206,10 @@ func (e *Engine[S, I]) StepReport(p core.PlayerHandle) uint16 {
 // slowest machine of the match asks the pace to allow.
 func (e *Engine[S, I]) SlowestStep() uint16 {
 	var m uint16
-	for p := range e.players {
-		m = max(m, e.StepReport(core.PlayerHandle(p)))
+	for p := range e.players { // StepReport of every player, its checks of p dropped
+		if n := e.next[p]; n != 0 && (!e.agreed[p] || n < e.goneAt[p]) {
+			m = max(m, le16(e.vals[e.idx(p, n-1)].Control.step))
+		}
 	}
 	return m
 }

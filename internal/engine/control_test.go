@@ -125,6 +125,7 @@ func TestPauseSkipsStep(t *testing.T) {
 		require.LessOrEqual(t, steps, 1, "engine %d frame %d", i, f)
 		ran[i][f] = steps == 1
 		c := m.engs[i].Control()
+		require.Equal(t, c.Paused, m.engs[i].Paused(), "engine %d after frame %d: Paused", i, f)
 		switch {
 		case paused(f):
 			require.Equal(t, MatchControl{Paused: true, Speed: 100, Since: pauseAt, By: 0, Played: pauseAt}, c, "engine %d after frame %d", i, f)
@@ -172,6 +173,7 @@ func TestSpeedCommand(t *testing.T) {
 			}
 		}, func(i int, f core.Frame, _ Ready[testInput], _ int) {
 			speed[i][f] = m.engs[i].Control()
+			require.Equal(t, speed[i][f].Speed, m.engs[i].Speed(), "engine %d after frame %d: Speed", i, f)
 		})
 		for i := range m.engs {
 			for f := core.Frame(0); f < end; f++ {

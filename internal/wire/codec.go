@@ -42,6 +42,8 @@ type Codec[I comparable] struct {
 	// slot: I is a core.Slot, whose first slotControl bytes are the
 	// control word; masked and mlen then describe its value's literal.
 	slot bool
+	// fast: the quick paths take the codec's packets (quick).
+	fast bool
 }
 
 // slotControl is the size of a core.Slot's control word, its first bytes.
@@ -82,6 +84,7 @@ func NewCodec[I comparable]() (*Codec[I], error) {
 	if c.slot {
 		v := n - slotControl
 		c.masked, c.mlen = v > 2, (v+7)/8
+		c.fast = v <= 8
 	}
 	return c, nil
 }

@@ -354,11 +354,22 @@ func (c *Codec[I]) appendRuns(dst []byte, start, shape int, m *engine.Message[I]
 // one: the entries an Input packet carries (a match of n players fills
 // only the first n).
 func heldLen(held *[core.MaxPlayers]core.Frame) int {
-	h := core.MaxPlayers
-	for h > 0 && held[h-1] == 0 {
-		h--
+	// The OR of the upper entries, a half and then a quarter, skips most
+	// of the zero tail without a branch per entry (most matches have at
+	// most four players).
+	h, x := held, 0
+	switch {
+	case h[8]|h[9]|h[10]|h[11]|h[12]|h[13]|h[14]|h[15] != 0:
+		x = 16
+	case h[4]|h[5]|h[6]|h[7] != 0:
+		x = 8
+	default:
+		x = 4
 	}
-	return h
+	for x > 0 && held[x-1] == 0 {
+		x--
+	}
+	return x
 }
 
 // anyNegative reports whether a frame of held is negative: a sign bit in
@@ -368,7 +379,7 @@ func anyNegative(held *[core.MaxPlayers]core.Frame) bool {
 	return h[0]|h[1]|h[2]|h[3]|h[4]|h[5]|h[6]|h[7]|h[8]|h[9]|h[10]|h[11]|h[12]|h[13]|h[14]|h[15] < 0
 }
 
-// anyNegative reads the 16 entries of a Held array.
+// anyNegative and heldLen read the 16 entries of a Held array.
 var _ [core.MaxPlayers - 16]struct{}
 var _ [16 - core.MaxPlayers]struct{}
 

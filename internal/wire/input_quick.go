@@ -17,8 +17,8 @@ import (
 // packet, valid or not, it reports false and body decodes it (and names
 // what is wrong), so no error is made here. It accepts exactly the packets
 // of that set that body accepts and decodes them the same (fuzzInput and
-// TestQuickPaths check); it may have overwritten the backing arrays of *m
-// when it reports false, which body overwrites too. Most packets of a
+// TestQuickPaths check); it may have overwritten m.Held and the backing
+// arrays of *m when it reports false, which body overwrites too. Most packets of a
 // match are of that set; the encoder has the same split (quickAppend).
 func (c *Codec[I]) quickBody(b []byte, hd Header, m *engine.Message[I]) bool {
 	if !c.quick() {
@@ -48,7 +48,8 @@ func (c *Codec[I]) quickBody(b []byte, hd Header, m *engine.Message[I]) bool {
 	if h > core.MaxPlayers || nr == 7 {
 		return false
 	}
-	var held [core.MaxPlayers]core.Frame
+	held := &m.Held // *m is unspecified on failure (DecodeInput)
+	*held = [core.MaxPlayers]core.Frame{}
 	for k := range h {
 		if held[k], i, ok = relFrameAt(b, i, frame); !ok {
 			return false
@@ -95,11 +96,11 @@ func (c *Codec[I]) quickBody(b []byte, hd Header, m *engine.Message[I]) bool {
 			i += 8
 		}
 	}
-	runs, i, ok := c.quickRuns(b, i, nr, frame, &held, hd.Flags&flagAtHeld != 0, m.Inputs[:0])
+	runs, i, ok := c.quickRuns(b, i, nr, frame, held, hd.Flags&flagAtHeld != 0, m.Inputs[:0])
 	if !ok || i != len(b) {
 		return false
 	}
-	m.Frame, m.Held, m.Gone, m.ChecksumAck = frame, held, 0, ack
+	m.Frame, m.Gone, m.ChecksumAck = frame, 0, ack
 	m.NoStamp, m.Stamp, m.Echo, m.EchoDelay, m.HasEcho = noStamp, stamp, echo, delay, hasEcho
 	m.Checksums = sums
 	m.Blocks = engine.BlockReport{Hashes: m.Blocks.Hashes[:0]}
@@ -154,8 +155,9 @@ func (c *Codec[I]) quickRuns(b []byte, i, nr int, base core.Frame, held *[core.M
 // returns the offset past the run, and false for anything else, which
 // readRun reads.
 func (c *Codec[I]) quickRun(b []byte, i int, vals []I) (int, bool) {
-	prev := c.prev[:c.size]
-	clear(prev)
+	// The current value's bytes: a zero control word, then the value's
+	// (its size is at most 16, quick).
+	var buf [2 * slotControl]byte
 	vsize := c.size - slotControl
 	var cur uint64 // the value's bytes
 	var zero I
@@ -195,31 +197,54 @@ func (c *Codec[I]) quickRun(b []byte, i int, vals []I) (int, bool) {
 			}
 			m := b[i]
 			i++
-			for ; m != 0; m &= m - 1 {
-				if i >= len(b) || b[i] == 0 {
+			if k := bits.OnesCount8(m); m&(m+1) == 0 && k > 0 && i+k >= 8 && i+k <= len(b) {
+				// The low k bytes are the nonzero ones (most deltas): one
+				// load of the word that ends with them, every byte of
+				// them checked nonzero at once.
+				d = binary.LittleEndian.Uint64(b[i+k-8:]) >> (64 - 8*k)
+				if hasZeroByte(d, k) {
 					return i, false
 				}
-				d |= uint64(b[i]) << (8 * bits.TrailingZeros8(m))
-				i++
+				i += k
+			} else {
+				for ; m != 0; m &= m - 1 {
+					if i >= len(b) || b[i] == 0 {
+						return i, false
+					}
+					d |= uint64(b[i]) << (8 * bits.TrailingZeros8(m))
+					i++
+				}
 			}
 		}
 		if d == 0 {
 			return i, false
 		}
 		cur ^= d
-		binary.LittleEndian.PutUint64(c.prev[slotControl:16], cur) // prev's capacity is 16 (NewCodec)
-		if c.raw.Decode(prev, &vals[pos]) != nil {
+		binary.LittleEndian.PutUint64(buf[slotControl:], cur)
+		if c.raw.Decode(buf[:c.size], &vals[pos]) != nil {
 			return i, false
 		}
 	}
 	return i, true
 }
 
+// hasZeroByte reports whether one of the low k bytes of w is zero (k is 1
+// to 8). A byte borrows in w - 0x01…01 only below or at the lowest zero
+// byte, so the sign bits of the low k bytes are exact.
+func hasZeroByte(w uint64, k int) bool {
+	low := uint64(0x8080808080808080) >> (64 - 8*k)
+	return (w-0x0101010101010101)&^w&low != 0
+}
+
+// quickAppend reads the engine's four answers.
+var _ [engine.MaxAnswers - 4]struct{}
+var _ [4 - engine.MaxAnswers]struct{}
+
 // quick reports whether the quick paths take the codec's packets at all:
 // those of core.Slot values of up to 8 bytes, whose deltas fit a word.
 // Larger inputs, and the bare inputs only tests encode, take the general
 // ones.
-func (c *Codec[I]) quick() bool { return c.slot && c.size-slotControl <= 8 }
+func (c *Codec[I]) quick() bool { return c.fast }
 
 // varintAt reads a zigzag varint from b[i:] as reader.varint does, and
 // returns it with the offset past it; false if it is truncated, overlong
@@ -282,10 +307,8 @@ func (c *Codec[I]) quickAppend(dst []byte, key Key, seq uint64, m *engine.Messag
 		len(m.Inputs) > 6 {
 		return dst, Fit{}, false
 	}
-	for i := range m.Answers {
-		if m.Answers[i].Length != 0 {
-			return dst, Fit{}, false
-		}
+	if a := &m.Answers; a[0].Length|a[1].Length|a[2].Length|a[3].Length != 0 {
+		return dst, Fit{}, false
 	}
 	var fl, ext byte
 	timed := !m.NoStamp && StampDue(seq)
@@ -384,6 +407,11 @@ func (c *Codec[I]) quickAppendRun(dst []byte, vals []I, limit int) ([]byte, bool
 		}
 		f := nonzeroBytes(d)
 		dst = append(dst, byte(f*0x0102040810204080>>56))
+		if k := bits.OnesCount64(f); f == 0x0101010101010101>>(64-8*k) { // only the low k bytes are nonzero
+			// One word written, cut to them: limit leaves room for it.
+			dst = binary.LittleEndian.AppendUint64(dst, d)[:len(dst)+k]
+			continue
+		}
 		for ; f != 0; f &= f - 1 {
 			dst = append(dst, byte(d>>bits.TrailingZeros64(f)))
 		}

@@ -148,5 +148,91 @@ func TestQuickPaths(t *testing.T) {
 	t.Run("slot-bool", func(t *testing.T) { testQuickPaths(t, slotGen(t, genBool)) })
 	t.Run("slot-11-byte", func(t *testing.T) { testQuickPaths(t, slotGen(t, gen11)) })
 	t.Run("slot-2-byte", func(t *testing.T) { testQuickPaths(t, slotGen(t, gen2)) })
+	t.Run("slot-8-byte", func(t *testing.T) { testQuickPaths(t, slotGen(t, gen8)) })
 	t.Run("2-byte", func(t *testing.T) { testQuickPaths(t, gen2) })
+}
+
+// input8 is 8 bytes, the largest value the quick paths take.
+type input8 struct {
+	A uint32
+	B [4]uint8
+}
+
+// gen8 changes some bytes of the value, each to zero or not: deltas whose
+// nonzero bytes are the low ones (one word on the wire) and others.
+func gen8(r *rand.Rand, prev input8) input8 {
+	if r.IntN(4) == 0 {
+		return prev
+	}
+	v := prev
+	for range 1 + r.IntN(3) {
+		b := uint32(r.IntN(256)) * uint32(r.IntN(2))
+		if k := r.IntN(8); k < 4 {
+			v.A = v.A&^(0xff<<(8*k)) | b<<(8*k)
+		} else {
+			v.B[k-4] = uint8(b)
+		}
+	}
+	return v
+}
+
+// TestHasZeroByte compares hasZeroByte with a byte-by-byte check on words
+// whose bytes are often zero.
+func TestHasZeroByte(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 8))
+	for range 200000 {
+		k := 1 + r.IntN(8)
+		var w uint64
+		for j := range k {
+			if r.IntN(4) != 0 {
+				w |= uint64(1+r.IntN(255)) << (8 * j)
+			}
+		}
+		want := false
+		for j := range k {
+			want = want || byte(w>>(8*j)) == 0
+		}
+		if got := hasZeroByte(w, k); got != want {
+			t.Fatalf("hasZeroByte(%#x, %d) = %v, want %v", w, k, got, want)
+		}
+	}
+}
+
+// TestQuickRejectsAZeroLiteralByte damages a literal read in one load (its
+// nonzero bytes are the low ones): a byte the mask lists must not be
+// zero, which the general decoder rejects too.
+func TestQuickRejectsAZeroLiteralByte(t *testing.T) {
+	type slot = engine.Slot[input8]
+	c, err := NewCodec[slot]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &engine.Message[slot]{Frame: 100, NoStamp: true}
+	m.Held[0] = 101
+	m.Inputs = []engine.InputRun[slot]{{Player: 0, Start: 100, Values: []slot{{Value: input8{A: 0x04030201}}}}}
+	seq := uint64(testBase)
+	p, _, err := c.AppendInput(nil, testKey, seq, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := p[:len(p)-TagSize]
+	if got := body[len(body)-5:]; !bytes.Equal(got, []byte{0x0f, 1, 2, 3, 4}) {
+		t.Fatalf("the packet ends with %x, not the mask and bytes of the value", got)
+	}
+	for j := 1; j <= 4; j++ {
+		q := append([]byte(nil), body...)
+		q[len(q)-j] = 0
+		q = seal(q, seq)
+		h, err := ParseHeader(q, testKey, winAt(seq))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got engine.Message[slot]
+		if c.quickBody(q[:len(q)-TagSize], h, &got) {
+			t.Errorf("byte %d of the literal zeroed: quickBody accepts %x", 4-j, q)
+		}
+		if err := c.DecodeInputBody(q, h, &got); err == nil {
+			t.Errorf("byte %d of the literal zeroed: DecodeInputBody accepts %x", 4-j, q)
+		}
+	}
 }
