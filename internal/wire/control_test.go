@@ -146,18 +146,31 @@ func TestStampsTruncateToMicroseconds(t *testing.T) {
 }
 
 func TestEncodeRejectsInvalid(t *testing.T) {
-	c, _ := NewCodec[input2]()
+	t.Run("input2", testEncodeRejects[input2])
+	// The quick encoder's codec: a message it would take but for one
+	// invalid field must not be encoded either.
+	t.Run("slot", testEncodeRejects[engine.Slot[inputBool]])
+}
+
+func testEncodeRejects[I comparable](t *testing.T) {
+	c, err := NewCodec[I]()
+	if err != nil {
+		t.Fatal(err)
+	}
 	// tooLong is 2^31 on 64-bit targets; on 32-bit ones the conversion
 	// wraps to a negative length, which is just as invalid.
 	over := int64(math.MaxInt32) + 1
 	tooLong := int(over)
-	msgs := map[string]*engine.Message[input2]{
-		"Frame":             {Frame: -1},
-		"Held[3]":           {Held: [core.MaxPlayers]core.Frame{3: -5}},
-		"ChecksumAck":       {ChecksumAck: -1},
-		"Stamp":             {Stamp: -1},
-		"EchoDelay":         {HasEcho: true, EchoDelay: -1},
-		"Checksums[0]":      {Checksums: []engine.ChecksumReport{{Frame: -1}}},
+	one := []engine.InputRun[I]{{Player: 1, Start: 5, Values: make([]I, 1)}}
+	msgs := map[string]*engine.Message[I]{
+		"Frame":             {Frame: -1, Inputs: one},
+		"Held[3]":           {Held: [core.MaxPlayers]core.Frame{3: -5}, Inputs: one},
+		"ChecksumAck":       {ChecksumAck: -1, Inputs: one},
+		"Stamp":             {Stamp: -1, Inputs: one},
+		"EchoDelay":         {HasEcho: true, EchoDelay: -1, Inputs: one},
+		"HasEcho":           {NoStamp: true, HasEcho: true, Inputs: one},
+		"Checksums[0]":      {Checksums: []engine.ChecksumReport{{Frame: -1}}, Inputs: one},
+		"Checksums[1]":      {Checksums: []engine.ChecksumReport{{Frame: 3}, {Frame: -1}}, Inputs: one},
 		"Blocks.Frame":      {Blocks: engine.BlockReport{Frame: -1, Hashes: []uint64{1}}},
 		"Blocks.BlockSize":  {Blocks: engine.BlockReport{BlockSize: -1, Hashes: []uint64{1}}},
 		"Blocks.Offset":     {Blocks: engine.BlockReport{Offset: -1, Hashes: []uint64{1}}},
@@ -166,9 +179,11 @@ func TestEncodeRejectsInvalid(t *testing.T) {
 		"Answers[0].Offset": {Answers: [engine.MaxAnswers]engine.BlockAnswer{{Offset: -1, Length: 1}}},
 		"Answers[1].Length": {Answers: [engine.MaxAnswers]engine.BlockAnswer{{Length: 1}, {Length: -1}}},
 		"Answers[3].Differ": {Answers: [engine.MaxAnswers]engine.BlockAnswer{3: {Length: 1, Unavailable: true, Differ: 1}}},
-		"Inputs":            {Inputs: make([]engine.InputRun[input2], 17)},
-		"Inputs[0].Player":  {Inputs: []engine.InputRun[input2]{{Player: 16}}},
-		"Inputs[0].Start":   {Inputs: []engine.InputRun[input2]{{Start: math.MaxInt32, Values: make([]input2, 2)}}},
+		"Inputs":            {Inputs: make([]engine.InputRun[I], 17)},
+		"Inputs[0].Player":  {Inputs: []engine.InputRun[I]{{Player: 16, Values: make([]I, 1)}}},
+		"Inputs[0].Player-": {Inputs: []engine.InputRun[I]{{Player: -1, Values: make([]I, 1)}}},
+		"Inputs[1].Start":   {Inputs: []engine.InputRun[I]{one[0], {Start: -1, Values: make([]I, 1)}}},
+		"Inputs[0].Start":   {Inputs: []engine.InputRun[I]{{Start: math.MaxInt32, Values: make([]I, 2)}}},
 	}
 	for name, m := range msgs {
 		out, _, err := c.AppendInput([]byte{7}, testKey, 1, m)
@@ -176,6 +191,9 @@ func TestEncodeRejectsInvalid(t *testing.T) {
 			t.Errorf("%s: got %v (%d bytes), want ErrInvalidMessage and dst unchanged", name, err, len(out))
 		}
 	}
+}
+
+func TestEncodeRejectsInvalidControl(t *testing.T) {
 	if _, err := AppendLeave(nil, testKey, 1, &Leave{}); !errorsIs(err, ErrInvalidMessage) {
 		t.Errorf("leave with unknown reason: got %v", err)
 	}

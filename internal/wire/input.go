@@ -75,11 +75,11 @@ const noCut = int64(1) << 40
 // MaxDatagram bytes past len(dst), so it allocates only when dst has less
 // spare capacity than that, and it does not retain m.
 func (c *Codec[I]) AppendInput(dst []byte, key Key, seq uint64, m *engine.Message[I]) ([]byte, Fit, error) {
+	if out, fit, ok := c.quickAppend(dst, key, seq, m); ok { // only what checkMessage accepts
+		return out, fit, nil
+	}
 	if err := checkMessage(m); err != nil {
 		return dst, Fit{}, err
-	}
-	if out, fit, ok := c.quickAppend(dst, key, seq, m); ok {
-		return out, fit, nil
 	}
 	out, fit := c.appendInput(dst, key, seq, m)
 	return out, fit, nil

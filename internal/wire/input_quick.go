@@ -295,19 +295,32 @@ func relFrameSlow(b []byte, i int, base core.Frame) (core.Frame, int, bool) {
 	return core.Frame(f), i, ok && d >= -MaxFrame-1 && d <= MaxFrame && f >= 0 && f <= MaxFrame
 }
 
-// quickAppend is AppendInput, after checkMessage, for the message of a
-// steady match, for a codec that is quick: no Gone and no desync section,
-// at most MaxChecksums checksum reports and six runs of 1 to 15 values
-// whose control words do not change. It writes the bytes the general
-// encoder writes (fuzzInput and TestQuickPaths check) in one pass, without
-// the cut-off search's bookkeeping. For any other message it reports false
-// with dst unchanged (up to its length).
+// quickAppend is AppendInput for the message of a steady match, for a
+// codec that is quick: no Gone and no desync section, at most
+// MaxChecksums checksum reports and six runs of 1 to 15 values whose
+// control words do not change, and nothing checkMessage rejects (it
+// checks the fields such a message has itself, in the passes it makes
+// anyway). It writes the bytes the general encoder writes (fuzzInput and
+// TestQuickPaths check) in one pass, without the cut-off search's
+// bookkeeping. For any other message it reports false with dst unchanged
+// (up to its length).
 func (c *Codec[I]) quickAppend(dst []byte, key Key, seq uint64, m *engine.Message[I]) ([]byte, Fit, bool) {
 	if !c.quick() || m.Gone != 0 || len(m.Blocks.Hashes) != 0 || len(m.Checksums) > MaxChecksums ||
 		len(m.Inputs) > 6 {
 		return dst, Fit{}, false
 	}
 	if a := &m.Answers; a[0].Length|a[1].Length|a[2].Length|a[3].Length != 0 {
+		return dst, Fit{}, false
+	}
+	if m.Frame < 0 || m.ChecksumAck < 0 || anyNegative(&m.Held) || m.Stamp < 0 && !m.NoStamp ||
+		m.HasEcho && (m.NoStamp || m.EchoDelay < 0) {
+		return dst, Fit{}, false // checkMessage names what is wrong
+	}
+	neg := core.Frame(0)
+	for _, s := range m.Checksums {
+		neg |= s.Frame
+	}
+	if neg < 0 {
 		return dst, Fit{}, false
 	}
 	var fl, ext byte
@@ -328,7 +341,7 @@ func (c *Codec[I]) quickAppend(dst []byte, key Key, seq uint64, m *engine.Messag
 	for i := range m.Inputs {
 		r := &m.Inputs[i]
 		n := len(r.Values)
-		if n == 0 || n > 15 {
+		if n == 0 || n > 15 || uint(r.Player) >= core.MaxPlayers || r.Start < 0 || int64(r.Start)+int64(n)-1 > MaxFrame {
 			return dst, Fit{}, false
 		}
 		values += n
