@@ -73,7 +73,8 @@ const noCut = int64(1) << 40
 // EchoDelay, HasEcho with NoStamp, a player outside 0..15, more than
 // MaxPlayers runs. It never writes more than
 // MaxDatagram bytes past len(dst), so it allocates only when dst has less
-// spare capacity than that, and it does not retain m.
+// spare capacity than that (a few bytes of that spare capacity past the
+// packet may be overwritten too), and it does not retain m.
 func (c *Codec[I]) AppendInput(dst []byte, key Key, seq uint64, m *engine.Message[I]) ([]byte, Fit, error) {
 	if out, fit, ok := c.quickAppend(dst, key, seq, m); ok { // only what checkMessage accepts
 		return out, fit, nil
