@@ -168,6 +168,19 @@ func FuzzDecodeInputSlotsMasked(f *testing.F) {
 	fuzzSlots(f, func(k int) inputBool { return inputBool{Fire: k%2 == 1, Y: int16(k * 300)} })
 }
 
+// FuzzDecodeInputSlots8 is FuzzDecodeInputSlots for 8-byte values (input8),
+// the largest the quick decoder takes: its seeds' deltas have up to eight
+// low nonzero bytes, which that decoder reads in one word.
+func FuzzDecodeInputSlots8(f *testing.F) {
+	fuzzSlots(f, func(k int) input8 {
+		var b [8]uint8
+		for j := range min(k+3, 8) {
+			b[j] = uint8(k + 1)
+		}
+		return input8{A: uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24, B: [4]uint8(b[4:])}
+	})
+}
+
 func fuzzSlots[I comparable](f *testing.F, value func(k int) I) {
 	c, err := NewCodec[engine.Slot[I]]()
 	if err != nil {
@@ -187,7 +200,10 @@ func fuzzSlots[I comparable](f *testing.F, value func(k int) I) {
 			run.Values = append(run.Values, v)
 		}
 		m.Inputs = append(m.Inputs, run)
-		p, _, err := c.AppendInput(nil, testKey, 5, m)
+		// A sequence number testWindow expands back to itself, so that
+		// the seed and its mutations pass the tag (or resign's) and reach
+		// the decoders with their frames in range.
+		p, _, err := c.AppendInput(nil, testKey, testBase-100, m)
 		if err != nil {
 			f.Fatal(err)
 		}
