@@ -34,6 +34,10 @@ func FuzzSpectatorStream(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 0, 3, 1, 2, 3})
 	f.Add([]byte{1, 5, 0, 0, 8, 9, 9, 9, 9, 9, 9, 9, 9, 0xff, 0xff})
 	f.Add([]byte{0, 0, 0, 0, 64, 1, 1, 1, 1, 2, 2, 2, 2, 3, 0, 1, 0, 0, 0})
+	// Runs of eight inputs from frame 0 for both players, which the
+	// spectator plays: the seeds above carry no input (a zero count).
+	f.Add([]byte{0, 0, 0, 8, 0, 1, 0, 1, 0, 2, 0, 2, 0, 3, 0, 3, 0, 4, 0, 4, 0,
+		1, 0, 0, 8, 0, 1, 0, 1, 0, 2, 0, 2, 0, 3, 0, 3, 0, 4, 0, 4, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sp := newWatcher(t)
 		m := &engine.Message[engine.Slot[gInput]]{}
@@ -80,6 +84,23 @@ func FuzzSpectatorJoinRecord(f *testing.F) {
 	f.Add(make([]byte, 64), []byte{transfer.KindAck, 1})
 	// An older record's offer first: the newer one starts over.
 	f.Add(make([]byte, 64), transfer.AppendOffer(nil, transfer.Offer{ID: 1, Size: 1, RawSize: 1, ChunkSize: transfer.MinChunkSize}))
+	// A real record, of a match 10 frames in, which the spectator loads.
+	ec := engine.DefaultConfig()
+	ec.Players, ec.Local, ec.Peers = 2, []core.PlayerHandle{0, 1}, nil
+	e, err := engine.NewEngine[gState, gInput](ec, core.GameFunc[gState, gInput]((&gPeer{}).step), &gState{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	for k := range 10 {
+		_ = e.AddLocalInput(0, gInput{1})
+		_ = e.AddLocalInput(1, gInput{2})
+		e.Advance(time.Duration(k) * time.Millisecond)
+	}
+	_, rec, err := e.JoinRecord(nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(rec, []byte{})
 	f.Fuzz(func(t *testing.T, rec, stray []byte) {
 		sp := newWatcher(t)
 		blob := transfer.Compress(rec)

@@ -207,6 +207,10 @@ func fuzzSlots[I comparable](f *testing.F, value func(k int) I) {
 		if err != nil {
 			f.Fatal(err)
 		}
+		var d engine.Message[engine.Slot[I]]
+		if _, err := c.DecodeInput(p, testKey, testWindow(), &d); err != nil {
+			f.Fatalf("a seed does not decode: %v", err)
+		}
 		f.Add(p)
 	}
 	f.Fuzz(func(t *testing.T, p []byte) { fuzzInput(t, c, p) })
