@@ -115,20 +115,19 @@ func (e *Engine[S, I]) Control() MatchControl { return controlOf(&e.cur.Match) }
 func (e *Engine[S, I]) Paused() bool { return e.cur.Match.Paused != 0 }
 
 // Speed: see Paused.
-func (e *Engine[S, I]) Speed() int {
-	if v := le16(e.cur.Match.Speed); v != 0 {
+func (e *Engine[S, I]) Speed() int { return speedOf(&e.cur.Match) }
+
+// speedOf is m's game speed in percent: 0 in the state means 100.
+func speedOf(m *matchState) int {
+	if v := le16(m.Speed); v != 0 {
 		return int(v)
 	}
 	return 100
 }
 
 func controlOf(m *matchState) MatchControl {
-	c := MatchControl{Paused: m.Paused != 0, Speed: int(le16(m.Speed)), Since: core.Frame(le32(m.Since)),
+	return MatchControl{Paused: m.Paused != 0, Speed: speedOf(m), Since: core.Frame(le32(m.Since)),
 		By: core.PlayerHandle(m.By), Played: core.Frame(le32(m.Played))}
-	if c.Speed == 0 {
-		c.Speed = 100
-	}
-	return c
 }
 
 // Pause queues a command of local player p to pause the game: it rides
@@ -196,20 +195,26 @@ func (e *Engine[S, I]) SetStepReport(p core.PlayerHandle, v uint16) error {
 // input the engine holds (0 before any, once p is disconnected, or for a
 // player out of range).
 func (e *Engine[S, I]) StepReport(p core.PlayerHandle) uint16 {
-	if p < 0 || int(p) >= e.players || e.next[p] == 0 || (e.agreed[p] && e.next[p] >= e.goneAt[p]) {
-		return 0 // a disconnected player paces nothing
+	if p < 0 || int(p) >= e.players {
+		return 0
 	}
-	return le16(e.vals[e.idx(int(p), e.next[p]-1)].Control.step)
+	return e.stepOf(int(p))
+}
+
+// stepOf is StepReport of player p, in range.
+func (e *Engine[S, I]) stepOf(p int) uint16 {
+	if n := e.next[p]; n != 0 && (!e.agreed[p] || n < e.goneAt[p]) {
+		return le16(e.vals[e.idx(p, n-1)].Control.step)
+	}
+	return 0 // before any input, or disconnected: a disconnected player paces nothing
 }
 
 // SlowestStep returns the largest StepReport of any player: what the
 // slowest machine of the match asks the pace to allow.
 func (e *Engine[S, I]) SlowestStep() uint16 {
 	var m uint16
-	for p := range e.players { // StepReport of every player, its checks of p dropped
-		if n := e.next[p]; n != 0 && (!e.agreed[p] || n < e.goneAt[p]) {
-			m = max(m, le16(e.vals[e.idx(p, n-1)].Control.step))
-		}
+	for p := range e.players {
+		m = max(m, e.stepOf(p))
 	}
 	return m
 }
