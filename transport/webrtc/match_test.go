@@ -72,7 +72,7 @@ func TestMatchThroughTheLobby(t *testing.T) {
 		cfg := rollstep.Config{Mode: rollstep.Rollback, TickRate: 60, Inputs: rollstep.Held,
 			Local: []core.PlayerHandle{core.PlayerHandle(m.Seat)},
 			Peers: []rollstep.Peer{{Addr: transport.Addr(other), Players: []core.PlayerHandle{other}}},
-			Game:  core.GameVersion("webrtc duel"), Transport: transport.Config{Token: m.Token}}
+			Game:  core.GameVersion("webrtc duel"), Transport: webrtc.MatchTransport(m.Token)}
 		s, err := rollstep.NewSession(cfg, core.GameFunc[duel, pad](duelStep), duel{X: [2]int32{0, 9}, HP: [2]int32{50, 50}}, conn)
 		require.NoError(t, err)
 		defer s.Close()
@@ -92,6 +92,7 @@ func TestMatchThroughTheLobby(t *testing.T) {
 		for i, s := range sessions {
 			_ = s.AddLocalInput(core.PlayerHandle(i), []pad{{Move: 1, Punch: true}, {Punch: true}}[i])
 			require.NoError(t, s.Update(now), "peer %d", i)
+			webrtc.CheckLifeCycle(t, i, s)
 		}
 	}
 	a, b := sessions[0], sessions[1]

@@ -120,7 +120,7 @@ func TestMatchThroughTURNRelay(t *testing.T) {
 		cfg := rollstep.Config{Mode: rollstep.Rollback, TickRate: rate, Inputs: rollstep.Held,
 			Local: []core.PlayerHandle{self},
 			Peers: []rollstep.Peer{{Addr: transport.Addr(2 - i), Players: []core.PlayerHandle{other}}},
-			Game:  core.GameVersion("webrtc over turn"), Transport: transport.Config{Token: 0x7e11}}
+			Game:  core.GameVersion("webrtc over turn"), Transport: MatchTransport(0x7e11)}
 		s, err := rollstep.NewSession(cfg, core.GameFunc[counter, int8](counterStep), counter{}, c)
 		require.NoError(t, err)
 		t.Cleanup(func() { _ = s.Close() })
@@ -143,6 +143,7 @@ func TestMatchThroughTURNRelay(t *testing.T) {
 			f := s.Frame()
 			_ = s.AddLocalInput(core.PlayerHandle(i), int8(int(f)*(i+3)%17-8))
 			require.NoError(t, s.Update(now), "peer %d", i)
+			CheckLifeCycle(t, i, s)
 		}
 	}
 	s0, s1 := sessions[0], sessions[1]
