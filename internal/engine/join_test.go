@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rollstep/rollstep/core"
+	"github.com/rollstep/rollstep/internal/arena"
 	"github.com/stretchr/testify/require"
 )
 
@@ -113,15 +114,27 @@ func FuzzJoin(f *testing.F) {
 	f.Add(rec[:joinHeader])
 	f.Add([]byte{joinVersion, 3})
 	f.Fuzz(func(t *testing.T, rec []byte) {
-		e, err := Join[testState, testInput](spectatorConfig(3), &testGame{}, rec)
-		if err != nil {
-			if !errors.Is(err, ErrBadHandoff) {
-				t.Fatalf("error %v does not match ErrBadHandoff", err)
-			}
-			return
+		// As it came, and with its checksum stamped again over the state it
+		// ends with, so that a mutated state is loaded and played, not
+		// only rejected for its checksum.
+		recs := [][]byte{rec}
+		var w world[testState]
+		if n := sizeOf[world[testState]](); len(rec) >= joinHeader+n && arena.DecodeRaw(rec[len(rec)-n:], &w) == nil {
+			q := append([]byte(nil), rec...)
+			binary.LittleEndian.PutUint64(q[6:], checksumOf(&w))
+			recs = append(recs, q)
 		}
-		for k := range 20 {
-			e.Advance(time.Duration(k) * time.Millisecond)
+		for _, rec := range recs {
+			e, err := Join[testState, testInput](spectatorConfig(3), &testGame{}, rec)
+			if err != nil {
+				if !errors.Is(err, ErrBadHandoff) {
+					t.Fatalf("error %v does not match ErrBadHandoff", err)
+				}
+				continue
+			}
+			for k := range 20 {
+				e.Advance(time.Duration(k) * time.Millisecond)
+			}
 		}
 	})
 }
