@@ -156,7 +156,8 @@ func BenchmarkSocketMesh(b *testing.B) {
 			st1 := m.s[0].Stats().Peers[0]
 			size := int((st1.BytesSent - st0.BytesSent) / max(st1.PacketsSent-st0.PacketsSent, 1))
 			raw := newRawMesh(b, n, size)
-			se, ba := cpuBlocks(b, m.step, raw.step)
+			cpu := cpuBlocks(b, m.step, raw.step)
+			se, ba := cpu[0], cpu[1]
 			if raw.got == 0 {
 				b.Fatal("the raw loop received nothing")
 			}

@@ -131,6 +131,14 @@ func (l *rawLoop) step() {
 // process CPU time (user + system, every thread) per frame of both peers,
 // at the median block. x-raw is the gate's metric. The raw loop's
 // Recvfrom allocates; TestSocketSessionsPlay shows the sessions do not.
+//
+// A third arm, in the same blocks, is the floor of any session of this
+// engine: the raw loop and the two bare engines of BenchmarkSession (the
+// game's Steps, saves and checksums, messages passed by pointer). Its
+// ratio to the raw loop, floor-x-raw, is what x-raw would be if the
+// session cost nothing beyond the engine and the system calls; x-floor is
+// the session over it: what the session's codec, tags, endpoint and
+// policy add on real sockets.
 func BenchmarkSocket(b *testing.B) {
 	sp := udpSessions(b)
 	for range 240 {
@@ -148,44 +156,50 @@ func BenchmarkSocket(b *testing.B) {
 	pkts, bytes := st1.PacketsSent-st0.PacketsSent, st1.BytesSent-st0.BytesSent
 	perFrame := max(int((pkts+uint64(f1-f0)/2)/uint64(f1-f0)), 1)
 	size := int(bytes / max(pkts, 1))
-	raw := newRawLoop(b, perFrame, size)
-	for range 64 {
+	raw, floor := newRawLoop(b, perFrame, size), newRawLoop(b, perFrame, size)
+	ep := newEnginePair(b)
+	for range 240 {
 		raw.step()
+		floor.step()
+		ep.step()
 	}
 	rb0 := sp.s[0].Stats().Rollbacks + sp.s[1].Stats().Rollbacks
 	f0 = sp.s[0].Frame()
-	se, ba := cpuBlocks(b, func() { sp.step() }, raw.step)
+	cpu := cpuBlocks(b, func() { sp.step() }, raw.step, func() { floor.step(); ep.step() })
 	if rb := sp.s[0].Stats().Rollbacks + sp.s[1].Stats().Rollbacks - rb0; rb != 0 {
 		b.Logf("%d rollbacks in %d frames", rb, sp.s[0].Frame()-f0)
 	}
-	if raw.got == 0 {
-		b.Fatal("the raw loop received nothing")
+	if raw.got == 0 || floor.got == 0 {
+		b.Fatal("a raw loop received nothing")
 	}
+	se, ba, fl := cpu[0], cpu[1], cpu[2]
 	b.ReportMetric(se, "session-cpu-ns/frame")
 	b.ReportMetric(ba, "raw-cpu-ns/frame")
 	b.ReportMetric(se/max(ba, 1), "x-raw")
+	b.ReportMetric(fl/max(ba, 1), "floor-x-raw")
+	b.ReportMetric(se/max(fl, 1), "x-floor")
 	b.ReportMetric(float64(size+28), "IP-B/packet")
 	b.ReportMetric(float64(perFrame), "packets/frame")
 }
 
-// cpuBlocks runs b's loop, each op socketBlock frames of sess, then as
-// many of base, and returns the median CPU time per frame of each.
-func cpuBlocks(b *testing.B, sess, base func()) (float64, float64) {
-	var s, r []float64
+// cpuBlocks runs b's loop, each op socketBlock frames of every arm in
+// turn, and returns the median CPU time per frame of each arm.
+func cpuBlocks(b *testing.B, arms ...func()) []float64 {
+	per := make([][]float64, len(arms))
 	for b.Loop() {
-		t0 := cpuNow()
-		for range socketBlock {
-			sess()
+		for i, arm := range arms {
+			t0 := cpuNow()
+			for range socketBlock {
+				arm()
+			}
+			per[i] = append(per[i], float64(cpuNow()-t0)/socketBlock)
 		}
-		t1 := cpuNow()
-		for range socketBlock {
-			base()
-		}
-		t2 := cpuNow()
-		s = append(s, float64(t1-t0)/socketBlock)
-		r = append(r, float64(t2-t1)/socketBlock)
 	}
-	return median(s), median(r)
+	med := make([]float64, len(arms))
+	for i, v := range per {
+		med[i] = median(v)
+	}
+	return med
 }
 
 func median(v []float64) float64 {
