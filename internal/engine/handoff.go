@@ -150,17 +150,32 @@ func (e *Engine[S, I]) Handoff(id core.PeerID, s core.Frame, dst []byte) ([]byte
 // record that is malformed, does not fit cfg or does not reproduce the
 // checksum returns an error matching ErrBadHandoff.
 func Resume[S any, I comparable](cfg Config, game core.Game[S, I], snapshot, handoff []byte) (*Engine[S, I], error) {
+	e, h, err := replayHandoff(cfg, game, snapshot, handoff)
+	if err != nil {
+		return nil, err
+	}
+	if got := checksumOf(&e.cur); got != h.sum {
+		return nil, badHandoff("the replayed state does not match the sponsor's checksum")
+	}
+	e.start(h)
+	return e, nil
+}
+
+// replayHandoff is Resume up to its checksum: a new engine of cfg whose
+// state is the snapshot replayed over the handoff's inputs, and the
+// parsed handoff.
+func replayHandoff[S any, I comparable](cfg Config, game core.Game[S, I], snapshot, handoff []byte) (*Engine[S, I], handoffRecord, error) {
 	var zero S
 	e, err := NewEngine(cfg, game, &zero)
 	if err != nil {
-		return nil, err
+		return nil, handoffRecord{}, err
 	}
 	h, err := e.parseHandoff(handoff)
 	if err != nil {
-		return nil, err
+		return nil, h, err
 	}
 	if err := arena.DecodeRaw(snapshot, &e.cur); err != nil {
-		return nil, badHandoff("snapshot: " + err.Error())
+		return nil, h, badHandoff("snapshot: " + err.Error())
 	}
 	// Replay S..C-1 with the confirmed slots, as every peer simulated them.
 	in, cmds := e.stepIn[:e.players], e.stepCtl[:e.players]
@@ -170,19 +185,15 @@ func Resume[S any, I comparable](cfg Config, game core.Game[S, I], snapshot, han
 		for p := range in {
 			var sl Slot[I]
 			if err := arena.DecodeRaw(row[p*sz:(p+1)*sz], &sl); err != nil {
-				return nil, badHandoff("slot: " + err.Error())
+				return nil, h, badHandoff("slot: " + err.Error())
 			}
 			in[p], cmds[p] = known(&sl), sl.Control
 		}
 		e.fx.list, e.fx.dropped = e.fx.list[:0], 0
 		e.run(&e.cur, f, in, cmds, &e.fx)
 	}
-	if got := checksumOf(&e.cur); got != h.sum {
-		return nil, badHandoff("the replayed state does not match the sponsor's checksum")
-	}
 	e.fx.list, e.fx.dropped = e.fx.list[:0], 0
-	e.start(h)
-	return e, nil
+	return e, h, nil
 }
 
 // handoffRecord is a parsed handoff record.

@@ -361,17 +361,28 @@ func FuzzResume(f *testing.F) {
 	f.Add(run.snap[:8], run.record)
 	f.Add([]byte{}, []byte{handoffVersion, 2})
 	f.Fuzz(func(t *testing.T, snap, record []byte) {
-		e, err := Resume[testState, testInput](cfg, &testGame{effects: true}, snap, record)
-		if err != nil {
-			if !errors.Is(err, ErrBadHandoff) {
-				t.Fatalf("error %v does not match ErrBadHandoff", err)
-			}
-			return
+		// As they came, and with the record's checksum stamped again over
+		// the state its replay reaches, so that a mutated snapshot or input
+		// is resumed and played, not only rejected for its checksum.
+		records := [][]byte{record}
+		if e, _, err := replayHandoff[testState, testInput](cfg, &testGame{effects: true}, snap, record); err == nil {
+			q := append([]byte(nil), record...)
+			binary.LittleEndian.PutUint64(q[15:], checksumOf(&e.cur))
+			records = append(records, q)
 		}
-		for k := range 20 {
-			var in testInput
-			_ = e.AddLocalInput(1, in)
-			e.Advance(time.Duration(k) * time.Millisecond)
+		for _, record := range records {
+			e, err := Resume[testState, testInput](cfg, &testGame{effects: true}, snap, record)
+			if err != nil {
+				if !errors.Is(err, ErrBadHandoff) {
+					t.Fatalf("error %v does not match ErrBadHandoff", err)
+				}
+				continue
+			}
+			for k := range 20 {
+				var in testInput
+				_ = e.AddLocalInput(1, in)
+				e.Advance(time.Duration(k) * time.Millisecond)
+			}
 		}
 	})
 }
