@@ -105,6 +105,15 @@ func validPackets(t testing.TB, seq uint64) [][]byte {
 	}
 	p, _, err := c.AppendInput(nil, key, seq, &msg)
 	add(p, err)
+	// A run of 16 values, longer than the quick decoder takes: the
+	// general decoder's packet.
+	long := engine.Message[slotInput]{Frame: 20, Stamp: 6 * ms, Inputs: []engine.InputRun[slotInput]{{Player: 1, Start: 4}}}
+	for v := range 16 {
+		long.Inputs[0].Values = append(long.Inputs[0].Values, slotInput{Value: testInput(v % 5)})
+	}
+	long.Held[0], long.Held[1] = 0, 4
+	p, _, err = c.AppendInput(nil, key, seq, &long)
+	add(p, err)
 	add(wire.AppendHello(nil, testKey, seq, &wire.Hello{Protocol: wire.Protocol, Nonce: 1, Config: d}))
 	add(wire.AppendHelloReply(nil, testKey, seq, &wire.HelloReply{Status: wire.ReplyAccept, Protocol: wire.Protocol, Config: d}))
 	add(wire.AppendKeepAlive(nil, key, seq, &wire.KeepAlive{Stamp: 7 * ms, Echo: 3 * ms, HasEcho: true}))
