@@ -270,7 +270,7 @@ func (p *simPeer) host(i int, now time.Duration, target int32) error {
 		p.rolls = st.Rollbacks
 		p.trace.rolls = append(p.trace.rolls, now)
 	}
-	if total := p.sess.Stats().Stall; total > p.stall {
+	if total := st.Stall; total > p.stall {
 		p.trace.stalls = append(p.trace.stalls, span{now - (total - p.stall), now})
 		p.stall = total
 	}
