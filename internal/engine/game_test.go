@@ -60,7 +60,11 @@ func (g *testGame) Step(s *testState, inputs []core.Input[testInput], fx core.Ef
 			fx.Emit(core.Effect{Kind: 1, Args: [3]int64{int64(p), v, int64(f)}})
 		}
 	}
-	s.Hist[int(f)%len(s.Hist)] ^= s.Acc
+	// Any state is one this Step can take: FuzzResume and FuzzJoin start
+	// engines from states a lying peer vouches for, whose frame may be
+	// negative, to explore the engine's paths, not this game's limits
+	// (for a frame >= 0 the slot is f mod len, as before).
+	s.Hist[uint32(f)%uint32(len(s.Hist))] ^= s.Acc
 	for range g.heavy {
 		x := s.Acc
 		for i := range s.Hist {
